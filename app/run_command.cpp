@@ -1,0 +1,163 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "run_command.h"
+
+#include "builtin_scenarios.h"
+#include "duration.h"
+#include "latency.h"
+#include "perf_report.h"
+
+#include <cstdio>
+#include <sstream>
+
+using namespace sched;
+
+namespace {
+
+struct RunResult {
+    std::vector<LatencyRow> rows;
+    SwitchCounts switches;
+    std::vector<CpuUsage> cpu;
+    Time elapsed = 0;
+    std::string engineError;
+};
+
+RunResult simulate(const scen::Scenario& s, uint64_t seed, const LatencyOptions& lo) {
+    Engine e = scen::instantiate(s, seed, TraceOptions{false});
+    e.runUntil(s.duration);
+    e.finish();
+    RunResult r;
+    r.rows = perfSchedLatency(e.trace(), lo);
+    r.switches = countSwitches(e.trace());
+    r.cpu = cpuUsage(e.trace());
+    // Elapsed: until the last task exited, or the scenario's duration.
+    bool allDead = true;
+    Time lastEnd = 0;
+    for (const auto& t : e.tasks()) allDead = allDead && t.state == TaskState::Dead;
+    for (Time end : e.trace().slices.end) lastEnd = std::max(lastEnd, end);
+    r.elapsed = allDead ? lastEnd : s.duration;
+    r.engineError = e.error();
+    return r;
+}
+
+std::string jsonString(const std::string& s) {
+    std::string o = "\"";
+    for (char c : s) {
+        if (c == '"' || c == '\\') o += '\\', o += c;
+        else if (c == '\n') o += "\\n";
+        else if (uint8_t(c) < 0x20) { char b[8]; std::snprintf(b, sizeof b, "\\u%04x", c); o += b; }
+        else o += c;
+    }
+    return o + "\"";
+}
+
+std::string jsonStats(const RunStats& s) {
+    char b[256];
+    std::snprintf(b, sizeof b, "{\"mean\": %.6f, \"stddev\": %.6f, \"stderr\": %.6f, \"min\": %.6f, \"max\": %.6f, \"n\": %d}",
+                  s.mean, s.stddev, s.stderror, s.min, s.max, s.n);
+    return b;
+}
+
+void printHeader(const scen::Scenario& s, std::ostream& out) {
+    const SchedConfig& c = s.config;
+    out << "# scenario " << s.name << " (" << s.source << ")\n";
+    out << "# " << c.cpus << " CPUs, HZ=" << c.hz << ", kernel " << kernelProfileName(c.profile) << " "
+        << kernelBuildName(c.build) << ", preempt=" << preemptModelName(c.preempt)
+        << ", base slice " << formatDuration(c.baseSlice()) << ", simulated " << formatDuration(s.duration) << "\n";
+    std::string off;
+    for (size_t k = 0; k < kFeatureCount; ++k)
+        if (!c.features[Feature(k)] && Feature(k) != Feature::HrTick) off += " NO_" + std::string(featureName(Feature(k)));
+    if (c.features[Feature::HrTick]) off += " HRTICK";
+    if (!off.empty()) out << "# features:" << off << "\n";
+}
+
+} // namespace
+
+int runCommand(const RunOptions& o, std::ostream& out, std::ostream& err) {
+    scen::Scenario s;
+    scen::ScenarioError se;
+    if (!scen::loadScenario(o.scenario.empty() ? scen::kDefaultScenario : o.scenario, s, se)) {
+        err << se.text() << "\n";
+        return 2;
+    }
+    if (std::string e = applyOverrides(o, s); !e.empty()) {
+        err << "schedscope-cli: " << e << "\n";
+        return 2;
+    }
+    LatencyOptions lo;
+    lo.mergeByComm = !o.perTask;
+    parseLatencySort(o.sort, lo.sort);
+
+    std::vector<RunResult> runs;
+    std::vector<double> cs, vol, invol, elapsed;
+    for (int r = 0; r < o.repeat; ++r) {
+        runs.push_back(simulate(s, s.seed + uint64_t(r), lo));
+        const RunResult& rr = runs.back();
+        if (!rr.engineError.empty()) err << "schedscope-cli: warning: " << rr.engineError << "\n";
+        cs.push_back(double(rr.switches.total));
+        vol.push_back(double(rr.switches.voluntary));
+        invol.push_back(double(rr.switches.involuntary));
+        elapsed.push_back(double(rr.elapsed) / 1e9);
+    }
+    PerfStatBlock ps;
+    ps.switches = computeRunStats(cs);
+    ps.voluntary = computeRunStats(vol);
+    ps.involuntary = computeRunStats(invol);
+    ps.elapsedSec = computeRunStats(elapsed);
+
+    if (o.json) {
+        std::ostringstream j;
+        j << "{\n  \"scenario\": " << jsonString(s.name) << ",\n  \"preempt\": " << jsonString(std::string(preemptModelName(s.config.preempt)))
+          << ",\n  \"kernel\": " << jsonString(std::string(kernelProfileName(s.config.profile))) << ",\n  \"build\": "
+          << jsonString(std::string(kernelBuildName(s.config.build))) << ",\n  \"cpus\": " << s.config.cpus << ",\n  \"hz\": " << s.config.hz
+          << ",\n  \"repeat\": " << o.repeat << ",\n  \"context_switches\": " << jsonStats(ps.switches)
+          << ",\n  \"voluntary\": " << jsonStats(ps.voluntary) << ",\n  \"involuntary\": " << jsonStats(ps.involuntary)
+          << ",\n  \"elapsed_s\": " << jsonStats(ps.elapsedSec) << ",\n  \"runs\": [";
+        for (size_t r = 0; r < runs.size(); ++r) {
+            j << (r ? "," : "") << "\n    {\"seed\": " << s.seed + r << ", \"latency\": [";
+            for (size_t i = 0; i < runs[r].rows.size(); ++i) {
+                const LatencyRow& row = runs[r].rows[i];
+                j << (i ? ", " : "") << "\n      {\"task\": " << jsonString(row.comm) << ", \"pid\": " << row.pid << ", \"merged\": " << row.merged
+                  << ", \"runtime_ns\": " << row.runtime << ", \"switches\": " << row.count << ", \"avg_delay_ns\": " << row.avgDelay()
+                  << ", \"max_delay_ns\": " << row.maxDelay << ", \"sum_delay_ns\": " << row.totalDelay << "}";
+            }
+            j << "],\n     \"cpu_busy_ns\": [";
+            for (size_t c = 0; c < runs[r].cpu.size(); ++c) j << (c ? ", " : "") << runs[r].cpu[c].busy;
+            j << "]}";
+        }
+        j << "\n  ]\n}\n";
+        out << j.str();
+        return 0;
+    }
+
+    printHeader(s, out);
+    for (size_t r = 0; r < runs.size(); ++r) {
+        if (r > 0 && !o.allTables) break;
+        if (runs.size() > 1) out << "\n# perf sched latency, run " << r + 1 << " of " << runs.size() << " (seed " << s.seed + r << ")";
+        out << formatLatencyTable(runs[r].rows);
+    }
+    ps.target = "system wide";
+    out << formatPerfStat(ps);
+    if (o.repeat > 1) out << " (+- is the standard error of the mean over " << o.repeat << " runs, as perf stat --repeat prints it)\n";
+    out << "\n CPU utilisation (run 1):\n";
+    const Time span = std::max<Time>(1, runs[0].elapsed);
+    for (size_t c = 0; c < runs[0].cpu.size(); ++c) {
+        char b[128];
+        std::snprintf(b, sizeof b, "   CPU%-3zu %6.2f%% busy  %9lld slices\n", c, 100.0 * double(runs[0].cpu[c].busy) / double(span),
+                      (long long)runs[0].cpu[c].switches);
+        out << b;
+    }
+    return 0;
+}
+
+int listCommand(std::ostream& out) {
+    for (const auto& b : scen::builtinScenarios()) {
+        scen::Scenario s;
+        scen::ScenarioError e;
+        if (!scen::parseScenario(b.text, b.name, s, e)) {
+            out << b.name << "  (invalid: " << e.text() << ")\n";
+            continue;
+        }
+        out << b.name << (std::string(b.name) == scen::kDefaultScenario ? "  [default]" : "") << "\n    " << s.description << "\n";
+    }
+    return 0;
+}

@@ -1,0 +1,56 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Per-CPU scheduler state (struct rq): the class runqueues, the running task, its two
+// need-resched bits, the tick, and what the engine needs to resume the running task's work.
+#pragma once
+
+#include "cfs_rq.h"
+#include "rt_rq.h"
+#include "types.h"
+
+#include <array>
+
+namespace sched {
+
+// What the pending Segment event of a CPU stands for.
+enum class SegmentKind : uint8_t { OpEnd, PreemptEnable, CondResched, MightResched, Resume };
+
+struct CpuRq {
+    CfsRq cfs;
+    RtRq rt;
+    TaskId curr = kNoTask;  // kNoTask = the idle task (swapper/N)
+    uint32_t nrRunning = 0; // runnable tasks incl. curr, excl. delayed sleepers
+    int64_t runnableLoad = 0; // their summed weight (RT counts as NICE_0)
+
+    // TIF_NEED_RESCHED / TIF_NEED_RESCHED_LAZY of curr, with when and why each was set.
+    std::array<bool, 2> flag{};
+    std::array<Time, 2> flagSetAt{};
+    std::array<ReschedReason, 2> flagReason{};
+
+    // periodic tick (stopped while idle: NO_HZ_IDLE)
+    bool tickOn = false;
+    uint32_t tickGen = 0;
+    uint32_t hrtickGen = 0;
+    bool idleExitPending = false;
+
+    // progress of curr's work
+    uint32_t segGen = 0;
+    Time segStart = 0;
+    Time segEnd = kNever;
+    SegmentKind segKind = SegmentKind::OpEnd;
+
+    // trace and accounting
+    Time sliceStart = 0;
+    Time idleSince = 0;
+    Time avgIdle = 0; // rq->avg_idle, gates newidle balancing
+    int64_t nrSwitches = 0;
+    Time busyTime = 0;
+
+    // load balancing
+    Time nextBalance = 0;
+    Time balanceInterval = 0;
+    int balanceFailed = 0;
+
+    bool idle() const { return nrRunning == 0; }
+};
+
+} // namespace sched

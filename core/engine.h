@@ -1,0 +1,195 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// The scheduler simulator. A discrete-event loop drives per-CPU runqueues with the fair class
+// (EEVDF, Linux 6.12-6.18) and the RT class, the two need-resched bits and the preemption
+// models. Everything is a value: copying an Engine is a snapshot from which the run continues
+// identically.
+//
+// The implementation is split by responsibility:
+//   engine.cpp          set-up, stepping API, event dispatch, live parameter changes
+//   engine_fair.cpp     fair class: update_curr, place/enqueue/dequeue, pick, wakeup preemption
+//   engine_schedule.cpp __schedule, resched_curr, preemption points, tick, IRQs, work progress
+//   engine_wake.cpp     try_to_wake_up, CPU selection, fork, load balancing, migration
+//   engine_program.cpp task behaviour: the op interpreter, channels, timers, exit
+#pragma once
+
+#include "cpu_rq.h"
+#include "event_queue.h"
+#include "param_change.h"
+#include "program.h"
+#include "sched_config.h"
+#include "task.h"
+#include "trace.h"
+
+#include <deque>
+#include <string>
+#include <vector>
+
+namespace sched {
+
+struct TaskSpec {
+    std::string comm = "task";
+    int group = -1;        // tasks with the same group share a tgid (threads of one process)
+    int32_t program = 0;
+    Policy policy = Policy::Normal;
+    int nice = 0;
+    int rtPriority = 0;
+    Time slice = 0;        // custom slice (sched_attr.sched_runtime), 0 = base slice
+    CpuMask affinity;      // empty = all CPUs
+    CpuId startCpu = -1;   // -1 = fork balancing picks the idlest CPU
+    Time start = 0;
+};
+
+struct Channel {
+    int capacity = 1;
+    int64_t count = 0;
+    std::deque<TaskId> readers, writers; // blocked tasks, FIFO
+    int64_t totalWrites = 0, totalReads = 0;
+};
+
+struct TraceOptions {
+    bool samples = true; // record vruntime/deadline/V samples (charts); off for pure metrics runs
+};
+
+class Engine {
+public:
+    Engine(const SchedConfig& config, uint64_t seed, TraceOptions opts = {});
+
+    // --- set-up (before or during the run) ---
+    int32_t addProgram(Program p);          // p must be finalize()d
+    int32_t addChannel(int capacity);
+    TaskId spawn(const TaskSpec& spec);     // starts at spec.start
+    void scheduleChange(const ParamChange& c, Time at);
+
+    // --- stepping ---
+    bool step();                            // one event; false when nothing is left to do
+    bool peekLive();                        // drop cancelled events at the head; false if none left
+    Time nextEventTime() { return peekLive() ? queue_.top().time : kNever; }
+    void runUntil(Time t);                  // all events with time <= t; now() becomes t
+    bool runUntilSwitch(Time limit);        // until the next context switch (true) or limit
+    bool runUntilTick(Time limit);
+    std::string apply(const ParamChange& c); // now, at now(); returns an error text or empty
+    void finish();                          // close open slices and flags at now(); terminal
+
+    // --- state, read-only ---
+    Time now() const { return now_; }
+    const SchedConfig& config() const { return cfg_; }
+    const Trace& trace() const { return trace_; }
+    const std::vector<Task>& tasks() const { return tasks_; }
+    const std::vector<SchedEntity>& entities() const { return ents_; }
+    const std::vector<CpuRq>& cpus() const { return rqs_; }
+    const std::vector<Channel>& channels() const { return channels_; }
+    const std::vector<Program>& programs() const { return programs_; }
+    uint64_t eventsProcessed() const { return events_; }
+    int64_t contextSwitches() const;
+    // Why the CPU's current task holds the CPU, in words (inspector).
+    std::string describePick(CpuId cpu) const;
+    // The last error a task program hit (empty if none), e.g. a spin without progress.
+    const std::string& error() const { return error_; }
+
+private:
+    // engine.cpp
+    void dispatch(const Event& e);
+    void startTask(TaskId t);
+    void applyTaskChange(const ParamChange& c, TaskId t);
+    bool isLive(const Event& e) const;
+    void recordSample(TaskId t);
+    TaskId newTask(const TaskSpec& spec, TaskId parent);
+
+    // engine_fair.cpp
+    void updateCurr(CpuId c, bool fromTick);
+    bool updateDeadline(SchedEntity& se);
+    void placeEntity(CpuId c, TaskId t, bool initial);
+    void enqueueEntity(CpuId c, TaskId t, bool wakeup, bool initial);
+    bool dequeueEntity(CpuId c, TaskId t, bool sleep, bool delayedFinish);
+    void updateEntityLag(CpuId c, TaskId t);
+    void setNextEntity(CpuId c, TaskId t);
+    void putPrevEntity(CpuId c, TaskId t);
+    TaskId pickNextEntity(CpuId c);
+    bool currProtected(CpuId c) const;
+    void cancelProtectSlice(SchedEntity& se);
+    void updateProtectSlice(CpuId c, SchedEntity& se);
+    void requeueDelayed(CpuId c, TaskId t);
+    void checkPreemptWakeupFair(CpuId c, TaskId p, bool fork);
+    void yieldFair(CpuId c, TaskId t);
+    Time entitySlice(const SchedEntity& se) const;
+
+    // engine_schedule.cpp
+    void schedule(CpuId c, SwitchPoint point);
+    TaskId pickNextTask(CpuId c, TaskId prev);
+    void switchIn(CpuId c, TaskId next, TaskId prev);
+    void reschedCurr(CpuId c, ReschedBit wanted, ReschedReason why);
+    void setFlag(CpuId c, ReschedBit bit, ReschedReason why);
+    void clearFlags(CpuId c, SwitchPoint by);
+    bool preemptionPoint(CpuId c, SwitchPoint p);
+    void irqReturn(CpuId c);
+    void syncProgress(CpuId c);
+    void reprogram(CpuId c);
+    void onTick(CpuId c);
+    void onSegment(CpuId c);
+    void onIpi(CpuId c);
+    void onIdleExit(CpuId c);
+    void onHrTick(CpuId c);
+    void startTick(CpuId c);
+    void armHrTick(CpuId c);
+    ExecMode effectiveMode(const Task& t) const;
+    bool irqPreemptible() const;    // IRQ return to kernel / preempt_enable() act on NR
+    bool condReschedActive() const; // cond_resched() can switch
+    bool mightReschedActive() const;
+
+    // engine_wake.cpp
+    void tryToWakeUp(TaskId p, CpuId ctxCpu, TaskId waker);
+    void wakeupPreempt(CpuId c, TaskId p, bool fork);
+    CpuId selectTaskRq(TaskId p, CpuId wakerCpu, bool sync);
+    CpuId selectForkCpu(TaskId p, CpuId parentCpu);
+    void activateTask(CpuId c, TaskId p, bool initial);
+    void deactivateTask(CpuId c, TaskId p);
+    void migrateQueued(TaskId p, CpuId from, CpuId to);
+    bool balanceFrom(CpuId dst, CpuId src, int maxMoves, bool ignoreHot);
+    bool newidleBalance(CpuId c);
+    void periodicBalance(CpuId c);
+    void nohzKick(CpuId busy);
+    int64_t cpuLoad(CpuId c) const;
+    int64_t taskLoad(TaskId p) const;
+    bool allowed(const Task& t, CpuId c) const { return t.affinity.test(size_t(c)); }
+
+    // engine_program.cpp
+    enum class Step : uint8_t { Continue, Blocked, Switched, Exited };
+    Step runProgram(CpuId c, TaskId t);
+    Step doOpAction(CpuId c, TaskId t, const Op& op);
+    void beginOp(Task& t, const Op& op);
+    void advanceOp(Task& t);
+    void resumeTask(CpuId c, TaskId t);
+    void blockCurrent(CpuId c, TaskId t);
+    void exitTask(CpuId c, TaskId t);
+    void armTimer(TaskId t, Time at);
+    void onTimer(TaskId t);
+    bool channelWrite(CpuId c, TaskId t, int32_t ch);
+    bool channelRead(CpuId c, TaskId t, int32_t ch);
+    void recordTimerLatency(Task& t);
+    void forkChildren(CpuId c, TaskId parent, int32_t program, int64_t count);
+
+    SchedConfig cfg_;
+    uint64_t seed_;
+    TraceOptions opts_;
+    Time now_ = 0;
+    uint64_t events_ = 0;
+    int64_t switchesSeen_ = 0;
+    EventQueue queue_;
+    std::vector<CpuRq> rqs_;
+    std::vector<Task> tasks_;
+    std::vector<SchedEntity> ents_;
+    std::vector<Program> programs_;
+    std::vector<Channel> channels_;
+    std::vector<ParamChange> changes_;
+    std::vector<int32_t> groupTgid_;
+    int32_t nextPid_ = 1000;
+    std::string error_;
+    CpuId ctxCpu_ = -1;        // CPU whose context the current handler runs in (-1: none)
+    bool tickContext_ = false; // inside sched_tick()'s class tick (PREEMPT_AUTO promotion)
+    bool finished_ = false;
+    EventKind lastKind_ = EventKind::Tick;
+    Time nohzNextBalance_ = 0;
+    Trace trace_;
+};
+
+} // namespace sched

@@ -1,0 +1,276 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Task behaviour: the interpreter of a task's program. Each op has a CPU phase (its work, or
+// the kernel cost of a syscall) and an action; syscalls end by returning to user mode, which is
+// a preemption point. Channels give pipe/socket semantics, timers hrtimer semantics.
+#include "engine.h"
+
+#include <algorithm>
+
+namespace sched {
+
+void Engine::beginOp(Task& t, const Op& op) {
+    t.opStarted = true;
+    t.opDone = 0;
+    switch (op.kind) {
+    case OpKind::Run:
+        t.remaining = op.duration.sample(t.rng);
+        t.opMode = op.mode;
+        break;
+    case OpKind::Loop:
+    case OpKind::Exit:
+        t.remaining = 0;
+        break;
+    default: // a syscall: its kernel path runs preemptible (no cond_resched() points)
+        t.remaining = op.cost;
+        t.opMode = ExecMode::Kernel;
+        break;
+    }
+}
+
+void Engine::advanceOp(Task& t) {
+    t.ip++;
+    t.opStarted = false;
+    t.opMode = ExecMode::User;
+}
+
+// Runs the task's program from where it stands until it needs CPU time, blocks, exits or is
+// switched out at a preemption point. The task must be running on c with no work pending.
+Engine::Step Engine::runProgram(CpuId c, TaskId id) {
+    for (int guard = 0;; ++guard) {
+        if (guard > 1000000) {
+            error_ = "task " + tasks_[size_t(id)].comm + " ran a million operations without using time; stopped it";
+            exitTask(c, id);
+            return Step::Exited;
+        }
+        Task& t = tasks_[size_t(id)];
+        if (t.resume != Resume::Continue) {
+            if (t.overhead > 0) return Step::Continue; // the Resume segment fires after the overhead
+            // Leaving a kernel path: the preempt_enable() at its end acts on an eager bit.
+            if (t.resume != Resume::Retry && rqs_[size_t(c)].flag[size_t(ReschedBit::Eager)] && irqPreemptible() &&
+                preemptionPoint(c, SwitchPoint::PreemptEnable))
+                return Step::Switched;
+            Task& tt = tasks_[size_t(id)];
+            switch (tt.resume) {
+            case Resume::TimerFired:
+                recordTimerLatency(tt);
+                tt.resume = Resume::ExitToUserNext;
+                continue;
+            case Resume::ExitToUserNext:
+                tt.resume = Resume::Next;
+                if (preemptionPoint(c, SwitchPoint::ExitToUser)) return Step::Switched;
+                continue;
+            case Resume::Next:
+                tt.resume = Resume::Continue;
+                advanceOp(tt);
+                continue;
+            case Resume::Retry:
+                tt.resume = Resume::Continue; // redo the action of the current op
+                break;
+            case Resume::Continue: break;
+            }
+        }
+        Task& cur = tasks_[size_t(id)];
+        const Program& prog = programs_[size_t(cur.program)];
+        if (cur.ip >= prog.ops.size()) {
+            exitTask(c, id);
+            return Step::Exited;
+        }
+        const Op op = prog.ops[cur.ip]; // a copy: fork may grow the task and program tables
+        if (!cur.opStarted) {
+            beginOp(cur, op);
+            if (cur.remaining > 0) return Step::Continue;
+        }
+        if (cur.remaining > 0 || cur.overhead > 0) return Step::Continue;
+        const Step s = doOpAction(c, id, op);
+        if (s != Step::Continue) return s;
+    }
+}
+
+// The action of an op whose CPU phase is done. Continue = the task keeps the CPU (the caller's
+// loop goes on); anything else = it no longer runs the program now.
+Engine::Step Engine::doOpAction(CpuId c, TaskId id, const Op& op) {
+    Task& t = tasks_[size_t(id)];
+    switch (op.kind) {
+    case OpKind::Run:
+        if (op.mode == ExecMode::User) advanceOp(t);
+        else t.resume = Resume::ExitToUserNext; // end of the kernel section: syscall return
+        return Step::Continue;
+    case OpKind::Loop:
+        t.iterations++;
+        if (op.count == 0) {
+            t.ip = uint32_t(op.target);
+            t.opStarted = false;
+        } else {
+            int64_t& left = t.loopLeft[size_t(op.loopSlot)];
+            if (left == 0) left = op.count;
+            if (--left > 0) {
+                t.ip = uint32_t(op.target);
+                t.opStarted = false;
+            } else {
+                advanceOp(t);
+            }
+        }
+        return Step::Continue;
+    case OpKind::Sleep:
+        armTimer(id, now_ + op.duration.sample(t.rng));
+        t.resume = Resume::ExitToUserNext;
+        blockCurrent(c, id);
+        return Step::Blocked;
+    case OpKind::TimerWait:
+        // clock_nanosleep(TIMER_ABSTIME) on the grid start + k * period.
+        if (t.timerNext < 0) t.timerNext = now_ + op.period;
+        t.timerExpiry = t.timerNext;
+        t.resume = Resume::TimerFired;
+        if (t.timerNext <= now_) return Step::Continue; // already expired: no sleep
+        armTimer(id, t.timerNext);
+        blockCurrent(c, id);
+        return Step::Blocked;
+    case OpKind::Write:
+    case OpKind::Read: {
+        const bool done = op.kind == OpKind::Write ? channelWrite(c, id, op.channel) : channelRead(c, id, op.channel);
+        Task& tt = tasks_[size_t(id)];
+        if (!done) {
+            tt.resume = Resume::Retry;
+            tt.channelWait = op.channel;
+            blockCurrent(c, id);
+            return Step::Blocked;
+        }
+        tt.resume = Resume::ExitToUserNext;
+        return Step::Continue;
+    }
+    case OpKind::Fork:
+        forkChildren(c, id, op.target, std::max<int64_t>(1, op.count));
+        tasks_[size_t(id)].resume = Resume::ExitToUserNext;
+        return Step::Continue;
+    case OpKind::WaitChildren:
+        if (t.liveChildren > 0) {
+            t.waitingChildren = true;
+            t.resume = Resume::Retry;
+            blockCurrent(c, id);
+            return Step::Blocked;
+        }
+        t.resume = Resume::ExitToUserNext;
+        return Step::Continue;
+    case OpKind::Yield: {
+        // do_sched_yield(): yield_task(), then schedule() with the task still runnable.
+        if (!isRtPolicy(t.policy)) yieldFair(c, id);
+        else t.rrExpired = true; // an RT yield goes to the tail of its level
+        t.resume = Resume::ExitToUserNext;
+        const TaskId before = rqs_[size_t(c)].curr;
+        schedule(c, SwitchPoint::Yield);
+        return rqs_[size_t(c)].curr != before ? Step::Switched : Step::Continue;
+    }
+    case OpKind::Exit:
+        exitTask(c, id);
+        return Step::Exited;
+    }
+    return Step::Continue;
+}
+
+void Engine::blockCurrent(CpuId c, TaskId /*id*/) { schedule(c, SwitchPoint::Block); }
+
+void Engine::exitTask(CpuId c, TaskId id) {
+    Task& t = tasks_[size_t(id)];
+    t.timerGen++;
+    if (t.parent >= 0) {
+        Task& p = tasks_[size_t(t.parent)];
+        p.liveChildren--;
+        if (p.waitingChildren && p.state == TaskState::Sleeping) {
+            p.waitingChildren = false;
+            tryToWakeUp(t.parent, c, id);
+        }
+    }
+    schedule(c, SwitchPoint::Exit);
+}
+
+void Engine::armTimer(TaskId id, Time at) {
+    Task& t = tasks_[size_t(id)];
+    t.timerGen++;
+    t.timerExpiry = at;
+    // The wakeup happens once the hrtimer interrupt has been entered.
+    queue_.push(std::max(at, now_) + cfg_.costs.timerIrq, EventKind::Timer, id, t.timerGen);
+}
+
+// hrtimer expiry: an interrupt on the CPU where the timer was armed wakes the task.
+void Engine::onTimer(TaskId id) {
+    const CpuId c = tasks_[size_t(id)].cpu;
+    ctxCpu_ = c;
+    syncProgress(c);
+    tryToWakeUp(id, c, kNoTask);
+    irqReturn(c);
+    reprogram(c);
+}
+
+void Engine::recordTimerLatency(Task& t) {
+    // cyclictest: latency = clock read after wakeup - programmed expiry.
+    const Time lat = now_ - t.timerExpiry;
+    t.latCount++;
+    t.latSum += lat;
+    t.latLast = lat;
+    t.latMin = std::min(t.latMin, lat);
+    t.latMax = std::max(t.latMax, lat);
+    // Next expiry on the grid; periods already missed produce no sample.
+    const Op& op = programs_[size_t(t.program)].ops[t.ip];
+    if (op.period > 0) {
+        t.timerNext += op.period;
+        if (t.timerNext <= now_) t.timerNext += ((now_ - t.timerNext) / op.period + 1) * op.period;
+    }
+}
+
+bool Engine::channelWrite(CpuId c, TaskId id, int32_t ch) {
+    Channel& q = channels_[size_t(ch)];
+    if (q.count >= q.capacity) {
+        q.writers.push_back(id);
+        return false;
+    }
+    q.count++;
+    q.totalWrites++;
+    if (!q.readers.empty()) { // the data makes a blocked reader runnable
+        const TaskId r = q.readers.front();
+        q.readers.pop_front();
+        tryToWakeUp(r, c, id);
+    }
+    return true;
+}
+
+bool Engine::channelRead(CpuId c, TaskId id, int32_t ch) {
+    Channel& q = channels_[size_t(ch)];
+    if (q.count == 0) {
+        q.readers.push_back(id);
+        return false;
+    }
+    q.count--;
+    q.totalReads++;
+    if (!q.writers.empty()) { // the freed room makes a blocked writer runnable
+        const TaskId w = q.writers.front();
+        q.writers.pop_front();
+        tryToWakeUp(w, c, id);
+    }
+    return true;
+}
+
+// fork()/clone(): children inherit policy, nice, custom slice and affinity (sched_fork()).
+void Engine::forkChildren(CpuId /*c*/, TaskId parent, int32_t program, int64_t count) {
+    for (int64_t i = 0; i < count; ++i) {
+        const Task& p = tasks_[size_t(parent)];
+        TaskSpec spec;
+        spec.comm = programs_[size_t(program)].name.empty() ? p.comm : programs_[size_t(program)].name;
+        spec.program = program;
+        spec.policy = p.policy;
+        spec.nice = p.nice;
+        spec.rtPriority = p.rtPriority;
+        spec.slice = ents_[size_t(parent)].customSlice ? ents_[size_t(parent)].slice : 0;
+        spec.affinity = p.affinity;
+        spec.start = now_;
+        const bool thread = programs_[size_t(p.program)].ops[p.ip].thread;
+        const int32_t tgid = p.tgid;
+        const TaskId child = newTask(spec, parent);
+        if (thread) {
+            tasks_[size_t(child)].tgid = tgid;
+            trace_.tasks[size_t(child)].tgid = tgid;
+        }
+        tasks_[size_t(parent)].liveChildren++;
+    }
+}
+
+} // namespace sched

@@ -1,0 +1,248 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Multi-CPU placement: try_to_wake_up() with select_task_rq_fair(), fork placement, newidle,
+// periodic and NOHZ-idle load balancing, and migration (reference §9). What is simplified
+// against the kernel is listed in core/README.md.
+#include "engine.h"
+
+#include <algorithm>
+
+namespace sched {
+
+int64_t Engine::cpuLoad(CpuId c) const {
+    // Instantaneous runnable weight instead of PELT's decayed load_avg (stated approximation),
+    // kept up to date on every (de)activation so that reading it is O(1).
+    return rqs_[size_t(c)].runnableLoad;
+}
+
+int64_t Engine::taskLoad(TaskId p) const {
+    return isRtPolicy(tasks_[size_t(p)].policy) ? int64_t(kNice0Weight) : int64_t(ents_[size_t(p)].load.weight);
+}
+
+void Engine::activateTask(CpuId c, TaskId p, bool initial) {
+    Task& t = tasks_[size_t(p)];
+    t.cpu = c;
+    t.state = TaskState::Runnable;
+    if (isRtPolicy(t.policy)) rqs_[size_t(c)].rt.enqueue(p, t.kernelPrio(), false);
+    else enqueueEntity(c, p, true, initial);
+    rqs_[size_t(c)].nrRunning++;
+    rqs_[size_t(c)].runnableLoad += taskLoad(p);
+}
+
+void Engine::deactivateTask(CpuId c, TaskId p) {
+    Task& t = tasks_[size_t(p)];
+    if (isRtPolicy(t.policy)) rqs_[size_t(c)].rt.dequeue(p);
+    else dequeueEntity(c, p, true, false);
+    rqs_[size_t(c)].nrRunning--;
+    rqs_[size_t(c)].runnableLoad -= taskLoad(p);
+}
+
+// try_to_wake_up(): a delayed sleeper is requeued in place (ttwu_runnable); anything else gets
+// a CPU from select_task_rq_fair() and is enqueued with its saved lag.
+void Engine::tryToWakeUp(TaskId p, CpuId ctxCpu, TaskId waker) {
+    Task& t = tasks_[size_t(p)];
+    if (t.state != TaskState::Sleeping) return;
+    t.timerGen++; // a pending sleep timer no longer applies
+    t.channelWait = -1;
+    Wakeups& w = trace_.wakeups;
+    auto recordWakeup = [&](CpuId target) {
+        w.time.push_back(now_);
+        w.waker.push_back(waker);
+        w.wakee.push_back(p);
+        w.wakerCpu.push_back(uint16_t(ctxCpu < 0 ? target : ctxCpu));
+        w.targetCpu.push_back(uint16_t(target));
+        w.isNew.push_back(0);
+    };
+    if (waker >= 0) tasks_[size_t(waker)].overhead += cfg_.costs.wakeup;
+
+    SchedEntity& se = ents_[size_t(p)];
+    if (!isRtPolicy(t.policy) && se.onRq && se.schedDelayed) {
+        const CpuId c = t.cpu;
+        requeueDelayed(c, p);
+        t.state = TaskState::Runnable;
+        rqs_[size_t(c)].nrRunning++;
+        rqs_[size_t(c)].runnableLoad += taskLoad(p);
+        recordWakeup(c);
+        wakeupPreempt(c, p, false);
+        return;
+    }
+    const CpuId target = selectTaskRq(p, ctxCpu < 0 ? t.cpu : ctxCpu, false);
+    if (target != t.cpu) {
+        Migrations& m = trace_.migrations;
+        m.time.push_back(now_);
+        m.task.push_back(p);
+        m.from.push_back(uint16_t(t.cpu));
+        m.to.push_back(uint16_t(target));
+        t.nrMigrations++;
+        t.overhead += cfg_.costs.migration;
+    }
+    activateTask(target, p, false);
+    recordWakeup(target);
+    wakeupPreempt(target, p, false);
+}
+
+// wakeup_preempt(): same class -> the class rule; a higher class -> eager resched.
+void Engine::wakeupPreempt(CpuId c, TaskId p, bool fork) {
+    CpuRq& rq = rqs_[size_t(c)];
+    if (rq.curr < 0) {
+        reschedCurr(c, ReschedBit::Eager, ReschedReason::IdleWakeup);
+        return;
+    }
+    const Task& curr = tasks_[size_t(rq.curr)];
+    const Task& wakee = tasks_[size_t(p)];
+    const bool currRt = isRtPolicy(curr.policy), wakeeRt = isRtPolicy(wakee.policy);
+    if (wakeeRt && (!currRt || wakee.kernelPrio() < curr.kernelPrio()))
+        reschedCurr(c, ReschedBit::Eager, ReschedReason::ClassPreempt);
+    else if (!wakeeRt && !currRt)
+        checkPreemptWakeupFair(c, p, fork);
+}
+
+// select_task_rq_fair() for a wakeup: wake_affine (WA_IDLE, WA_WEIGHT) between the waker's CPU
+// and prev_cpu, then select_idle_sibling() over the (single) LLC.
+CpuId Engine::selectTaskRq(TaskId p, CpuId wakerCpu, bool sync) {
+    const Task& t = tasks_[size_t(p)];
+    const int n = cfg_.cpus;
+    auto idle = [&](CpuId c) { return rqs_[size_t(c)].nrRunning == 0; };
+    CpuId prev = t.cpu;
+    if (!allowed(t, prev))
+        for (CpuId c = 0; c < n; ++c)
+            if (allowed(t, c)) { prev = c; break; }
+    CpuId target = prev;
+    if (wakerCpu != prev && wakerCpu >= 0 && allowed(t, wakerCpu)) {
+        CpuId pick = -1;
+        if (cfg_.features[Feature::WaIdle]) { // wake_affine_idle()
+            if (idle(wakerCpu)) pick = idle(prev) ? prev : wakerCpu;
+            else if (sync && rqs_[size_t(wakerCpu)].nrRunning == 1) pick = wakerCpu;
+            else if (idle(prev)) pick = prev;
+        }
+        if (pick < 0 && cfg_.features[Feature::WaWeight]) { // wake_affine_weight(), WA_BIAS on
+            const int64_t taskLoad = ents_[size_t(p)].load.weight;
+            int64_t thisLoad = cpuLoad(wakerCpu) + taskLoad;
+            int64_t prevLoad = std::max<int64_t>(0, cpuLoad(prev) - taskLoad);
+            thisLoad *= 100;
+            prevLoad *= 100 + (117 - 100) / 2;
+            if (sync) prevLoad += 1;
+            if (thisLoad < prevLoad) pick = wakerCpu;
+        }
+        target = pick == wakerCpu ? wakerCpu : prev;
+    }
+    // select_idle_sibling()
+    if (idle(target) && allowed(t, target)) return target;
+    if (prev != target && idle(prev) && allowed(t, prev)) return prev;
+    for (int i = 1; i < n; ++i) {
+        const CpuId c = (target + i) % n;
+        if (allowed(t, c) && idle(c)) return c;
+    }
+    return allowed(t, target) ? target : prev;
+}
+
+// sched_balance_find_dst_cpu() for fork: the idlest allowed CPU, the parent's on a tie.
+CpuId Engine::selectForkCpu(TaskId p, CpuId parentCpu) {
+    const Task& t = tasks_[size_t(p)];
+    CpuId best = -1;
+    auto better = [&](CpuId a, CpuId b) {
+        const CpuRq &x = rqs_[size_t(a)], &y = rqs_[size_t(b)];
+        if (x.nrRunning != y.nrRunning) return x.nrRunning < y.nrRunning;
+        return cpuLoad(a) < cpuLoad(b);
+    };
+    if (parentCpu >= 0 && allowed(t, parentCpu)) best = parentCpu;
+    for (CpuId c = 0; c < cfg_.cpus; ++c)
+        if (allowed(t, c) && (best < 0 || better(c, best))) best = c;
+    return best < 0 ? 0 : best;
+}
+
+// detach_task() + attach_task(): the lag and relative deadline travel, the vruntime does not.
+void Engine::migrateQueued(TaskId p, CpuId from, CpuId to) {
+    Task& t = tasks_[size_t(p)];
+    dequeueEntity(from, p, false, false);
+    rqs_[size_t(from)].nrRunning--;
+    rqs_[size_t(from)].runnableLoad -= taskLoad(p);
+    Migrations& m = trace_.migrations;
+    m.time.push_back(now_);
+    m.task.push_back(p);
+    m.from.push_back(uint16_t(from));
+    m.to.push_back(uint16_t(to));
+    t.nrMigrations++;
+    t.overhead += cfg_.costs.migration;
+    t.cpu = to;
+    enqueueEntity(to, p, false, false);
+    rqs_[size_t(to)].nrRunning++;
+    rqs_[size_t(to)].runnableLoad += taskLoad(p);
+    wakeupPreempt(to, p, false);
+}
+
+// detach_tasks(): scan at most 32 queued fair tasks of src (sysctl_sched_nr_migrate), skipping
+// delayed sleepers, tasks not allowed on dst and cache-hot ones (ran within migration_cost).
+bool Engine::balanceFrom(CpuId dst, CpuId src, int maxMoves, bool ignoreHot) {
+    std::vector<TaskId> moves;
+    int scanned = 0;
+    rqs_[size_t(src)].cfs.timeline.forEachInOrder(ents_, [&](int32_t id) {
+        if (++scanned > 32 || int(moves.size()) >= maxMoves) return false;
+        const Task& t = tasks_[size_t(id)];
+        if (ents_[size_t(id)].schedDelayed || !allowed(t, dst)) return true;
+        if (!ignoreHot && now_ - t.lastRanAt < cfg_.migrationCost) return true; // task_hot()
+        moves.push_back(id);
+        return true;
+    });
+    for (TaskId id : moves) migrateQueued(id, src, dst);
+    return !moves.empty();
+}
+
+static CpuId busiestCpu(const std::vector<CpuRq>& rqs, CpuId self) {
+    CpuId best = -1;
+    for (CpuId c = 0; c < CpuId(rqs.size()); ++c) {
+        if (c == self) continue;
+        if (best < 0 || rqs[size_t(c)].nrRunning > rqs[size_t(best)].nrRunning) best = c;
+    }
+    return best;
+}
+
+// sched_balance_newidle(): skipped when this CPU's average idle period is shorter than the
+// migration cost; otherwise pull one task from the busiest overloaded CPU.
+bool Engine::newidleBalance(CpuId c) {
+    if (cfg_.cpus < 2 || rqs_[size_t(c)].avgIdle < cfg_.migrationCost) return false;
+    const CpuId busiest = busiestCpu(rqs_, c);
+    if (busiest < 0 || rqs_[size_t(busiest)].nrRunning < 2) return false;
+    return balanceFrom(c, busiest, 1, false);
+}
+
+// sched_balance_domains() for one flat domain: pull half the difference in runnable tasks from
+// the busiest CPU; the interval doubles while balanced and is stretched x16 while busy.
+void Engine::periodicBalance(CpuId c) {
+    CpuRq& rq = rqs_[size_t(c)];
+    const Time ms = kNsPerMs;
+    const Time minInterval = Time(cfg_.cpus) * ms, maxInterval = 2 * minInterval;
+    if (rq.balanceInterval == 0) rq.balanceInterval = minInterval;
+    const CpuId busiest = cfg_.cpus > 1 ? busiestCpu(rqs_, c) : -1;
+    const int imbalance = busiest < 0 ? 0 : int(rqs_[size_t(busiest)].nrRunning) - int(rq.nrRunning);
+    if (imbalance >= 2) {
+        if (balanceFrom(c, busiest, imbalance / 2, rq.balanceFailed > 1)) {
+            rq.balanceFailed = 0;
+            rq.balanceInterval = minInterval;
+        } else {
+            rq.balanceFailed++;
+        }
+    } else {
+        rq.balanceInterval = std::min(rq.balanceInterval * 2, maxInterval);
+    }
+    const Time tick = cfg_.tickNsec();
+    Time interval = rq.balanceInterval;
+    if (rqs_[size_t(c)].curr >= 0) interval = interval * 16 - tick; // busy_factor, minus a jiffy
+    interval = std::clamp(interval, tick, Time(cfg_.hz) * cfg_.cpus / 10 * tick);
+    rqs_[size_t(c)].nextBalance = now_ + interval;
+}
+
+// nohz_balancer_kick(): a busy CPU with more than one runnable task has idle CPUs balance on
+// behalf of themselves (their tick is stopped), rate-limited like nohz.next_balance.
+void Engine::nohzKick(CpuId busy) {
+    if (cfg_.cpus < 2 || rqs_[size_t(busy)].nrRunning < 2 || now_ < nohzNextBalance_) return;
+    nohzNextBalance_ = now_ + Time(cfg_.cpus) * kNsPerMs;
+    for (CpuId c = 0; c < cfg_.cpus; ++c) {
+        if (rqs_[size_t(c)].nrRunning != 0) continue;
+        const CpuId busiest = busiestCpu(rqs_, c);
+        if (busiest < 0) continue;
+        const int imbalance = int(rqs_[size_t(busiest)].nrRunning);
+        if (imbalance >= 2) balanceFrom(c, busiest, imbalance / 2, rqs_[size_t(c)].balanceFailed > 1);
+    }
+}
+
+} // namespace sched

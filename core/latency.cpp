@@ -1,0 +1,169 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "latency.h"
+
+#include <algorithm>
+#include <map>
+#include <numeric>
+
+namespace sched {
+
+namespace {
+
+bool isVoluntaryEnd(uint8_t point) {
+    return point == uint8_t(SwitchPoint::Block) || point == uint8_t(SwitchPoint::Exit);
+}
+
+// Slice indices grouped per task and per CPU, each in start order.
+std::vector<std::vector<uint32_t>> groupBy(const Trace& trace, bool byTask) {
+    std::vector<std::vector<uint32_t>> g(byTask ? trace.tasks.size() : size_t(std::max(trace.cpus, 1)));
+    const Slices& s = trace.slices;
+    for (uint32_t i = 0; i < s.size(); ++i) {
+        const size_t k = byTask ? size_t(s.task[i]) : size_t(s.cpu[i]);
+        if (k >= g.size()) g.resize(k + 1);
+        g[k].push_back(i);
+    }
+    for (auto& v : g)
+        std::stable_sort(v.begin(), v.end(), [&](uint32_t a, uint32_t b) { return s.start[a] < s.start[b]; });
+    return g;
+}
+
+} // namespace
+
+std::vector<LatencyRow> perfSchedLatency(const Trace& trace, const LatencyOptions& opts) {
+    const Slices& s = trace.slices;
+    const auto perTask = groupBy(trace, true);
+    // Wakeups (sched_waking) per task, in time order.
+    std::vector<std::vector<Time>> wakes(trace.tasks.size());
+    for (size_t i = 0; i < trace.wakeups.size(); ++i)
+        if (!trace.wakeups.isNew[i]) wakes[size_t(trace.wakeups.wakee[i])].push_back(trace.wakeups.time[i]);
+
+    std::vector<LatencyRow> rows;
+    for (size_t t = 0; t < trace.tasks.size(); ++t) {
+        if (t >= perTask.size() || perTask[t].empty()) continue;
+        LatencyRow r;
+        r.comm = trace.tasks[t].comm;
+        r.pid = trace.tasks[t].pid;
+        size_t w = 0;
+        // The atom opened by the previous switch-out: SLEEPING until a wakeup, or WAIT_CPU.
+        bool haveAtom = false, waiting = false;
+        Time wakeTime = 0, outTime = 0;
+        for (uint32_t i : perTask[t]) {
+            // switch-in closes the atom (add_sched_in_event)
+            if (haveAtom) {
+                if (!waiting) { // latency_wakeup_event(): the first wakeup after the switch-out
+                    while (w < wakes[t].size() && wakes[t][w] < outTime) ++w;
+                    if (w < wakes[t].size() && wakes[t][w] <= s.start[i]) {
+                        waiting = true;
+                        wakeTime = wakes[t][w];
+                    }
+                }
+                if (waiting && s.start[i] >= wakeTime) {
+                    const Time d = s.start[i] - wakeTime;
+                    r.count++;
+                    r.totalDelay += d;
+                    if (d > r.maxDelay) {
+                        r.maxDelay = d;
+                        r.maxStart = wakeTime;
+                        r.maxEnd = s.start[i];
+                    }
+                }
+            }
+            r.runtime += s.end[i] - s.start[i];
+            // switch-out opens a new atom (add_sched_out_event): 'R' waits for the CPU at once.
+            haveAtom = s.endPoint[i] != kStillRunning;
+            outTime = s.end[i];
+            waiting = haveAtom && !isVoluntaryEnd(s.endPoint[i]);
+            wakeTime = outTime;
+            while (w < wakes[t].size() && wakes[t][w] < outTime) ++w;
+        }
+        rows.push_back(std::move(r));
+    }
+    if (opts.mergeByComm) {
+        std::map<std::string, LatencyRow> merged;
+        for (auto& r : rows) {
+            auto [it, fresh] = merged.try_emplace(r.comm, r);
+            if (fresh) continue;
+            LatencyRow& m = it->second;
+            m.merged++;
+            m.runtime += r.runtime;
+            m.count += r.count;
+            m.totalDelay += r.totalDelay;
+            if (r.maxDelay > m.maxDelay) {
+                m.maxDelay = r.maxDelay;
+                m.maxStart = r.maxStart;
+                m.maxEnd = r.maxEnd;
+            }
+        }
+        rows.clear();
+        for (auto it = merged.rbegin(); it != merged.rend(); ++it) rows.push_back(it->second); // descending comm
+    } else {
+        std::sort(rows.begin(), rows.end(), [](const LatencyRow& a, const LatencyRow& b) { return a.pid > b.pid; });
+    }
+    // Keys compared in order, all descending; rows equal on every key keep their order.
+    std::stable_sort(rows.begin(), rows.end(), [&](const LatencyRow& a, const LatencyRow& b) {
+        for (LatencySortKey k : opts.sort) {
+            int64_t x = 0, y = 0;
+            switch (k) {
+            case LatencySortKey::Avg: x = a.avgDelay(), y = b.avgDelay(); break;
+            case LatencySortKey::Max: x = a.maxDelay, y = b.maxDelay; break;
+            case LatencySortKey::Switch: x = a.count, y = b.count; break;
+            case LatencySortKey::Runtime: x = a.runtime, y = b.runtime; break;
+            case LatencySortKey::Sum: x = a.totalDelay, y = b.totalDelay; break;
+            }
+            if (x != y) return x > y;
+        }
+        return false;
+    });
+    return rows;
+}
+
+bool parseLatencySort(const std::string& spec, std::vector<LatencySortKey>& out) {
+    out.clear();
+    size_t pos = 0;
+    while (pos <= spec.size()) {
+        size_t end = spec.find(',', pos);
+        if (end == std::string::npos) end = spec.size();
+        std::string k = spec.substr(pos, end - pos);
+        k.erase(std::remove(k.begin(), k.end(), ' '), k.end());
+        if (k == "avg") out.push_back(LatencySortKey::Avg);
+        else if (k == "max") out.push_back(LatencySortKey::Max);
+        else if (k == "switch") out.push_back(LatencySortKey::Switch);
+        else if (k == "runtime") out.push_back(LatencySortKey::Runtime);
+        else if (k == "sum") out.push_back(LatencySortKey::Sum);
+        else return false;
+        pos = end + 1;
+    }
+    return !out.empty();
+}
+
+SwitchCounts countSwitches(const Trace& trace) {
+    SwitchCounts c;
+    const Slices& s = trace.slices;
+    const auto perCpu = groupBy(trace, false);
+    for (const auto& v : perCpu) {
+        for (size_t k = 0; k < v.size(); ++k) {
+            const uint32_t i = v[k];
+            ++c.total; // the switch into this slice (from a task or from idle)
+            if (s.endPoint[i] == kStillRunning) continue;
+            if (isVoluntaryEnd(s.endPoint[i])) c.voluntary++;
+            else c.involuntary++;
+            // A switch to idle: nothing starts on this CPU when this slice ends.
+            if (k + 1 == v.size() || s.start[v[k + 1]] != s.end[i]) ++c.total;
+        }
+    }
+    c.migrations = int64_t(trace.migrations.size());
+    return c;
+}
+
+std::vector<CpuUsage> cpuUsage(const Trace& trace) {
+    std::vector<CpuUsage> u(size_t(std::max(trace.cpus, 1)));
+    const Slices& s = trace.slices;
+    for (size_t i = 0; i < s.size(); ++i) {
+        if (s.cpu[i] >= u.size()) u.resize(size_t(s.cpu[i]) + 1);
+        u[s.cpu[i]].busy += s.end[i] - s.start[i];
+        u[s.cpu[i]].switches++;
+    }
+    return u;
+}
+
+} // namespace sched

@@ -1,0 +1,54 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Metrics computed from a Trace exactly as the tools compute them, so that a simulated run and
+// an imported trace of a real machine are measured the same way:
+//  - perf sched latency (tools/perf/builtin-sched.c: work atoms, delay from wakeup or from a
+//    runnable switch-out to the next switch-in, merged by comm);
+//  - context switches as perf stat -e cs counts them system-wide, split voluntary/involuntary
+//    by the kernel's rule (__schedule()), and per-CPU busy time.
+#pragma once
+
+#include "trace.h"
+
+#include <string>
+#include <vector>
+
+namespace sched {
+
+struct LatencyRow {
+    std::string comm;
+    int32_t pid = 0;      // tid when not merged
+    int merged = 1;       // number of tasks merged into this row ("comm:(N)")
+    Time runtime = 0;
+    int64_t count = 0;    // delay measurements ("Switches" / "Count")
+    Time totalDelay = 0;
+    Time maxDelay = 0;
+    Time maxStart = 0, maxEnd = 0;
+    Time avgDelay() const { return count ? totalDelay / count : 0; }
+};
+
+enum class LatencySortKey { Avg, Max, Switch, Runtime, Sum };
+
+struct LatencyOptions {
+    bool mergeByComm = true;                 // perf's default; -p gives one row per tid
+    std::vector<LatencySortKey> sort{LatencySortKey::Avg, LatencySortKey::Max, LatencySortKey::Switch,
+                                     LatencySortKey::Runtime};
+};
+
+std::vector<LatencyRow> perfSchedLatency(const Trace& trace, const LatencyOptions& opts = {});
+bool parseLatencySort(const std::string& spec, std::vector<LatencySortKey>& out);
+
+struct SwitchCounts {
+    int64_t total = 0;       // every switch with prev != next, idle included (perf stat -a -e cs)
+    int64_t voluntary = 0;   // prev blocked or exited (nvcsw)
+    int64_t involuntary = 0; // prev still runnable (nivcsw)
+    int64_t migrations = 0;
+};
+SwitchCounts countSwitches(const Trace& trace);
+
+struct CpuUsage {
+    Time busy = 0;
+    int64_t switches = 0;
+};
+std::vector<CpuUsage> cpuUsage(const Trace& trace);
+
+} // namespace sched

@@ -1,0 +1,30 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// A live change of a scheduler parameter, applied at one simulated instant exactly as writing
+// the debugfs knob or calling sched_setattr() would be.
+#pragma once
+
+#include "sched_features.h"
+#include "types.h"
+
+#include <string>
+
+namespace sched {
+
+struct ParamChange {
+    enum class Kind : uint8_t { PreemptModel, BaseSlice, Feature, Hz, TaskSlice, TaskNice, TaskPolicy };
+    Kind kind = Kind::PreemptModel;
+    PreemptModel model = PreemptModel::None; // PreemptModel
+    Time value = 0;                          // BaseSlice (scaled sysctl value), TaskSlice (0 = default)
+    Feature feature = Feature::PlaceLag;     // Feature
+    bool on = true;                          // Feature
+    int hz = 250;                            // Hz
+    std::string comm;                        // Task*: every live task with this comm ...
+    TaskId task = kNoTask;                   // ... or this one task
+    int nice = 0;                            // TaskNice, TaskPolicy (fair)
+    Policy policy = Policy::Normal;          // TaskPolicy
+    int rtPriority = 0;                      // TaskPolicy (RT)
+
+    std::string label() const; // "preempt=lazy", "base_slice=0.5ms", "NO_PREEMPT_SHORT", ...
+};
+
+} // namespace sched

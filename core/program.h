@@ -1,0 +1,52 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// What a task does: a small program of operations (run, sleep, timers, channels, fork, loops).
+// Workload models (massive_intr, cyclictest, messaging, kernbench) are built from these.
+#pragma once
+
+#include "distribution.h"
+#include "types.h"
+
+#include <string>
+#include <vector>
+
+namespace sched {
+
+enum class OpKind : uint8_t {
+    Run,          // consume CPU for a drawn duration in user or kernel mode
+    Sleep,        // nanosleep(): relative hrtimer sleep
+    TimerWait,    // clock_nanosleep(TIMER_ABSTIME) on a periodic grid (cyclictest)
+    Write,        // post one message to a channel; block while it is full
+    Read,         // take one message from a channel; block while it is empty
+    Fork,         // create children running another program (wake_up_new_task)
+    WaitChildren, // wait(): block until a child exits, until none is left
+    Yield,        // sched_yield()
+    Loop,         // jump back to `target` (count times, 0 = forever)
+    Exit
+};
+std::string_view opKindName(OpKind k);
+
+struct Op {
+    OpKind kind = OpKind::Run;
+    ExecMode mode = ExecMode::User; // Run
+    Distribution duration;          // Run: work; Sleep: sleep length
+    Time condReschedEvery = 0;      // Run in kernel mode: cond_resched() spacing in work time (0 = none)
+    Time mightReschedEvery = 0;     // Run in kernel mode: might_resched() spacing (0 = none)
+    Time cost = 0;                  // syscall ops: kernel time spent before the operation
+    Time period = 0;                // TimerWait
+    int32_t channel = -1;           // Write / Read
+    int32_t target = 0;             // Loop: op index; Fork: program index
+    int64_t count = 0;              // Loop: iterations (0 = forever); Fork: children
+    int32_t loopSlot = -1;          // Loop: index of this loop's counter in Task::loopLeft
+    bool thread = false;            // Fork: children are threads of the parent's process
+};
+
+struct Program {
+    std::string name;
+    std::vector<Op> ops;
+    int loopSlots = 0;
+    // Assigns loop slots; returns an error text (empty if fine), e.g. a loop whose body can
+    // never consume time or block, which would spin the simulator forever.
+    std::string finalize();
+};
+
+} // namespace sched

@@ -1,0 +1,46 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Scheduler feature bits, as /sys/kernel/debug/sched/features (kernel/sched/features.h).
+// Only the features that change a decision the engine models are listed.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <optional>
+#include <string_view>
+
+namespace sched {
+
+enum class Feature : uint8_t {
+    PlaceLag,
+    PlaceDeadlineInitial,
+    PlaceRelDeadline,
+    RunToParity,
+    PreemptShort,
+    DelayDequeue,
+    DelayZero,
+    WakeupPreemption,
+    HrTick,
+    WaIdle,
+    WaWeight,
+    SisUtil,
+    Count
+};
+
+constexpr size_t kFeatureCount = size_t(Feature::Count);
+
+// Kernel spelling: PLACE_LAG, RUN_TO_PARITY, ...
+std::string_view featureName(Feature f);
+std::optional<Feature> parseFeature(std::string_view name);
+
+class FeatureSet {
+public:
+    FeatureSet(); // the 6.13-6.18 defaults (HRTICK off, everything else here on)
+    bool operator[](Feature f) const { return bits_[size_t(f)]; }
+    void set(Feature f, bool on) { bits_[size_t(f)] = on; }
+    friend bool operator==(const FeatureSet&, const FeatureSet&) = default;
+
+private:
+    std::array<bool, kFeatureCount> bits_{};
+};
+
+} // namespace sched

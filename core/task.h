@@ -1,0 +1,77 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// A simulated task: identity and attributes (task_struct), its sched_entity, where it is in its
+// program, and the per-task counters the kernel keeps (nvcsw, nivcsw, sum_exec_runtime).
+#pragma once
+
+#include "rng.h"
+#include "sched_entity.h"
+#include "types.h"
+
+#include <bitset>
+#include <string>
+#include <vector>
+
+namespace sched {
+
+using CpuMask = std::bitset<kMaxCpus>;
+
+enum class TaskState : uint8_t { NotStarted, Runnable, Running, Sleeping, Dead };
+
+// What a task does when it next gets the CPU after having left it inside an operation.
+enum class Resume : uint8_t {
+    Continue,        // preempted in the middle of work: carry on
+    Next,            // the operation is complete: go to the next one
+    ExitToUserNext,  // still in the kernel: pass the exit-to-user point, then the next op
+    Retry,           // woken while blocked in a channel op / wait(): try again
+    TimerFired       // woken by its periodic timer: record the latency, then the next op
+};
+
+struct Task {
+    // identity
+    int32_t pid = 0, tgid = 0;
+    TaskId parent = kNoTask;
+    std::string comm;
+    Policy policy = Policy::Normal;
+    int nice = 0;
+    int rtPriority = 0; // 1..99 for FIFO/RR
+    CpuMask affinity;
+    CpuId cpu = 0;
+    bool fixedStartCpu = false; // the scenario placed it; no fork balancing
+    TaskState state = TaskState::NotStarted;
+
+    // program position
+    int32_t program = 0;
+    uint32_t ip = 0;
+    bool opStarted = false;
+    ExecMode opMode = ExecMode::User;
+    Resume resume = Resume::Next;
+    Time remaining = 0; // work left in the current op's CPU phase
+    Time overhead = 0;  // non-preemptible kernel time to burn first (switch, wakeup, migration cost)
+    Time opDone = 0;    // work done in the current op (places the cond_resched() points)
+    std::vector<int64_t> loopLeft;
+    int64_t iterations = 0; // times a loop op was passed (massive_intr's loop counter)
+    Rng rng;
+
+    // timers and waiting
+    uint32_t timerGen = 0;
+    Time timerNext = -1;   // TimerWait: next absolute expiry on the grid
+    Time timerExpiry = -1; // expiry that woke the task (latency = run time - expiry)
+    int32_t channelWait = -1;
+    int liveChildren = 0;
+    bool waitingChildren = false;
+    int rrTicksLeft = 0;
+    bool rrExpired = false;
+
+    // scheduler state and accounting
+    Time lastSwitchOut = 0;
+    Time lastRanAt = INT64_MIN / 2; // for task_hot(): never ran = cold
+    int64_t nvcsw = 0, nivcsw = 0, nrMigrations = 0;
+
+    // periodic-timer latency (cyclictest's measurement)
+    int64_t latCount = 0;
+    Time latMin = kNever, latMax = 0, latSum = 0, latLast = 0;
+
+    int kernelPrio() const { return isRtPolicy(policy) ? 99 - rtPriority : 120 + nice; }
+};
+
+} // namespace sched

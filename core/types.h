@@ -1,0 +1,97 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Basic vocabulary of the engine: time, identifiers, scheduling policies and the enums that the
+// trace records. Plain C++20, no Qt: core/ must stay usable without any GUI.
+#pragma once
+
+#include <cstdint>
+#include <string_view>
+
+namespace sched {
+
+// Time is integer nanoseconds, as the kernel's u64 clocks. int64_t gives 292 years of range and
+// lets differences be compared with a plain sign test (the kernel uses wrap-safe s64 casts).
+using Time = int64_t;
+__extension__ typedef __int128 int128;          // 128-bit products, as mul_u64_u32_shr()
+__extension__ typedef unsigned __int128 uint128;
+constexpr Time kNsPerUs = 1000;
+constexpr Time kNsPerMs = 1000 * 1000;
+constexpr Time kNsPerSec = 1000 * 1000 * 1000;
+constexpr Time kNever = INT64_MAX;
+
+using TaskId = int32_t; // index into Engine::tasks(); -1 = none / the idle task
+constexpr TaskId kNoTask = -1;
+using CpuId = int32_t;
+constexpr int kMaxCpus = 256;
+
+// Scheduling policies (include/uapi/linux/sched.h numbering).
+enum class Policy : uint8_t { Normal = 0, Fifo = 1, RR = 2, Batch = 3, Idle = 5 };
+
+inline bool isRtPolicy(Policy p) { return p == Policy::Fifo || p == Policy::RR; }
+std::string_view policyName(Policy p);
+bool parsePolicy(std::string_view s, Policy& out);
+
+// Preemption models (kernel/Kconfig.preempt, /sys/kernel/debug/sched/preempt).
+enum class PreemptModel : uint8_t { None, Voluntary, Full, Lazy };
+std::string_view preemptModelName(PreemptModel m);
+bool parsePreemptModel(std::string_view s, PreemptModel& out);
+
+// How the kernel was built. Dynamic = the merged design (PREEMPT_DYNAMIC, 6.13+ lazy bit);
+// Auto = Ankur Arora's 2024 PREEMPT_AUTO RFC, where none/voluntary/full only choose which bit a
+// resched request sets (reference §6.5).
+enum class KernelBuild : uint8_t { Dynamic, Auto };
+
+// Which version's EEVDF rules apply where 6.12 and 6.18 differ (reference §1, §2.6, §2.9, §4).
+enum class KernelProfile : uint8_t { V6_18, V6_12 };
+
+// Execution context of a running task: where a reschedule may happen (reference §6.2).
+enum class ExecMode : uint8_t {
+    User,          // user space: any interrupt return may reschedule
+    Kernel,        // kernel, preemption enabled (cond_resched()/might_resched() points optional)
+    KernelNoPreempt // kernel with preempt_count > 0: nothing until preempt_enable()
+};
+std::string_view execModeName(ExecMode m);
+
+// The two need-resched bits of the running task (TIF_NEED_RESCHED, TIF_NEED_RESCHED_LAZY).
+enum class ReschedBit : uint8_t { Eager = 0, Lazy = 1 };
+
+// Why a need-resched bit was set (the caller of resched_curr / resched_curr_lazy).
+enum class ReschedReason : uint8_t {
+    WakeupPreempt,     // check_preempt_wakeup_fair() picked the wakee
+    SliceExpired,      // update_curr(): update_deadline() renewed the request
+    ProtectionEnded,   // update_curr(): curr ran past vprot (6.17+) / did_preempt_short (6.12)
+    LazyPromoted,      // sched_tick(): TIF_NEED_RESCHED_LAZY upgraded to TIF_NEED_RESCHED
+    IdleWakeup,        // a task became runnable on an idle CPU (idle always gets the eager bit)
+    ClassPreempt,      // a wakee of a higher class (RT over fair, RT prio)
+    RrSliceExpired,    // task_tick_rt(): SCHED_RR time slice used up
+    HrTick,            // HRTICK timer fired at the end of the slice
+    Attribute,         // nice / policy / slice change of the running task (prio_changed_fair)
+    Count
+};
+std::string_view reschedReasonName(ReschedReason r);
+
+// Where the running task left the CPU (or re-entered __schedule()) — the kernel's preemption
+// points of reference §6.2 plus blocking.
+enum class SwitchPoint : uint8_t {
+    Block,          // went to sleep: schedule() with a non-running state (voluntary)
+    Exit,           // do_task_dead()
+    Yield,          // sched_yield()
+    ExitToUser,     // exit_to_user_mode_loop(): either bit set
+    IrqReturn,      // irqentry_exit_cond_resched() -> preempt_schedule_irq() (eager bit)
+    PreemptEnable,  // preempt_enable() reaching 0 -> preempt_schedule() (eager bit)
+    CondResched,    // cond_resched() (none / voluntary models)
+    MightResched,   // might_resched() inside might_sleep() (voluntary model)
+    IdleExit,       // the idle loop saw need_resched()
+    Count
+};
+std::string_view switchPointName(SwitchPoint p);
+// SM_PREEMPT switches print prev_state "R+" and never count as voluntary (reference §7).
+inline bool isPreemptMode(SwitchPoint p) {
+    return p == SwitchPoint::IrqReturn || p == SwitchPoint::PreemptEnable ||
+           p == SwitchPoint::CondResched || p == SwitchPoint::MightResched;
+}
+
+// prev_state of a sched_switch as ftrace prints it.
+enum class PrevState : uint8_t { Running, Preempted /* R+ */, Sleeping /* S */, Dead /* X */ };
+std::string_view prevStateName(PrevState s);
+
+} // namespace sched

@@ -1,0 +1,23 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Scenarios that ship inside the programs (scenarios/builtin/*.json, embedded at build time).
+#pragma once
+
+#include "scenario.h"
+
+#include <string>
+#include <vector>
+
+namespace scen {
+
+struct BuiltinScenario {
+    const char* name;
+    const char* text;
+};
+
+const std::vector<BuiltinScenario>& builtinScenarios();
+constexpr const char* kDefaultScenario = "kernel-hogs-waker";
+
+// A path to a scenario file, or the name of a built-in scenario.
+bool loadScenario(const std::string& nameOrPath, Scenario& out, ScenarioError& err);
+
+} // namespace scen

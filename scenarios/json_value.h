@@ -1,0 +1,50 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// A small JSON reader that remembers where every value starts (line, column), so that a
+// scenario error can point at the exact field. QJsonDocument reports only the offset of syntax
+// errors, not where a well-formed but wrong value sits. Plain C++, no Qt.
+#pragma once
+
+#include <memory>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace scen {
+
+struct JsonPos {
+    int line = 1, column = 1;
+};
+
+struct JsonValue {
+    enum class Type { Null, Bool, Number, String, Array, Object };
+    Type type = Type::Null;
+    JsonPos pos;
+    bool boolean = false;
+    double number = 0;
+    std::string text; // string value, or the number's literal text
+    std::vector<JsonValue> items;                            // Array
+    std::vector<std::pair<std::string, JsonValue>> members; // Object, in file order
+    std::vector<JsonPos> keyPos;                             // Object: where each key starts
+
+    bool isObject() const { return type == Type::Object; }
+    bool isArray() const { return type == Type::Array; }
+    bool isString() const { return type == Type::String; }
+    bool isNumber() const { return type == Type::Number; }
+    bool isBool() const { return type == Type::Bool; }
+    const JsonValue* find(const std::string& key) const;
+    // Integer value if this is a number literal without fraction or exponent.
+    std::optional<long long> integer() const;
+};
+
+std::string jsonTypeName(JsonValue::Type t);
+
+struct JsonError {
+    JsonPos pos;
+    std::string message;
+};
+
+// Parses UTF-8 JSON text. Duplicate keys are an error (a typo-safe format for humans).
+bool parseJson(const std::string& text, JsonValue& out, JsonError& err);
+
+} // namespace scen

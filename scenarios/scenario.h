@@ -1,0 +1,65 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// A scenario: the machine, the tasks and their behaviour, and a timed list of live parameter
+// changes. Read from a JSON file (format in scenarios/README.md) and turned into an Engine.
+#pragma once
+
+#include "engine.h"
+
+#include <string>
+#include <vector>
+
+namespace scen {
+
+struct ChannelSpec {
+    std::string name;
+    int capacity = 1;
+};
+
+struct TaskGroupSpec {
+    std::string comm;
+    int count = 1;
+    bool threads = false; // the count tasks are threads of one process (one tgid)
+    int32_t program = 0;
+    sched::Policy policy = sched::Policy::Normal;
+    int nice = 0;
+    int rtPriority = 0;
+    sched::Time slice = 0;
+    sched::CpuMask affinity;
+    int startCpu = -1;
+    sched::Time start = 0;
+};
+
+struct TimedChange {
+    sched::Time at = 0;
+    sched::ParamChange change;
+};
+
+struct Scenario {
+    std::string name;
+    std::string description;
+    std::string source; // file name or "builtin:NAME", for messages
+    sched::SchedConfig config;
+    sched::Time duration = sched::kNsPerSec;
+    uint64_t seed = 1;
+    std::vector<sched::Program> programs;
+    std::vector<std::string> programNames;
+    std::vector<ChannelSpec> channels;
+    std::vector<TaskGroupSpec> tasks;
+    std::vector<TimedChange> changes;
+};
+
+struct ScenarioError {
+    std::string file;
+    int line = 0, column = 0;
+    std::string field;   // e.g. tasks[1].behavior[0].run
+    std::string message; // what is wrong and what would be accepted
+    std::string text() const; // "file:line:column: field: message"
+};
+
+bool parseScenario(const std::string& text, const std::string& fileName, Scenario& out, ScenarioError& err);
+bool loadScenarioFile(const std::string& path, Scenario& out, ScenarioError& err);
+
+// Builds the engine: programs, channels, tasks and the scheduled changes.
+sched::Engine instantiate(const Scenario& s, uint64_t seed, sched::TraceOptions opts = {});
+
+} // namespace scen

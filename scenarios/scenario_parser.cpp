@@ -1,0 +1,528 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// JSON -> Scenario, with an error naming file, line, column and field for anything wrong.
+#include "json_value.h"
+#include "scenario.h"
+
+#include "duration.h"
+
+#include <algorithm>
+#include <map>
+
+namespace scen {
+
+using namespace sched;
+using JT = JsonValue::Type;
+
+namespace {
+
+class ScenarioReader {
+public:
+    ScenarioReader(const std::string& file, ScenarioError& err) : file_(file), err_(err) {}
+
+    bool read(const JsonValue& root, Scenario& s);
+
+private:
+    bool fail(const JsonPos& p, const std::string& field, const std::string& msg) {
+        err_ = ScenarioError{file_, p.line, p.column, field, msg};
+        return false;
+    }
+    bool expect(const JsonValue& v, JT t, const std::string& field) {
+        if (v.type == t) return true;
+        return fail(v.pos, field, "expected " + jsonTypeName(t) + ", found " + jsonTypeName(v.type));
+    }
+    bool checkKeys(const JsonValue& obj, const std::string& field, std::initializer_list<const char*> allowed) {
+        for (size_t i = 0; i < obj.members.size(); ++i) {
+            const std::string& k = obj.members[i].first;
+            if (std::none_of(allowed.begin(), allowed.end(), [&](const char* a) { return k == a; })) {
+                std::string list;
+                for (const char* a : allowed) list += (list.empty() ? "" : ", ") + std::string(a);
+                return fail(obj.keyPos[i], join(field, k), "unknown field; accepted here: " + list);
+            }
+        }
+        return true;
+    }
+    static std::string join(const std::string& a, const std::string& b) { return a.empty() ? b : a + "." + b; }
+    static std::string idx(const std::string& a, size_t i) { return a + "[" + std::to_string(i) + "]"; }
+
+    bool duration(const JsonValue& v, const std::string& f, Time& out, Time lo = 0, Time hi = 1000 * kNsPerSec) {
+        if (v.isNumber())
+            return fail(v.pos, f, "a duration needs a unit: write e.g. \"" + v.text + "ms\" (units: ns, us, ms, s)");
+        if (!expect(v, JT::String, f)) return false;
+        const auto d = parseDuration(v.text);
+        if (!d) return fail(v.pos, f, "'" + v.text + "' is not a duration; write a number with a unit: ns, us, ms or s (e.g. \"0.7ms\")");
+        if (*d < lo || *d > hi)
+            return fail(v.pos, f, "'" + v.text + "' is out of range; accepted: " + formatDuration(lo) + " to " + formatDuration(hi));
+        out = *d;
+        return true;
+    }
+    bool integer(const JsonValue& v, const std::string& f, long long lo, long long hi, long long& out) {
+        if (!expect(v, JT::Number, f)) return false;
+        const auto i = v.integer();
+        if (!i) return fail(v.pos, f, "'" + v.text + "' is not a whole number");
+        if (*i < lo || *i > hi)
+            return fail(v.pos, f, v.text + " is out of range; accepted: " + std::to_string(lo) + " to " + std::to_string(hi));
+        out = *i;
+        return true;
+    }
+    template <class T> bool integerAs(const JsonValue& v, const std::string& f, long long lo, long long hi, T& out) {
+        long long x = 0;
+        if (!integer(v, f, lo, hi, x)) return false;
+        out = T(x);
+        return true;
+    }
+    bool boolean(const JsonValue& v, const std::string& f, bool& out) {
+        if (!expect(v, JT::Bool, f)) return false;
+        out = v.boolean;
+        return true;
+    }
+
+    bool machine(const JsonValue& m, Scenario& s);
+    bool distribution(const JsonValue& v, const std::string& f, Distribution& out);
+    bool ops(const JsonValue& arr, const std::string& f, Program& prog, int depth);
+    bool op(const JsonValue& v, const std::string& f, Program& prog, int depth);
+    bool task(const JsonValue& v, const std::string& f, Scenario& s);
+    bool change(const JsonValue& v, const std::string& f, Scenario& s);
+    bool cpuList(const JsonValue& v, const std::string& f, int cpus, CpuMask& out);
+
+    std::string file_;
+    ScenarioError& err_;
+    std::map<std::string, int> programIndex_;
+    std::map<std::string, int> channelIndex_;
+};
+
+bool ScenarioReader::read(const JsonValue& root, Scenario& s) {
+    if (!expect(root, JT::Object, "(top level)")) return false;
+    if (!checkKeys(root, "", {"name", "description", "duration", "seed", "machine", "channels", "programs", "tasks", "changes"}))
+        return false;
+    if (auto* v = root.find("name")) {
+        if (!expect(*v, JT::String, "name")) return false;
+        s.name = v->text;
+    }
+    if (auto* v = root.find("description")) {
+        if (!expect(*v, JT::String, "description")) return false;
+        s.description = v->text;
+    }
+    if (auto* v = root.find("duration"); v && !duration(*v, "duration", s.duration, kNsPerUs, 3600 * kNsPerSec)) return false;
+    if (auto* v = root.find("seed"); v && !integerAs(*v, "seed", 0, INT64_MAX, s.seed)) return false;
+    if (auto* v = root.find("machine"); v && !machine(*v, s)) return false;
+    if (auto* v = root.find("channels")) {
+        if (!expect(*v, JT::Array, "channels")) return false;
+        for (size_t i = 0; i < v->items.size(); ++i) {
+            const JsonValue& c = v->items[i];
+            const std::string f = idx("channels", i);
+            if (!expect(c, JT::Object, f) || !checkKeys(c, f, {"name", "capacity"})) return false;
+            ChannelSpec ch;
+            const JsonValue* n = c.find("name");
+            if (!n) return fail(c.pos, f, "a channel needs a \"name\"");
+            if (!expect(*n, JT::String, join(f, "name"))) return false;
+            if (channelIndex_.count(n->text)) return fail(n->pos, join(f, "name"), "channel '" + n->text + "' is defined twice");
+            ch.name = n->text;
+            if (auto* cap = c.find("capacity"); cap && !integerAs(*cap, join(f, "capacity"), 1, 1000000, ch.capacity))
+                return false;
+            channelIndex_[ch.name] = int(s.channels.size());
+            s.channels.push_back(ch);
+        }
+    }
+    // Programs: names first, so that fork can refer to a program defined later.
+    const JsonValue* progs = root.find("programs");
+    if (progs) {
+        if (!expect(*progs, JT::Object, "programs")) return false;
+        for (const auto& [name, body] : progs->members) {
+            programIndex_[name] = int(s.programs.size());
+            s.programs.push_back(Program{name, {}, 0});
+            s.programNames.push_back(name);
+        }
+        for (size_t i = 0; i < progs->members.size(); ++i) {
+            const std::string f = "programs." + progs->members[i].first;
+            if (!ops(progs->members[i].second, f, s.programs[i], 0)) return false;
+            if (std::string e = s.programs[i].finalize(); !e.empty()) return fail(progs->members[i].second.pos, f, e);
+        }
+    }
+    const JsonValue* tasks = root.find("tasks");
+    if (!tasks) return fail(root.pos, "tasks", "a scenario needs a \"tasks\" array with at least one task");
+    if (!expect(*tasks, JT::Array, "tasks")) return false;
+    if (tasks->items.empty()) return fail(tasks->pos, "tasks", "the task list is empty; give at least one task");
+    for (size_t i = 0; i < tasks->items.size(); ++i)
+        if (!task(tasks->items[i], idx("tasks", i), s)) return false;
+    if (auto* v = root.find("changes")) {
+        if (!expect(*v, JT::Array, "changes")) return false;
+        for (size_t i = 0; i < v->items.size(); ++i)
+            if (!change(v->items[i], idx("changes", i), s)) return false;
+    }
+    return true;
+}
+
+bool ScenarioReader::machine(const JsonValue& m, Scenario& s) {
+    const std::string f = "machine";
+    if (!expect(m, JT::Object, f)) return false;
+    if (!checkKeys(m, f, {"cpus", "hz", "kernel", "preempt", "base_slice", "sysctl_base_slice", "tunable_scaling",
+                          "features", "costs", "migration_cost", "rr_timeslice"}))
+        return false;
+    SchedConfig& c = s.config;
+    if (auto* v = m.find("cpus"); v && !integerAs(*v, "machine.cpus", 1, kMaxCpus, c.cpus)) return false;
+    if (auto* v = m.find("hz")) {
+        if (!integerAs(*v, "machine.hz", 1, 100000, c.hz)) return false;
+        if (c.hz != 100 && c.hz != 250 && c.hz != 300 && c.hz != 1000)
+            return fail(v->pos, "machine.hz", v->text + " is not a kernel HZ choice; accepted: 100, 250, 300, 1000");
+    }
+    if (auto* v = m.find("kernel")) {
+        if (!expect(*v, JT::String, "machine.kernel")) return false;
+        if (!parseKernelSpec(v->text, c.build, c.profile))
+            return fail(v->pos, "machine.kernel", "unknown kernel '" + v->text + "'; accepted: 6.18, 6.12, auto-rfc");
+    }
+    if (auto* v = m.find("preempt")) {
+        if (!expect(*v, JT::String, "machine.preempt")) return false;
+        if (!parsePreemptModel(v->text, c.preempt))
+            return fail(v->pos, "machine.preempt", "unknown model '" + v->text + "'; accepted: none, voluntary, full, lazy");
+    }
+    if (auto* v = m.find("base_slice"); v && !duration(*v, "machine.base_slice", c.normalizedBaseSlice, 100 * kNsPerUs, 100 * kNsPerMs))
+        return false;
+    if (auto* v = m.find("sysctl_base_slice");
+        v && !duration(*v, "machine.sysctl_base_slice", c.baseSliceOverride, 100 * kNsPerUs, 100 * kNsPerMs))
+        return false;
+    if (auto* v = m.find("tunable_scaling")) {
+        if (!expect(*v, JT::String, "machine.tunable_scaling")) return false;
+        if (v->text == "none") c.tunableScaling = 0;
+        else if (v->text == "log") c.tunableScaling = 1;
+        else if (v->text == "linear") c.tunableScaling = 2;
+        else return fail(v->pos, "machine.tunable_scaling", "unknown '" + v->text + "'; accepted: none, log, linear");
+    }
+    if (auto* v = m.find("migration_cost"); v && !duration(*v, "machine.migration_cost", c.migrationCost, 0, kNsPerSec)) return false;
+    if (auto* v = m.find("rr_timeslice"); v && !duration(*v, "machine.rr_timeslice", c.rrTimeslice, kNsPerMs, 10 * kNsPerSec)) return false;
+    if (auto* v = m.find("features")) {
+        if (!expect(*v, JT::Object, "machine.features")) return false;
+        for (size_t i = 0; i < v->members.size(); ++i) {
+            const auto& [name, val] = v->members[i];
+            const auto feat = parseFeature(name);
+            if (!feat) {
+                std::string list;
+                for (size_t k = 0; k < kFeatureCount; ++k) list += (k ? ", " : "") + std::string(featureName(Feature(k)));
+                return fail(v->keyPos[i], "machine.features." + name, "unknown feature; accepted: " + list);
+            }
+            bool on = true;
+            if (!boolean(val, "machine.features." + name, on)) return false;
+            c.features.set(*feat, on);
+        }
+    }
+    if (auto* v = m.find("costs")) {
+        const std::string cf = "machine.costs";
+        if (!expect(*v, JT::Object, cf) ||
+            !checkKeys(*v, cf, {"context_switch", "wakeup", "ipi", "timer_irq", "idle_exit", "migration"}))
+            return false;
+        const std::pair<const char*, Time*> costs[] = {{"context_switch", &c.costs.contextSwitch}, {"wakeup", &c.costs.wakeup},
+                                                       {"ipi", &c.costs.ipiLatency}, {"timer_irq", &c.costs.timerIrq},
+                                                       {"idle_exit", &c.costs.idleExit}, {"migration", &c.costs.migration}};
+        for (const auto& [key, dst] : costs)
+            if (auto* x = v->find(key); x && !duration(*x, join(cf, key), *dst, 0, 10 * kNsPerMs)) return false;
+    }
+    if (std::string e = c.validate(); !e.empty()) return fail(m.pos, f, e);
+    return true;
+}
+
+bool ScenarioReader::distribution(const JsonValue& v, const std::string& f, Distribution& out) {
+    if (v.isString() || v.isNumber()) {
+        Time d = 0;
+        if (!duration(v, f, d)) return false;
+        out = Distribution::fixed(d);
+        return true;
+    }
+    if (!v.isObject())
+        return fail(v.pos, f, "expected a duration (\"8ms\") or a distribution object ({\"dist\": \"uniform\", ...})");
+    const JsonValue* k = v.find("dist");
+    if (!k || !k->isString())
+        return fail(v.pos, f, "a distribution needs \"dist\": one of fixed, uniform, exponential, normal, lognormal");
+    const std::string& kind = k->text;
+    Time lo = 0, hi = kNever;
+    auto get = [&](const char* key, Time& dst) -> bool {
+        const JsonValue* x = v.find(key);
+        if (!x) return fail(v.pos, f, "a " + kind + " distribution needs \"" + key + "\"");
+        return duration(*x, join(f, key), dst);
+    };
+    auto bounds = [&]() -> bool {
+        if (auto* x = v.find("lo"); x && !duration(*x, join(f, "lo"), lo)) return false;
+        if (auto* x = v.find("hi"); x && !duration(*x, join(f, "hi"), hi)) return false;
+        if (lo > hi) return fail(v.pos, f, "\"lo\" is above \"hi\"");
+        return true;
+    };
+    Time a = 0, b = 0;
+    if (kind == "fixed") {
+        if (!checkKeys(v, f, {"dist", "value"}) || !get("value", a)) return false;
+        out = Distribution::fixed(a);
+    } else if (kind == "uniform") {
+        if (!checkKeys(v, f, {"dist", "min", "max"}) || !get("min", a) || !get("max", b)) return false;
+        if (a > b) return fail(v.pos, f, "\"min\" is above \"max\"");
+        out = Distribution::uniform(a, b);
+    } else if (kind == "exponential") {
+        if (!checkKeys(v, f, {"dist", "mean", "lo", "hi"}) || !get("mean", a) || !bounds()) return false;
+        out = Distribution::exponential(a);
+    } else if (kind == "normal" || kind == "lognormal") {
+        if (!checkKeys(v, f, {"dist", "mean", "sd", "lo", "hi"}) || !get("mean", a) || !get("sd", b) || !bounds()) return false;
+        out = kind == "normal" ? Distribution::normal(a, b) : Distribution::lognormal(a, b);
+    } else {
+        return fail(k->pos, join(f, "dist"), "unknown distribution '" + kind + "'; accepted: fixed, uniform, exponential, normal, lognormal");
+    }
+    out.min = std::max(out.min, lo);
+    out.max = std::min(out.max, hi);
+    return true;
+}
+
+bool ScenarioReader::ops(const JsonValue& arr, const std::string& f, Program& prog, int depth) {
+    if (!expect(arr, JT::Array, f)) return false;
+    if (arr.items.empty()) return fail(arr.pos, f, "a behaviour needs at least one operation");
+    for (size_t i = 0; i < arr.items.size(); ++i)
+        if (!op(arr.items[i], idx(f, i), prog, depth)) return false;
+    return true;
+}
+
+bool ScenarioReader::op(const JsonValue& v, const std::string& f, Program& prog, int depth) {
+    static const char* kinds = "run, sleep, timer, write, read, fork, wait, yield, repeat, exit";
+    if (!expect(v, JT::Object, f)) return false;
+    std::string kind;
+    for (const char* k : {"run", "sleep", "timer", "write", "read", "fork", "wait", "yield", "repeat", "exit"})
+        if (v.find(k)) {
+            if (!kind.empty()) return fail(v.pos, f, "one operation per object; found both '" + kind + "' and '" + k + "'");
+            kind = k;
+        }
+    if (kind.empty()) return fail(v.pos, f, std::string("no operation named; each object needs one of: ") + kinds);
+    const JsonValue& arg = *v.find(kind);
+    const std::string af = join(f, kind);
+    Op op;
+    if (kind == "run") {
+        if (!checkKeys(v, f, {"run", "mode", "cond_resched_every", "might_resched_every"})) return false;
+        op.kind = OpKind::Run;
+        if (!distribution(arg, af, op.duration)) return false;
+        if (auto* m = v.find("mode")) {
+            if (!expect(*m, JT::String, join(f, "mode"))) return false;
+            if (m->text == "user") op.mode = ExecMode::User;
+            else if (m->text == "kernel") op.mode = ExecMode::Kernel;
+            else if (m->text == "kernel-nopreempt") op.mode = ExecMode::KernelNoPreempt;
+            else return fail(m->pos, join(f, "mode"), "unknown mode '" + m->text + "'; accepted: user, kernel, kernel-nopreempt");
+        }
+        for (auto [key, dst] : {std::pair{"cond_resched_every", &op.condReschedEvery}, std::pair{"might_resched_every", &op.mightReschedEvery}}) {
+            if (auto* x = v.find(key)) {
+                if (op.mode != ExecMode::Kernel)
+                    return fail(x->pos, join(f, key), "resched points exist only in \"mode\": \"kernel\"");
+                if (!duration(*x, join(f, key), *dst, kNsPerUs)) return false;
+            }
+        }
+    } else if (kind == "sleep") {
+        if (!checkKeys(v, f, {"sleep"})) return false;
+        op.kind = OpKind::Sleep;
+        if (!distribution(arg, af, op.duration)) return false;
+    } else if (kind == "timer") {
+        if (!checkKeys(v, f, {"timer", "cost"})) return false;
+        op.kind = OpKind::TimerWait;
+        if (!duration(arg, af, op.period, kNsPerUs)) return false;
+    } else if (kind == "write" || kind == "read") {
+        if (!checkKeys(v, f, {kind == "write" ? "write" : "read", "cost"})) return false;
+        op.kind = kind == "write" ? OpKind::Write : OpKind::Read;
+        if (!expect(arg, JT::String, af)) return false;
+        auto it = channelIndex_.find(arg.text);
+        if (it == channelIndex_.end()) {
+            std::string list;
+            for (const auto& [n, i] : channelIndex_) list += (list.empty() ? "" : ", ") + n;
+            return fail(arg.pos, af, "no channel named '" + arg.text + "'; defined channels: " + (list.empty() ? "(none)" : list));
+        }
+        op.channel = it->second;
+    } else if (kind == "fork") {
+        if (!checkKeys(v, f, {"fork", "count", "thread", "cost"})) return false;
+        op.kind = OpKind::Fork;
+        if (!expect(arg, JT::String, af)) return false;
+        auto it = programIndex_.find(arg.text);
+        if (it == programIndex_.end()) return fail(arg.pos, af, "no program named '" + arg.text + "' in \"programs\"");
+        op.target = it->second;
+        op.count = 1;
+        if (auto* x = v.find("count"); x && !integerAs(*x, join(f, "count"), 1, 100000, op.count)) return false;
+        if (auto* x = v.find("thread"); x && !boolean(*x, join(f, "thread"), op.thread)) return false;
+    } else if (kind == "wait") {
+        if (!checkKeys(v, f, {"wait", "cost"})) return false;
+        if (!arg.isString() || arg.text != "children") return fail(arg.pos, af, "accepted: \"children\" (wait until every child has exited)");
+        op.kind = OpKind::WaitChildren;
+    } else if (kind == "yield" || kind == "exit") {
+        if (!checkKeys(v, f, {kind == "yield" ? "yield" : "exit", "cost"})) return false;
+        if (!arg.isBool() || !arg.boolean) return fail(arg.pos, af, "write \"" + kind + "\": true");
+        op.kind = kind == "yield" ? OpKind::Yield : OpKind::Exit;
+    } else { // repeat
+        if (!checkKeys(v, f, {"repeat", "body"})) return false;
+        if (depth > 8) return fail(v.pos, f, "repeats nested deeper than 8 levels");
+        if (arg.isString() && arg.text == "forever") op.count = 0;
+        else if (!integerAs(arg, af, 1, INT64_MAX / 2, op.count)) return fail(arg.pos, af, "accepted: a count of 1 or more, or \"forever\"");
+        const JsonValue* body = v.find("body");
+        if (!body) return fail(v.pos, f, "a repeat needs a \"body\": an array of operations");
+        op.kind = OpKind::Loop;
+        op.target = int32_t(prog.ops.size());
+        if (!ops(*body, join(f, "body"), prog, depth + 1)) return false;
+    }
+    if (auto* c = v.find("cost"); c && op.kind != OpKind::Run && !duration(*c, join(f, "cost"), op.cost, 0, kNsPerSec)) return false;
+    prog.ops.push_back(op);
+    return true;
+}
+
+bool ScenarioReader::cpuList(const JsonValue& v, const std::string& f, int cpus, CpuMask& out) {
+    if (!expect(v, JT::Array, f)) return false;
+    if (v.items.empty()) return fail(v.pos, f, "an empty CPU list allows no CPU; omit the field to allow all");
+    for (size_t i = 0; i < v.items.size(); ++i) {
+        int c = 0;
+        if (!integerAs(v.items[i], idx(f, i), 0, cpus - 1, c)) return false;
+        out.set(size_t(c));
+    }
+    return true;
+}
+
+bool ScenarioReader::task(const JsonValue& v, const std::string& f, Scenario& s) {
+    if (!expect(v, JT::Object, f)) return false;
+    if (!checkKeys(v, f, {"comm", "count", "threads", "program", "behavior", "policy", "nice", "priority", "slice", "cpus",
+                          "start_cpu", "start"}))
+        return false;
+    TaskGroupSpec t;
+    const JsonValue* comm = v.find("comm");
+    if (!comm) return fail(v.pos, f, "a task needs a \"comm\" (its name, at most 15 characters)");
+    if (!expect(*comm, JT::String, join(f, "comm"))) return false;
+    if (comm->text.empty() || comm->text.size() > 15)
+        return fail(comm->pos, join(f, "comm"), "a comm is 1 to 15 characters (TASK_COMM_LEN)");
+    t.comm = comm->text;
+    if (auto* x = v.find("count"); x && !integerAs(*x, join(f, "count"), 1, 100000, t.count)) return false;
+    if (auto* x = v.find("threads"); x && !boolean(*x, join(f, "threads"), t.threads)) return false;
+    const JsonValue* prog = v.find("program");
+    const JsonValue* beh = v.find("behavior");
+    if (prog && beh) return fail(beh->pos, join(f, "behavior"), "give either \"program\" or \"behavior\", not both");
+    if (prog) {
+        if (!expect(*prog, JT::String, join(f, "program"))) return false;
+        auto it = programIndex_.find(prog->text);
+        if (it == programIndex_.end()) return fail(prog->pos, join(f, "program"), "no program named '" + prog->text + "' in \"programs\"");
+        t.program = it->second;
+    } else if (beh) {
+        Program p{t.comm, {}, 0};
+        if (!ops(*beh, join(f, "behavior"), p, 0)) return false;
+        if (std::string e = p.finalize(); !e.empty()) return fail(beh->pos, join(f, "behavior"), e);
+        t.program = int32_t(s.programs.size());
+        s.programs.push_back(std::move(p));
+        s.programNames.push_back(t.comm);
+    } else {
+        return fail(v.pos, f, "a task needs a \"behavior\" (array of operations) or a \"program\" name");
+    }
+    if (auto* x = v.find("policy")) {
+        if (!expect(*x, JT::String, join(f, "policy"))) return false;
+        if (!parsePolicy(x->text, t.policy))
+            return fail(x->pos, join(f, "policy"), "unknown policy '" + x->text + "'; accepted: normal, batch, idle, fifo, rr");
+    }
+    if (auto* x = v.find("nice"); x && !integerAs(*x, join(f, "nice"), -20, 19, t.nice)) return false;
+    if (auto* x = v.find("priority")) {
+        if (!isRtPolicy(t.policy)) return fail(x->pos, join(f, "priority"), "an RT priority needs \"policy\": \"fifo\" or \"rr\"");
+        if (!integerAs(*x, join(f, "priority"), 1, 99, t.rtPriority)) return false;
+    } else if (isRtPolicy(t.policy)) {
+        return fail(v.pos, f, "an RT task needs a \"priority\" from 1 to 99");
+    }
+    if (auto* x = v.find("slice")) {
+        if (isRtPolicy(t.policy)) return fail(x->pos, join(f, "slice"), "a custom slice applies to fair policies only (normal, batch, idle)");
+        if (!duration(*x, join(f, "slice"), t.slice, 100 * kNsPerUs, 100 * kNsPerMs)) return false;
+    }
+    if (auto* x = v.find("cpus"); x && !cpuList(*x, join(f, "cpus"), s.config.cpus, t.affinity)) return false;
+    if (auto* x = v.find("start_cpu"); x && !integerAs(*x, join(f, "start_cpu"), 0, s.config.cpus - 1, t.startCpu)) return false;
+    if (t.startCpu >= 0 && t.affinity.any() && !t.affinity.test(size_t(t.startCpu)))
+        return fail(v.find("start_cpu")->pos, join(f, "start_cpu"), "the start CPU is not in \"cpus\"");
+    if (auto* x = v.find("start"); x && !duration(*x, join(f, "start"), t.start, 0, 3600 * kNsPerSec)) return false;
+    s.tasks.push_back(t);
+    return true;
+}
+
+bool ScenarioReader::change(const JsonValue& v, const std::string& f, Scenario& s) {
+    if (!expect(v, JT::Object, f)) return false;
+    if (!checkKeys(v, f, {"at", "preempt", "base_slice", "feature", "on", "hz", "task", "slice", "nice", "policy", "priority"}))
+        return false;
+    TimedChange tc;
+    const JsonValue* at = v.find("at");
+    if (!at) return fail(v.pos, f, "a change needs \"at\": the simulated time it applies (e.g. \"500ms\")");
+    if (!duration(*at, join(f, "at"), tc.at, 0, 3600 * kNsPerSec)) return false;
+    ParamChange& c = tc.change;
+    int kinds = 0;
+    if (auto* x = v.find("preempt")) {
+        ++kinds;
+        c.kind = ParamChange::Kind::PreemptModel;
+        if (!expect(*x, JT::String, join(f, "preempt"))) return false;
+        if (!parsePreemptModel(x->text, c.model))
+            return fail(x->pos, join(f, "preempt"), "unknown model '" + x->text + "'; accepted: none, voluntary, full, lazy");
+        SchedConfig probe = s.config;
+        probe.preempt = c.model;
+        if (std::string e = probe.validate(); !e.empty()) return fail(x->pos, join(f, "preempt"), e);
+    }
+    if (auto* x = v.find("base_slice")) {
+        ++kinds;
+        c.kind = ParamChange::Kind::BaseSlice;
+        if (!duration(*x, join(f, "base_slice"), c.value, 100 * kNsPerUs, 100 * kNsPerMs)) return false;
+    }
+    if (auto* x = v.find("feature")) {
+        ++kinds;
+        c.kind = ParamChange::Kind::Feature;
+        if (!expect(*x, JT::String, join(f, "feature"))) return false;
+        const auto feat = parseFeature(x->text);
+        if (!feat) return fail(x->pos, join(f, "feature"), "unknown feature '" + x->text + "' (see machine.features for the list)");
+        c.feature = *feat;
+        const JsonValue* on = v.find("on");
+        if (!on) return fail(v.pos, f, "a feature change needs \"on\": true or false");
+        if (!boolean(*on, join(f, "on"), c.on)) return false;
+    }
+    if (auto* x = v.find("hz")) {
+        ++kinds;
+        c.kind = ParamChange::Kind::Hz;
+        if (!integerAs(*x, join(f, "hz"), 1, 100000, c.hz)) return false;
+        if (c.hz != 100 && c.hz != 250 && c.hz != 300 && c.hz != 1000)
+            return fail(x->pos, join(f, "hz"), "accepted: 100, 250, 300, 1000");
+    }
+    if (auto* x = v.find("task")) {
+        if (!expect(*x, JT::String, join(f, "task"))) return false;
+        const bool known = std::any_of(s.tasks.begin(), s.tasks.end(), [&](const TaskGroupSpec& t) { return t.comm == x->text; }) ||
+                           std::find(s.programNames.begin(), s.programNames.end(), x->text) != s.programNames.end();
+        if (!known) return fail(x->pos, join(f, "task"), "no task or program named '" + x->text + "'");
+        c.comm = x->text;
+        int taskKinds = 0;
+        if (auto* y = v.find("slice")) {
+            ++taskKinds;
+            c.kind = ParamChange::Kind::TaskSlice;
+            if (y->isNumber() && y->text == "0") c.value = 0;
+            else if (!duration(*y, join(f, "slice"), c.value, 100 * kNsPerUs, 100 * kNsPerMs)) return false;
+        }
+        if (auto* y = v.find("nice")) {
+            ++taskKinds;
+            c.kind = ParamChange::Kind::TaskNice;
+            if (!integerAs(*y, join(f, "nice"), -20, 19, c.nice)) return false;
+        }
+        if (auto* y = v.find("policy")) {
+            ++taskKinds;
+            c.kind = ParamChange::Kind::TaskPolicy;
+            if (!expect(*y, JT::String, join(f, "policy")) || !parsePolicy(y->text, c.policy))
+                return fail(y->pos, join(f, "policy"), "accepted: normal, batch, idle, fifo, rr");
+            if (isRtPolicy(c.policy)) {
+                const JsonValue* p = v.find("priority");
+                if (!p) return fail(v.pos, f, "an RT policy change needs \"priority\" (1..99)");
+                if (!integerAs(*p, join(f, "priority"), 1, 99, c.rtPriority)) return false;
+            }
+        }
+        if (taskKinds != 1) return fail(x->pos, f, "a task change sets exactly one of \"slice\", \"nice\", \"policy\"");
+        ++kinds;
+    }
+    if (kinds != 1)
+        return fail(v.pos, f, "a change sets exactly one of: preempt, base_slice, feature, hz, or task (with slice, nice or policy)");
+    s.changes.push_back(tc);
+    return true;
+}
+
+} // namespace
+
+bool parseScenario(const std::string& text, const std::string& fileName, Scenario& out, ScenarioError& err) {
+    JsonValue root;
+    JsonError je;
+    if (!parseJson(text, root, je)) {
+        err = ScenarioError{fileName, je.pos.line, je.pos.column, "", "JSON syntax: " + je.message};
+        return false;
+    }
+    Scenario s;
+    s.source = fileName;
+    ScenarioReader r(fileName, err);
+    if (!r.read(root, s)) return false;
+    if (s.name.empty()) s.name = fileName;
+    out = std::move(s);
+    return true;
+}
+
+} // namespace scen

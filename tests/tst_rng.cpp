@@ -1,0 +1,95 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// The engine's own random numbers and distributions: reproducible, and statistically sound.
+#include "distribution.h"
+#include "rng.h"
+
+#include <QtTest>
+#include <cmath>
+
+using namespace sched;
+
+class TestRng : public QObject {
+    Q_OBJECT
+private slots:
+    void sameSeedSameSequence() {
+        Rng a(42), b(42), c(43);
+        bool differs = false;
+        for (int i = 0; i < 1000; ++i) {
+            const uint64_t x = a.next();
+            QCOMPARE(x, b.next());
+            differs = differs || x != c.next();
+        }
+        QVERIFY(differs);
+    }
+    void belowIsInRangeAndCoversIt() {
+        Rng r(7);
+        std::vector<int> seen(10, 0);
+        for (int i = 0; i < 10000; ++i) {
+            const uint64_t v = r.below(10);
+            QVERIFY(v < 10);
+            seen[v]++;
+        }
+        for (int s : seen) QVERIFY(s > 800 && s < 1200);
+    }
+    void detLogAndExpMatchLibm() {
+        Rng r(1);
+        for (int i = 0; i < 20000; ++i) {
+            const double x = std::ldexp(r.uniform01() + 0.01, int(r.below(60)) - 30);
+            QVERIFY(std::fabs(detLog(x) - std::log(x)) <= 1e-13 * std::max(1.0, std::fabs(std::log(x))));
+            const double y = (r.uniform01() - 0.5) * 60;
+            QVERIFY(std::fabs(detExp(y) / std::exp(y) - 1.0) < 1e-13);
+        }
+    }
+    void exponentialMean() {
+        Rng r(3);
+        const Distribution d = Distribution::exponential(1000000);
+        double sum = 0;
+        const int n = 200000;
+        for (int i = 0; i < n; ++i) sum += double(d.sample(r));
+        QVERIFY(std::fabs(sum / n / 1e6 - 1.0) < 0.01);
+    }
+    void normalMeanAndSpread() {
+        Rng r(4);
+        const Distribution d = Distribution::normal(5000000, 1000000);
+        double sum = 0, sq = 0;
+        const int n = 200000;
+        for (int i = 0; i < n; ++i) {
+            const double v = double(d.sample(r));
+            sum += v;
+            sq += v * v;
+        }
+        const double mean = sum / n, sd = std::sqrt(sq / n - mean * mean);
+        QVERIFY(std::fabs(mean / 5e6 - 1.0) < 0.005);
+        QVERIFY(std::fabs(sd / 1e6 - 1.0) < 0.02);
+    }
+    void lognormalMeanAndSd() {
+        Rng r(5);
+        const Distribution d = Distribution::lognormal(2000000, 1000000);
+        double sum = 0, sq = 0;
+        const int n = 400000;
+        for (int i = 0; i < n; ++i) {
+            const double v = double(d.sample(r));
+            QVERIFY(v > 0);
+            sum += v;
+            sq += v * v;
+        }
+        const double mean = sum / n, sd = std::sqrt(sq / n - mean * mean);
+        QVERIFY(std::fabs(mean / 2e6 - 1.0) < 0.01);
+        QVERIFY(std::fabs(sd / 1e6 - 1.0) < 0.05);
+    }
+    void uniformAndClampBounds() {
+        Rng r(6);
+        Distribution u = Distribution::uniform(100, 200);
+        Distribution n = Distribution::normal(0, 1000);
+        n.min = 10;
+        n.max = 500;
+        for (int i = 0; i < 10000; ++i) {
+            const Time a = u.sample(r), b = n.sample(r);
+            QVERIFY(a >= 100 && a <= 200);
+            QVERIFY(b >= 10 && b <= 500);
+        }
+    }
+};
+
+QTEST_GUILESS_MAIN(TestRng)
+#include "tst_rng.moc"
