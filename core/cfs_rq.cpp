@@ -2,6 +2,7 @@
 #include "cfs_rq.h"
 
 #include <algorithm>
+#include <cassert>
 
 namespace sched {
 
@@ -20,7 +21,8 @@ void CfsRq::dequeueTree(Entities& ents, TaskId id) {
     const int64_t w = se.load.weight;
     avgVruntime -= (se.vruntime - minVruntime) * w;
     avgLoad -= w;
-    timeline.erase(ents, id);
+    [[maybe_unused]] const bool found = timeline.erase(ents, id);
+    assert(found && "an entity's key changed while it was in the tree");
 }
 
 int64_t CfsRq::avgVruntimeValue(const Entities& ents) const {

@@ -67,22 +67,28 @@ void EevdfTree::insert(std::vector<SchedEntity>& ents, int32_t id, uint64_t seq)
     root_ = merge(ents, merge(ents, l, id), r);
 }
 
-int32_t EevdfTree::eraseRec(std::vector<SchedEntity>& ents, int32_t t, int32_t id) {
-    if (t < 0) return -1; // not found: caller's bookkeeping is wrong, keep the tree intact
-    if (t == id) return merge(ents, ents[size_t(t)].left, ents[size_t(t)].right);
+int32_t EevdfTree::eraseRec(std::vector<SchedEntity>& ents, int32_t t, int32_t id, bool& found) {
+    if (t < 0) return -1; // not found: the node's key changed while it was in the tree
+    if (t == id) {
+        found = true;
+        return merge(ents, ents[size_t(t)].left, ents[size_t(t)].right);
+    }
     if (before(ents[size_t(id)], ents[size_t(t)]))
-        ents[size_t(t)].left = eraseRec(ents, ents[size_t(t)].left, id);
+        ents[size_t(t)].left = eraseRec(ents, ents[size_t(t)].left, id, found);
     else
-        ents[size_t(t)].right = eraseRec(ents, ents[size_t(t)].right, id);
+        ents[size_t(t)].right = eraseRec(ents, ents[size_t(t)].right, id, found);
     update(ents, t);
     return t;
 }
 
-void EevdfTree::erase(std::vector<SchedEntity>& ents, int32_t id) {
-    root_ = eraseRec(ents, root_, id);
+bool EevdfTree::erase(std::vector<SchedEntity>& ents, int32_t id) {
+    bool found = false;
+    root_ = eraseRec(ents, root_, id, found);
+    if (!found) return false;
     SchedEntity& e = ents[size_t(id)];
     e.left = e.right = -1;
     e.inTree = false;
+    return true;
 }
 
 int32_t EevdfTree::leftmost(const std::vector<SchedEntity>& ents) const {

@@ -17,7 +17,7 @@ public:
     int32_t root() const { return root_; }
     bool empty() const { return root_ < 0; }
     void insert(std::vector<SchedEntity>& ents, int32_t id, uint64_t seq);
-    void erase(std::vector<SchedEntity>& ents, int32_t id);
+    bool erase(std::vector<SchedEntity>& ents, int32_t id); // false if id was not found by its key
     int32_t leftmost(const std::vector<SchedEntity>& ents) const;
     // In-order visit, stopping when fn returns false (used by the load balancer's bounded scan).
     template <class Fn> void forEachInOrder(const std::vector<SchedEntity>& ents, Fn&& fn) const;
@@ -33,7 +33,7 @@ private:
     static void update(std::vector<SchedEntity>& ents, int32_t n);
     static int32_t merge(std::vector<SchedEntity>& ents, int32_t a, int32_t b);
     static void split(std::vector<SchedEntity>& ents, int32_t t, const SchedEntity& key, int32_t& l, int32_t& r);
-    static int32_t eraseRec(std::vector<SchedEntity>& ents, int32_t t, int32_t id);
+    static int32_t eraseRec(std::vector<SchedEntity>& ents, int32_t t, int32_t id, bool& found);
     int32_t root_ = -1;
 };
 

@@ -107,11 +107,12 @@ bool Engine::dequeueEntity(CpuId c, TaskId t, bool sleep, bool delayedFinish) {
         return false;
     }
     updateEntityLag(c, t);
+    // Leave the tree before the key (deadline) is made relative: the tree finds nodes by key.
+    if (t != cfs.curr) cfs.dequeueTree(ents_, t);
     if (cfg_.features[Feature::PlaceRelDeadline] && !sleep) {
         se.deadline -= se.vruntime;
         se.relDeadline = true;
     }
-    if (t != cfs.curr) cfs.dequeueTree(ents_, t);
     se.onRq = false;
     cfs.loadWeight -= se.load.weight;
     cfs.nrQueued--;
