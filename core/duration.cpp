@@ -45,7 +45,7 @@ std::string formatDuration(Time ns) {
     const Time v = neg ? -ns : ns;
     for (const auto& u : units) {
         // The largest unit in which the value is at least 0.1 (0.7ms rather than 700us).
-        if (v >= (u.scale == kNsPerUs ? u.scale : u.scale / 10) && (u.scale < kNsPerSec || v % (u.scale / 1000000) == 0)) {
+        if (v >= (u.scale == kNsPerMs ? u.scale / 10 : u.scale) && (u.scale < kNsPerSec || v % (u.scale / 1000000) == 0)) {
             std::string s = std::to_string(v / u.scale);
             if (v < u.scale) s = "0";
             Time rem = v % u.scale;
