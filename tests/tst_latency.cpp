@@ -1,0 +1,135 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// perf sched latency and the switch counts, computed from hand-made traces whose answers are
+// worked out here by the rules of tools/perf/builtin-sched.c (reference §3.1.2).
+#include "latency.h"
+
+#include <QtTest>
+
+using namespace sched;
+
+namespace {
+
+struct TraceBuilder {
+    Trace t;
+    TraceBuilder(int cpus) { t.cpus = cpus; }
+    TaskId task(const char* comm, int pid) {
+        t.tasks.push_back(TraceTask{pid, pid, comm, 120});
+        return TaskId(t.tasks.size() - 1);
+    }
+    void slice(TaskId task, int cpu, Time start, Time end, SwitchPoint how) {
+        t.slices.start.push_back(start);
+        t.slices.end.push_back(end);
+        t.slices.task.push_back(task);
+        t.slices.cpu.push_back(uint16_t(cpu));
+        t.slices.endPoint.push_back(uint8_t(how));
+        t.slices.endReason.push_back(kNoReason);
+    }
+    void running(TaskId task, int cpu, Time start, Time end) {
+        slice(task, cpu, start, end, SwitchPoint::Block);
+        t.slices.endPoint.back() = kStillRunning;
+    }
+    void wake(TaskId task, Time at, int cpu) {
+        t.wakeups.time.push_back(at);
+        t.wakeups.waker.push_back(kNoTask);
+        t.wakeups.wakee.push_back(task);
+        t.wakeups.wakerCpu.push_back(uint16_t(cpu));
+        t.wakeups.targetCpu.push_back(uint16_t(cpu));
+        t.wakeups.isNew.push_back(0);
+    }
+};
+
+} // namespace
+
+class TestLatency : public QObject {
+    Q_OBJECT
+private slots:
+    void delayRunsFromWakeupOrRunnableSwitchOutToSwitchIn() {
+        TraceBuilder b(1);
+        const TaskId a = b.task("a", 10), x = b.task("x", 20);
+        b.slice(a, 0, 0, 10, SwitchPoint::Block);         // first switch-in: no atom yet
+        b.slice(x, 0, 10, 20, SwitchPoint::Block);
+        b.wake(a, 15, 0);                                 // woken at 15 ...
+        b.slice(a, 0, 20, 30, SwitchPoint::IrqReturn);    // ... runs at 20: delay 5; preempted (R+) at 30
+        b.wake(x, 25, 0);
+        b.slice(x, 0, 30, 35, SwitchPoint::ExitToUser);   // x: delay 30 - 25 = 5; switched out R at 35
+        b.running(a, 0, 42, 50);                          // a: runnable since 30, in at 42: delay 12
+        const auto rows = perfSchedLatency(b.t, LatencyOptions{false, {LatencySortKey::Max}});
+        QCOMPARE(rows.size(), size_t(2));
+        const LatencyRow& ra = rows[0].comm == "a" ? rows[0] : rows[1];
+        QCOMPARE(ra.count, int64_t(2));
+        QCOMPARE(ra.totalDelay, Time(5 + 12));
+        QCOMPARE(ra.maxDelay, Time(12));
+        QCOMPARE(ra.maxStart, Time(30));
+        QCOMPARE(ra.maxEnd, Time(42));
+        QCOMPARE(ra.runtime, Time(10 + 10 + 8));
+        QCOMPARE(rows[0].comm, std::string("a")); // sorted by max, descending
+    }
+    void onlyTheFirstWakeupAfterASleepCounts() {
+        TraceBuilder b(1);
+        const TaskId a = b.task("a", 10);
+        b.slice(a, 0, 0, 10, SwitchPoint::Block);
+        b.wake(a, 5, 0);  // before the switch-out: ignored (unordered / still running)
+        b.wake(a, 20, 0);
+        b.wake(a, 25, 0); // a second wakeup of an already waiting task: ignored
+        b.slice(a, 0, 40, 50, SwitchPoint::Block);
+        const auto rows = perfSchedLatency(b.t);
+        QCOMPARE(rows[0].count, int64_t(1));
+        QCOMPARE(rows[0].totalDelay, Time(20));
+    }
+    void aSleepWithoutWakeupIsNotMeasured() {
+        TraceBuilder b(1);
+        const TaskId a = b.task("a", 10);
+        b.slice(a, 0, 0, 10, SwitchPoint::Block);
+        b.slice(a, 0, 40, 50, SwitchPoint::Block); // no wakeup recorded in between
+        QCOMPARE(perfSchedLatency(b.t)[0].count, int64_t(0));
+    }
+    void rowsMergeByCommAndSortAsPerf() {
+        TraceBuilder b(2);
+        const TaskId w1 = b.task("worker", 1), w2 = b.task("worker", 2), z = b.task("zed", 3), m = b.task("mid", 4);
+        // worker:1 waits 4, worker:2 waits 8, zed waits 6 (avg 6), mid waits 6 twice (avg 6)
+        b.slice(w1, 0, 0, 10, SwitchPoint::ExitToUser);
+        b.slice(w1, 0, 14, 20, SwitchPoint::Block);
+        b.slice(w2, 1, 0, 10, SwitchPoint::ExitToUser);
+        b.slice(w2, 1, 18, 20, SwitchPoint::Block);
+        b.slice(z, 0, 20, 30, SwitchPoint::ExitToUser);
+        b.slice(z, 0, 36, 40, SwitchPoint::Block);
+        b.slice(m, 1, 20, 30, SwitchPoint::ExitToUser);
+        b.slice(m, 1, 36, 40, SwitchPoint::ExitToUser);
+        b.slice(m, 1, 46, 50, SwitchPoint::Block);
+        const auto rows = perfSchedLatency(b.t); // default keys: avg, max, switch, runtime
+        QCOMPARE(rows.size(), size_t(3));
+        // All average 6: worker wins on max (8); mid and zed tie on max and split on switches.
+        QCOMPARE(rows[0].comm, std::string("worker"));
+        QCOMPARE(rows[0].merged, 2);
+        QCOMPARE(rows[0].count, int64_t(2));
+        QCOMPARE(rows[0].avgDelay(), Time(6));
+        QCOMPARE(rows[0].maxDelay, Time(8));
+        QCOMPARE(rows[1].comm, std::string("mid"));
+        QCOMPARE(rows[2].comm, std::string("zed"));
+        // per-thread rows (-p) keep the tids apart
+        const auto perTid = perfSchedLatency(b.t, LatencyOptions{false, {LatencySortKey::Max}});
+        QCOMPARE(perTid.size(), size_t(4));
+        QCOMPARE(perTid[0].pid, 2);
+    }
+    void switchCountsIncludeIdle() {
+        TraceBuilder b(1);
+        const TaskId a = b.task("a", 10), x = b.task("x", 20);
+        b.slice(a, 0, 0, 10, SwitchPoint::Block);      // idle -> a (1), a -> x (2)
+        b.slice(x, 0, 10, 20, SwitchPoint::Block);     // x -> idle (3)
+        b.slice(a, 0, 30, 40, SwitchPoint::IrqReturn); // idle -> a (4), a -> x (5)
+        b.running(x, 0, 40, 50);
+        const SwitchCounts c = countSwitches(b.t);
+        QCOMPARE(c.total, int64_t(5));
+        QCOMPARE(c.voluntary, int64_t(2));
+        QCOMPARE(c.involuntary, int64_t(1));
+    }
+    void sortKeysParse() {
+        std::vector<LatencySortKey> k;
+        QVERIFY(parseLatencySort("runtime, sum", k));
+        QCOMPARE(k.size(), size_t(2));
+        QVERIFY(!parseLatencySort("runtime,bogus", k));
+    }
+};
+
+QTEST_GUILESS_MAIN(TestLatency)
+#include "tst_latency.moc"
