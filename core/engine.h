@@ -100,7 +100,7 @@ private:
     bool updateDeadline(SchedEntity& se);
     void placeEntity(CpuId c, TaskId t, bool initial);
     void enqueueEntity(CpuId c, TaskId t, bool wakeup, bool initial);
-    bool dequeueEntity(CpuId c, TaskId t, bool sleep, bool delayedFinish);
+    bool dequeueEntity(CpuId c, TaskId t, bool sleep, bool delayedFinish, bool mayDelay = true);
     void updateEntityLag(CpuId c, TaskId t);
     void setNextEntity(CpuId c, TaskId t);
     void putPrevEntity(CpuId c, TaskId t);
@@ -142,7 +142,7 @@ private:
     CpuId selectTaskRq(TaskId p, CpuId wakerCpu, bool sync);
     CpuId selectForkCpu(TaskId p, CpuId parentCpu);
     void activateTask(CpuId c, TaskId p, bool initial);
-    void deactivateTask(CpuId c, TaskId p);
+    void deactivateTask(CpuId c, TaskId p, bool exiting);
     void migrateQueued(TaskId p, CpuId from, CpuId to);
     bool balanceFrom(CpuId dst, CpuId src, int maxMoves, bool ignoreHot);
     bool newidleBalance(CpuId c);

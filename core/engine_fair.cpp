@@ -96,11 +96,11 @@ void Engine::enqueueEntity(CpuId c, TaskId t, bool /*wakeup*/, bool initial) {
 }
 
 // dequeue_entity(). Returns false when DELAY_DEQUEUE keeps a non-eligible sleeper queued.
-bool Engine::dequeueEntity(CpuId c, TaskId t, bool sleep, bool delayedFinish) {
+bool Engine::dequeueEntity(CpuId c, TaskId t, bool sleep, bool delayedFinish, bool mayDelay) {
     CfsRq& cfs = rqs_[size_t(c)].cfs;
     SchedEntity& se = ents_[size_t(t)];
     updateCurr(c, false);
-    if (!delayedFinish && sleep && cfg_.features[Feature::DelayDequeue] && !cfs.entityEligible(ents_, t)) {
+    if (!delayedFinish && sleep && mayDelay && cfg_.features[Feature::DelayDequeue] && !cfs.entityEligible(ents_, t)) {
         // Negative lag may not be shed by sleeping: stay queued until picked or woken.
         se.schedDelayed = true;
         cfs.nrDelayed++;

@@ -143,7 +143,7 @@ void Engine::schedule(CpuId c, SwitchPoint point) {
     const bool blocking = point == SwitchPoint::Block || point == SwitchPoint::Exit;
     if (prev >= 0 && blocking) {
         // try_to_block_task(): dequeue (DELAY_DEQUEUE may keep a fair sleeper queued).
-        deactivateTask(c, prev);
+        deactivateTask(c, prev, point == SwitchPoint::Exit);
         tasks_[size_t(prev)].state = point == SwitchPoint::Exit ? TaskState::Dead : TaskState::Sleeping;
     }
     const TaskId next = pickNextTask(c, prev);

@@ -28,10 +28,10 @@ void Engine::activateTask(CpuId c, TaskId p, bool initial) {
     rqs_[size_t(c)].runnableLoad += taskLoad(p);
 }
 
-void Engine::deactivateTask(CpuId c, TaskId p) {
+void Engine::deactivateTask(CpuId c, TaskId p, bool exiting) {
     Task& t = tasks_[size_t(p)];
     if (isRtPolicy(t.policy)) rqs_[size_t(c)].rt.dequeue(p);
-    else dequeueEntity(c, p, true, false);
+    else dequeueEntity(c, p, true, false, !exiting); // a dying task is not left delayed
     rqs_[size_t(c)].nrRunning--;
     rqs_[size_t(c)].runnableLoad -= taskLoad(p);
 }
