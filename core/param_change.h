@@ -25,6 +25,26 @@ struct ParamChange {
     int rtPriority = 0;                      // TaskPolicy (RT)
 
     std::string label() const; // "preempt=lazy", "base_slice=0.5ms", "NO_PREEMPT_SHORT", ...
+
+    static ParamChange preemptModel(PreemptModel m) {
+        ParamChange c;
+        c.kind = Kind::PreemptModel;
+        c.model = m;
+        return c;
+    }
+    static ParamChange hzChange(int hz) {
+        ParamChange c;
+        c.kind = Kind::Hz;
+        c.hz = hz;
+        return c;
+    }
+    static ParamChange featureChange(Feature f, bool on) {
+        ParamChange c;
+        c.kind = Kind::Feature;
+        c.feature = f;
+        c.on = on;
+        return c;
+    }
 };
 
 } // namespace sched

@@ -38,7 +38,7 @@ private slots:
         scen::Scenario s;
         scen::ScenarioError err;
         QVERIFY(scen::loadScenario("kernel-hogs-waker", s, err));
-        s.changes.push_back({kNsPerSec, ParamChange{ParamChange::Kind::PreemptModel, PreemptModel::Full}});
+        s.changes.push_back({kNsPerSec, ParamChange::preemptModel(PreemptModel::Full)});
         Engine e = scen::instantiate(s, 1, TraceOptions{false});
         e.runUntil(2 * kNsPerSec);
         e.finish();
@@ -63,13 +63,11 @@ private slots:
     void applyNowChangesTheModelAtTheCurrentTime() {
         Engine e = builtinEngine("kernel-hogs-waker");
         e.runUntil(500 * kNsPerMs);
-        QCOMPARE(e.apply(ParamChange{ParamChange::Kind::PreemptModel, PreemptModel::Lazy}), std::string());
+        QCOMPARE(e.apply(ParamChange::preemptModel(PreemptModel::Lazy)), std::string());
         QCOMPARE(e.config().preempt, PreemptModel::Lazy);
         QCOMPARE(e.trace().markers.back().time, 500 * kNsPerMs);
         // and an impossible change is refused with a reason, leaving the model alone
-        ParamChange bad{ParamChange::Kind::Hz};
-        bad.hz = 200;
-        QVERIFY(!e.apply(bad).empty());
+        QVERIFY(!e.apply(ParamChange::hzChange(200)).empty());
         QCOMPARE(e.config().hz, 250);
     }
     void baseSliceChangeLengthensRunsFromThenOn() {
