@@ -55,6 +55,22 @@ void EevdfTree::split(std::vector<SchedEntity>& ents, int32_t t, const SchedEnti
     update(ents, t);
 }
 
+// Descend by key until the new node's priority wins, then split only that (expected small)
+// subtree around the key: O(log n) with far less work than splitting the whole tree.
+int32_t EevdfTree::insertRec(std::vector<SchedEntity>& ents, int32_t t, int32_t id) {
+    if (t < 0) return id;
+    SchedEntity& n = ents[size_t(id)];
+    if (n.prio > ents[size_t(t)].prio) {
+        split(ents, t, n, n.left, n.right);
+        update(ents, id);
+        return id;
+    }
+    if (before(n, ents[size_t(t)])) ents[size_t(t)].left = insertRec(ents, ents[size_t(t)].left, id);
+    else ents[size_t(t)].right = insertRec(ents, ents[size_t(t)].right, id);
+    update(ents, t);
+    return t;
+}
+
 void EevdfTree::insert(std::vector<SchedEntity>& ents, int32_t id, uint64_t seq) {
     SchedEntity& e = ents[size_t(id)];
     e.seq = seq;
@@ -62,9 +78,7 @@ void EevdfTree::insert(std::vector<SchedEntity>& ents, int32_t id, uint64_t seq)
     e.prio = hashPrio(id, seq);
     e.inTree = true;
     update(ents, id);
-    int32_t l, r;
-    split(ents, root_, e, l, r);
-    root_ = merge(ents, merge(ents, l, id), r);
+    root_ = insertRec(ents, root_, id);
 }
 
 int32_t EevdfTree::eraseRec(std::vector<SchedEntity>& ents, int32_t t, int32_t id, bool& found) {

@@ -33,6 +33,7 @@ private:
     static void update(std::vector<SchedEntity>& ents, int32_t n);
     static int32_t merge(std::vector<SchedEntity>& ents, int32_t a, int32_t b);
     static void split(std::vector<SchedEntity>& ents, int32_t t, const SchedEntity& key, int32_t& l, int32_t& r);
+    static int32_t insertRec(std::vector<SchedEntity>& ents, int32_t t, int32_t id);
     static int32_t eraseRec(std::vector<SchedEntity>& ents, int32_t t, int32_t id, bool& found);
     int32_t root_ = -1;
 };
