@@ -13,7 +13,8 @@ const char* const kCliHelp = R"(schedscope-cli - run the SchedScope scheduler si
 Usage:
   schedscope-cli run SCENARIO [options]   simulate and print perf-style tables
   schedscope-cli list                     list the built-in scenarios
-  schedscope-cli bench [SCENARIO...]      measure the simulator's speed
+  schedscope-cli bench [SCENARIO...] [--runs N] [--duration D]
+                                          measure the simulator's speed (best of N runs, default 3)
   schedscope-cli --help
 
 SCENARIO is a scenario file (JSON, see scenarios/README.md) or the name of a built-in scenario
@@ -144,8 +145,13 @@ std::string parseBenchOptions(const std::vector<std::string>& args, BenchOptions
         if (args[i] == "--duration") {
             if (i + 1 >= args.size()) return needValue("--duration");
             if (auto e = durationArg("--duration", args[++i], kNsPerMs, 3600 * kNsPerSec, o.duration); !e.empty()) return e;
+        } else if (args[i] == "--runs") {
+            long long n = 0;
+            if (i + 1 >= args.size()) return needValue("--runs");
+            if (!parseInt(args[++i], 1, 100, n)) return "--runs: '" + args[i] + "' is not a run count; accepted: 1 to 100";
+            o.runs = int(n);
         } else if (args[i].rfind("--", 0) == 0) {
-            return "unknown option '" + args[i] + "' for bench; accepted: --duration D";
+            return "unknown option '" + args[i] + "' for bench; accepted: --duration D, --runs N";
         } else {
             o.scenarios.push_back(args[i]);
         }

@@ -26,6 +26,7 @@ struct RunOptions {
 struct BenchOptions {
     std::vector<std::string> scenarios;
     std::optional<sched::Time> duration;
+    int runs = 3;
 };
 
 // Returns an error text (empty on success).

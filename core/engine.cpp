@@ -187,17 +187,7 @@ void Engine::finish() {
     for (CpuId c = 0; c < CpuId(rqs_.size()); ++c) {
         syncProgress(c);
         CpuRq& rq = rqs_[size_t(c)];
-        for (size_t b = 0; b < 2; ++b) {
-            if (!rq.flag[b]) continue;
-            FlagIntervals& f = trace_.flags;
-            f.set.push_back(rq.flagSetAt[b]);
-            f.clear.push_back(now_);
-            f.task.push_back(rq.curr);
-            f.cpu.push_back(uint16_t(c));
-            f.bit.push_back(uint8_t(b));
-            f.reason.push_back(uint8_t(rq.flagReason[b]));
-            f.clearedBy.push_back(kStillRunning);
-        }
+        clearFlags(c, kStillRunning); // bits still set when the run ends are closed here
         if (rq.curr < 0) continue;
         Slices& s = trace_.slices;
         s.start.push_back(rq.sliceStart);

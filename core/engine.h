@@ -119,7 +119,7 @@ private:
     void switchIn(CpuId c, TaskId next, TaskId prev);
     void reschedCurr(CpuId c, ReschedBit wanted, ReschedReason why);
     void setFlag(CpuId c, ReschedBit bit, ReschedReason why);
-    void clearFlags(CpuId c, SwitchPoint by);
+    void clearFlags(CpuId c, uint8_t clearedBy); // a SwitchPoint, or kStillRunning at the end
     bool preemptionPoint(CpuId c, SwitchPoint p);
     void irqReturn(CpuId c);
     void syncProgress(CpuId c);

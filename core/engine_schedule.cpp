@@ -40,7 +40,8 @@ void Engine::setFlag(CpuId c, ReschedBit bit, ReschedReason why) {
     rq.flagReason[size_t(bit)] = why;
 }
 
-void Engine::clearFlags(CpuId c, SwitchPoint by) {
+// clear_tsk_need_resched(): both bits go at once; each becomes a recorded interval.
+void Engine::clearFlags(CpuId c, uint8_t clearedBy) {
     CpuRq& rq = rqs_[size_t(c)];
     for (size_t b = 0; b < 2; ++b) {
         if (!rq.flag[b]) continue;
@@ -52,7 +53,7 @@ void Engine::clearFlags(CpuId c, SwitchPoint by) {
         f.cpu.push_back(uint16_t(c));
         f.bit.push_back(uint8_t(b));
         f.reason.push_back(uint8_t(rq.flagReason[b]));
-        f.clearedBy.push_back(uint8_t(by));
+        f.clearedBy.push_back(clearedBy);
     }
 }
 
@@ -147,7 +148,7 @@ void Engine::schedule(CpuId c, SwitchPoint point) {
         tasks_[size_t(prev)].state = point == SwitchPoint::Exit ? TaskState::Dead : TaskState::Sleeping;
     }
     const TaskId next = pickNextTask(c, prev);
-    clearFlags(c, point);
+    clearFlags(c, uint8_t(point));
     if (next == prev) { // re-picked: no switch, no trace event, protection not re-armed
         reprogram(c);
         return;
