@@ -74,12 +74,12 @@ std::string formatPerfStat(const PerfStatBlock& b) {
         out += line + "\n";
     };
     countLine(b.switches, "context-switches");
-    // The seed's split lines: mean +- standard error, then the relative error.
+    // The seed's split lines (mean +- standard error, then the relative error); one run has no
+    // error to print, so it gets a plain count line like the one above.
     auto splitLine = [&](const RunStats& s, const char* name) {
-        std::snprintf(buf, sizeof buf, "%18.2f +- %.2f %s", s.mean, s.stderror, name);
-        std::string line = buf;
-        if (n > 1) line += fmt("   ( +- %.2f%% )", s.relStderrPct());
-        out += line + "\n";
+        if (n <= 1) return countLine(s, name);
+        std::snprintf(buf, sizeof buf, "%18.2f +- %.2f %s   ( +- %.2f%% )", s.mean, s.stderror, name, s.relStderrPct());
+        out += std::string(buf) + "\n";
     };
     splitLine(b.voluntary, "voluntary context-switches");
     splitLine(b.involuntary, "involuntary context-switches");

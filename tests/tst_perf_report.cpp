@@ -76,6 +76,7 @@ private slots:
         const auto l = lines(formatPerfStat(b));
         QCOMPARE(l[1], std::string(" Performance counter stats for 'system wide':"));
         QCOMPARE(l[3], std::string("               200      context-switches"));
+        QCOMPARE(l[4], std::string("                 0      voluntary context-switches"));
         QCOMPARE(l[7], std::string("       2.000000000 seconds time elapsed"));
     }
     void thousandsGrouping() {
