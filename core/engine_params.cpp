@@ -129,14 +129,15 @@ std::string Engine::describePick(CpuId c) const {
     if (isRtPolicy(t.policy)) return s + " Real-time tasks run before every fair task.";
     const SchedEntity& se = ents_[size_t(rq.curr)];
     const int64_t V = rq.cfs.avgVruntimeValue(ents_);
-    s += " vruntime " + std::to_string(se.vruntime) + ", V " + std::to_string(V) + ", deadline " +
-         std::to_string(se.deadline) + ".";
-    s += rq.cfs.entityEligible(ents_, rq.curr) ? " It is eligible (vruntime <= V)." : " It is no longer eligible.";
-    if (currProtected(c)) s += " Its slice is protected (RUN_TO_PARITY) until vruntime " + std::to_string(se.vprot) + ".";
+    auto ms = [](int64_t v) { return formatMs3(v) + " ms"; };
+    s += " Its vruntime is " + ms(se.vruntime - V) + " from V, its deadline " + ms(se.deadline - V) + " from V.";
+    s += rq.cfs.entityEligible(ents_, rq.curr) ? " It is eligible (vruntime <= V)."
+                                              : " It is no longer eligible (vruntime > V): the next pick chooses another task.";
+    if (currProtected(c)) s += " Its slice is protected (RUN_TO_PARITY) for " + ms(se.vprot - se.vruntime) + " more of vruntime.";
     const int32_t left = rq.cfs.timeline.leftmost(ents_);
     if (left >= 0)
-        s += " Earliest queued deadline: " + tasks_[size_t(left)].comm + " at " + std::to_string(ents_[size_t(left)].deadline) +
-             (rq.cfs.entityEligible(ents_, left) ? " (eligible)." : " (not eligible).");
+        s += " Earliest queued deadline: " + tasks_[size_t(left)].comm + ":" + std::to_string(tasks_[size_t(left)].pid) + " at " +
+             ms(ents_[size_t(left)].deadline - V) + (rq.cfs.entityEligible(ents_, left) ? " (eligible)." : " (not eligible).");
     return s;
 }
 

@@ -1,0 +1,251 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "main_window.h"
+
+#include "builtin_scenarios.h"
+#include "eevdf_chart.h"
+#include "inspector_panel.h"
+#include "live_capture.h"
+#include "metrics_panel.h"
+#include "params_panel.h"
+#include "session.h"
+#include "timeline_export.h"
+#include "timeline_view.h"
+
+#include <QApplication>
+#include <QCloseEvent>
+#include <QComboBox>
+#include <QDateTime>
+#include <QDockWidget>
+#include <QFileDialog>
+#include <QLabel>
+#include <QMenuBar>
+#include <QMessageBox>
+#include <QScrollArea>
+#include <QSettings>
+#include <QSplitter>
+#include <QStatusBar>
+#include <QTimer>
+#include <QToolBar>
+
+using namespace sched;
+
+MainWindow::MainWindow(Session* session, QWidget* parent) : QMainWindow(parent), session_(session) {
+    setWindowTitle(tr("SchedScope"));
+    timeline_ = new view::TimelineView(this);
+    auto* scroll = new QScrollArea(this);
+    scroll->setWidget(timeline_);
+    scroll->setWidgetResizable(true);
+    scroll->setFrameShape(QFrame::NoFrame);
+    chart_ = new view::EevdfChart(this);
+    auto* split = new QSplitter(Qt::Vertical, this);
+    split->addWidget(scroll);
+    split->addWidget(chart_);
+    split->setStretchFactor(0, 3);
+    split->setStretchFactor(1, 2);
+    setCentralWidget(split);
+    status_ = new QLabel(this);
+    statusBar()->addPermanentWidget(status_);
+    buildActions();
+    buildDocks();
+
+    connect(session_, &Session::advanced, this, &MainWindow::onAdvanced);
+    connect(session_, &Session::reloaded, this, &MainWindow::onReloaded);
+    connect(session_, &Session::message, this, [this](const QString& m) { statusBar()->showMessage(m, 8000); });
+    connect(session_, &Session::playingChanged, this, [this](bool on) {
+        playAct_->setText(on ? tr("Pause") : tr("Play"));
+        playAct_->setIcon(style()->standardIcon(on ? QStyle::SP_MediaPause : QStyle::SP_MediaPlay));
+    });
+    connect(timeline_, &view::TimelineView::rangeChanged, chart_, &view::EevdfChart::setRange);
+    connect(timeline_, &view::TimelineView::taskSelected, chart_, [this](int t) { chart_->setTask(t); });
+    connect(timeline_, &view::TimelineView::cursorMoved, this, [this](qint64, int cpu) {
+        if (cpu >= 0) inspector_->setCpu(cpu);
+    });
+    connect(inspector_, &view::InspectorPanel::taskSelected, this, [this](int t) {
+        timeline_->setSelectedTask(t);
+        chart_->setTask(t);
+    });
+    connect(params_, &view::ParamsPanel::changeRequested, session_, [this](const ParamChange& c) { session_->apply(c); });
+
+    QSettings settings;
+    restoreGeometry(settings.value("window/geometry").toByteArray());
+    if (!restoreState(settings.value("window/state").toByteArray())) // first start: sizes once the window has its size
+        QTimer::singleShot(0, this, [this] { defaultDockSizes_(); });
+    updateRecentMenu();
+}
+
+void MainWindow::buildActions() {
+    QMenu* file = menuBar()->addMenu(tr("&File"));
+    file->addAction(style()->standardIcon(QStyle::SP_DialogOpenButton), tr("&Open scenario..."), QKeySequence::Open, this,
+                    &MainWindow::openDialog);
+    builtinMenu_ = file->addMenu(tr("Open &built-in"));
+    for (const auto& b : scen::builtinScenarios()) {
+        const QString name = b.name;
+        builtinMenu_->addAction(name, this, [this, name] { openScenario(name); });
+    }
+    recentMenu_ = file->addMenu(tr("Open &recent"));
+    file->addSeparator();
+    file->addAction(tr("&Export timeline (PNG, SVG, PDF)..."), QKeySequence(tr("Ctrl+E")), this, &MainWindow::exportDialog);
+    file->addSeparator();
+    file->addAction(tr("&Quit"), QKeySequence::Quit, this, &QWidget::close);
+
+    QToolBar* tb = addToolBar(tr("Run"));
+    tb->setObjectName("runToolbar");
+    playAct_ = tb->addAction(style()->standardIcon(QStyle::SP_MediaPlay), tr("Play"), session_, &Session::togglePlay);
+    playAct_->setShortcut(Qt::Key_Space);
+    playAct_->setToolTip(tr("Play / pause (Space)"));
+    QAction* step = tb->addAction(style()->standardIcon(QStyle::SP_MediaSeekForward), tr("Step event"), session_, &Session::stepEvent);
+    step->setShortcut(Qt::Key_Period);
+    step->setToolTip(tr("One scheduler event (.)"));
+    QAction* tick = tb->addAction(tr("Next tick"), session_, &Session::stepTick);
+    tick->setShortcut(Qt::Key_T);
+    tick->setToolTip(tr("Run to the next tick (T)"));
+    QAction* sw = tb->addAction(tr("Next switch"), session_, &Session::stepSwitch);
+    sw->setShortcut(Qt::Key_N);
+    sw->setToolTip(tr("Run to the next context switch (N)"));
+    QAction* reset = tb->addAction(style()->standardIcon(QStyle::SP_MediaSkipBackward), tr("Reset"), session_, &Session::reset);
+    reset->setShortcut(QKeySequence(tr("Ctrl+R")));
+    tb->addSeparator();
+    tb->addWidget(new QLabel(tr(" Speed "), this));
+    speed_ = new QComboBox(this);
+    const std::pair<const char*, double> speeds[] = {{"1 event / frame", -1}, {"10 us/s", 1e4}, {"100 us/s", 1e5},
+                                                     {"1 ms/s", 1e6},        {"10 ms/s", 1e7}, {"100 ms/s", 1e8},
+                                                     {"1 s/s", 1e9},         {"10 s/s", 1e10}, {"as fast as possible", 0}};
+    for (const auto& [label, v] : speeds) speed_->addItem(tr(label), v);
+    speed_->setCurrentIndex(4);
+    speed_->setToolTip(tr("Simulated time per second of wall time"));
+    connect(speed_, &QComboBox::currentIndexChanged, this, [this] { session_->setSpeed(speed_->currentData().toDouble()); });
+    session_->setSpeed(speed_->currentData().toDouble());
+    tb->addWidget(speed_);
+    tb->addSeparator();
+    QAction* fit = tb->addAction(tr("Zoom to fit"), timeline_, &view::TimelineView::zoomToFit);
+    fit->setShortcut(Qt::Key_Home);
+    QAction* follow = tb->addAction(tr("Follow"));
+    follow->setCheckable(true);
+    follow->setChecked(true);
+    follow->setToolTip(tr("Keep the present in view while the run goes on"));
+    connect(follow, &QAction::toggled, timeline_, &view::TimelineView::setFollow);
+}
+
+void MainWindow::buildDocks() {
+    auto dock = [this](QWidget* w, const QString& title, const char* name, Qt::DockWidgetArea area) {
+        auto* d = new QDockWidget(title, this);
+        d->setObjectName(name);
+        d->setWidget(w);
+        addDockWidget(area, d);
+        return d;
+    };
+    params_ = new view::ParamsPanel(this);
+    inspector_ = new view::InspectorPanel(this);
+    metrics_ = new view::MetricsPanel(this);
+    QMenu* viewMenu = menuBar()->addMenu(tr("&View"));
+    QDockWidget* pd = dock(params_, tr("Parameters"), "paramsDock", Qt::LeftDockWidgetArea);
+    QDockWidget* id = dock(inspector_, tr("Inspector"), "inspectorDock", Qt::RightDockWidgetArea);
+    QDockWidget* md = dock(metrics_, tr("Metrics"), "metricsDock", Qt::RightDockWidgetArea);
+    // The timeline is what people come for: side panels start narrow, inspector and metrics share
+    // one column.
+    defaultDockSizes_ = [this, pd, id, md] {
+        resizeDocks({pd, id}, {240, 360}, Qt::Horizontal);
+        resizeDocks({id, md}, {420, 380}, Qt::Vertical);
+    };
+    for (QDockWidget* d : {pd, id, md}) viewMenu->addAction(d->toggleViewAction());
+    QMenu* help = menuBar()->addMenu(tr("&Help"));
+    help->addAction(tr("&Keys"), this, [this] {
+        QMessageBox::information(this, tr("Keys"),
+                                 tr("Space play/pause   . one event   T next tick   N next switch   Ctrl+R reset\n"
+                                    "Timeline: wheel zoom at the cursor, drag to pan, Shift+drag to zoom into a range,\n"
+                                    "W/S or Up/Down zoom, A/D or Left/Right pan, Home fit, 1/2 set markers A/B,\n"
+                                    "click a slice to select its task."));
+    });
+}
+
+bool MainWindow::openScenario(const QString& nameOrPath) {
+    QString error;
+    if (!session_->load(nameOrPath, &error)) {
+        QMessageBox::warning(this, tr("Cannot open scenario"), error);
+        return false;
+    }
+    QSettings settings;
+    QStringList recent = settings.value("recentFiles").toStringList();
+    recent.removeAll(nameOrPath);
+    recent.prepend(nameOrPath);
+    while (recent.size() > 10) recent.removeLast();
+    settings.setValue("recentFiles", recent);
+    settings.setValue("lastScenario", nameOrPath);
+    updateRecentMenu();
+    return true;
+}
+
+void MainWindow::updateRecentMenu() {
+    recentMenu_->clear();
+    for (const QString& r : QSettings().value("recentFiles").toStringList())
+        recentMenu_->addAction(r, this, [this, r] { openScenario(r); });
+    recentMenu_->setEnabled(!recentMenu_->isEmpty());
+}
+
+void MainWindow::openDialog() {
+    const QString path = QFileDialog::getOpenFileName(this, tr("Open scenario"), QString(), tr("Scenarios (*.json);;All files (*)"));
+    if (!path.isEmpty()) openScenario(path);
+}
+
+QString MainWindow::exportTimelineTo(const QString& path, int width, int height) {
+    if (!session_->loaded()) return tr("no run loaded");
+    const view::TimelineData d = timeline_->data();
+    return view::exportTimeline(path, d, timeline_->axis().start, timeline_->axis().end, width > 0 ? width : timeline_->width(),
+                                height > 0 ? height : timeline_->layout().height(d.trace ? d.trace->cpus : 1), palette(),
+                                timeline_->font());
+}
+
+void MainWindow::exportDialog() {
+    const QString path = QFileDialog::getSaveFileName(this, tr("Export timeline"), "timeline.png",
+                                                      tr("PNG image (*.png);;SVG drawing (*.svg);;PDF document (*.pdf)"));
+    if (path.isEmpty()) return;
+    const QString err = exportTimelineTo(path, path.endsWith(".png", Qt::CaseInsensitive) ? 2 * timeline_->width() : 0);
+    if (!err.isEmpty()) QMessageBox::warning(this, tr("Export failed"), err);
+    else statusBar()->showMessage(tr("Exported %1").arg(path), 5000);
+}
+
+void MainWindow::onReloaded() {
+    const Engine& e = session_->engine();
+    timeline_->clearRun();
+    chart_->setTrace(nullptr);
+    timeline_->setRun(&e.trace(), view::captureLive(e));
+    timeline_->setRange(0, std::min<Time>(session_->scenario().duration, 100 * kNsPerMs));
+    timeline_->setFollow(true);
+    chart_->setTrace(&e.trace());
+    // Start with the first task selected so that the chart shows something at once.
+    const TaskId first = e.tasks().empty() ? kNoTask : TaskId(e.tasks().size() - 1);
+    timeline_->setSelectedTask(first);
+    chart_->setTask(first);
+    setWindowTitle(tr("SchedScope - %1").arg(QString::fromStdString(session_->scenario().name)));
+    refreshPanels(true);
+}
+
+void MainWindow::onAdvanced() {
+    const Engine& e = session_->engine();
+    timeline_->setRun(&e.trace(), view::captureLive(e));
+    chart_->setTrace(&e.trace());
+    refreshPanels(!session_->playing());
+    status_->setText(tr("t = %1 ms   events %2   switches %3   preempt=%4")
+                         .arg(double(e.now()) / 1e6, 0, 'f', 3)
+                         .arg(e.eventsProcessed())
+                         .arg(e.contextSwitches())
+                         .arg(QString::fromStdString(std::string(preemptModelName(e.config().preempt)))));
+}
+
+// Tables are cheap but not free: while playing they refresh a few times a second.
+void MainWindow::refreshPanels(bool force) {
+    const qint64 now = QDateTime::currentMSecsSinceEpoch();
+    if (!force && now - lastPanelRefresh_ < 300) return;
+    lastPanelRefresh_ = now;
+    const Engine& e = session_->engine();
+    params_->sync(e);
+    inspector_->refresh(e);
+    metrics_->refresh(e.trace(), e.now());
+}
+
+void MainWindow::closeEvent(QCloseEvent* ev) {
+    QSettings settings;
+    settings.setValue("window/geometry", saveGeometry());
+    settings.setValue("window/state", saveState());
+    ev->accept();
+}

@@ -1,0 +1,58 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// The SchedScope main window: the timeline and the EEVDF chart in the middle, panels in docks
+// (parameters, inspector, metrics), a toolbar to drive the run. Each feature lives in its own
+// widget; this class only wires them to the session.
+#pragma once
+
+#include <QMainWindow>
+#include <functional>
+
+class QAction;
+class QComboBox;
+class QLabel;
+class QMenu;
+class Session;
+namespace view {
+class TimelineView;
+class EevdfChart;
+class ParamsPanel;
+class InspectorPanel;
+class MetricsPanel;
+} // namespace view
+
+class MainWindow : public QMainWindow {
+    Q_OBJECT
+public:
+    explicit MainWindow(Session* session, QWidget* parent = nullptr);
+    bool openScenario(const QString& nameOrPath);
+    view::TimelineView* timeline() const { return timeline_; }
+    // Exports the timeline's visible range; returns an error text, empty on success.
+    QString exportTimelineTo(const QString& path, int width = 0, int height = 0);
+
+protected:
+    void closeEvent(QCloseEvent*) override;
+
+private:
+    void buildActions();
+    void buildDocks();
+    void onAdvanced();
+    void onReloaded();
+    void refreshPanels(bool force);
+    void updateRecentMenu();
+    void openDialog();
+    void exportDialog();
+
+    Session* session_;
+    view::TimelineView* timeline_ = nullptr;
+    view::EevdfChart* chart_ = nullptr;
+    view::ParamsPanel* params_ = nullptr;
+    view::InspectorPanel* inspector_ = nullptr;
+    view::MetricsPanel* metrics_ = nullptr;
+    QAction* playAct_ = nullptr;
+    QComboBox* speed_ = nullptr;
+    QMenu* recentMenu_ = nullptr;
+    QMenu* builtinMenu_ = nullptr;
+    QLabel* status_ = nullptr;
+    qint64 lastPanelRefresh_ = 0;
+    std::function<void()> defaultDockSizes_;
+};

@@ -1,0 +1,96 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// The session controller and the main window: stepping moves exactly as far as asked, a live
+// change applies at the current simulated time and shows as a marker, key bindings of the
+// timeline zoom and pan.
+#include "main_window.h"
+#include "session.h"
+#include "test_support.h"
+#include "timeline_view.h"
+
+#include <QApplication>
+#include <QSignalSpy>
+
+using namespace sched;
+
+class TestSession : public QObject {
+    Q_OBJECT
+private slots:
+    void initTestCase() {
+        QCoreApplication::setOrganizationName("SchedScopeTest");
+        QCoreApplication::setApplicationName("tst_session");
+    }
+    void loadReportsErrorsAndLoadsBuiltins() {
+        Session s;
+        QString err;
+        QVERIFY(!s.load("no-such-scenario", &err));
+        QVERIFY(err.contains("built-in"));
+        QVERIFY(s.load("kernel-hogs-waker", &err));
+        QCOMPARE(s.engine().now(), Time(0));
+    }
+    void stepsMoveExactlyAsFarAsAsked() {
+        Session s;
+        QVERIFY(s.load("fair-pair", nullptr));
+        const uint64_t ev = s.engine().eventsProcessed();
+        s.stepEvent();
+        QCOMPARE(s.engine().eventsProcessed(), ev + 1);
+        const int64_t sw = s.engine().contextSwitches();
+        s.stepSwitch();
+        QCOMPARE(s.engine().contextSwitches(), sw + 1);
+        s.stepTick();
+        QCOMPARE(s.engine().now() % (4 * kNsPerMs), Time(0)); // HZ 250: stopped on a tick
+        s.runTo(300 * kNsPerMs);
+        QCOMPARE(s.engine().now(), 300 * kNsPerMs);
+    }
+    void liveChangeAppliesAtTheCurrentTime() {
+        Session s;
+        QVERIFY(s.load("kernel-hogs-waker", nullptr));
+        s.runTo(500 * kNsPerMs);
+        QSignalSpy advanced(&s, &Session::advanced);
+        QCOMPARE(s.apply(ParamChange::preemptModel(PreemptModel::Full)), QString());
+        QCOMPARE(advanced.count(), 1);
+        QCOMPARE(s.engine().config().preempt, PreemptModel::Full);
+        QCOMPARE(s.engine().trace().markers.back().time, 500 * kNsPerMs);
+        QCOMPARE(s.engine().trace().markers.back().text, std::string("preempt=full"));
+        QVERIFY(!s.apply(ParamChange::hzChange(123)).isEmpty());
+        s.reset();
+        QCOMPARE(s.engine().now(), Time(0));
+        QVERIFY(s.engine().trace().markers.empty());
+    }
+    void playAdvancesTimeWithoutBlockingTheEventLoop() {
+        Session s;
+        QVERIFY(s.load("kernel-hogs-waker", nullptr));
+        s.setSpeed(0); // as fast as possible, still in frames
+        QSignalSpy advanced(&s, &Session::advanced);
+        s.play();
+        QVERIFY(s.playing());
+        QTRY_VERIFY_WITH_TIMEOUT(!s.playing(), 20000); // it reaches the scenario's end and stops
+        QCOMPARE(s.engine().now(), s.scenario().duration);
+        QVERIFY(advanced.count() >= 1);
+    }
+    void timelineKeysZoomAndPan() {
+        Session s;
+        MainWindow w(&s);
+        QVERIFY(w.openScenario("fair-pair"));
+        w.resize(1200, 800);
+        w.show();
+        view::TimelineView* t = w.timeline();
+        t->setRange(0, 120 * kNsPerMs);
+        t->setFocus();
+        QTest::keyClick(t, Qt::Key_W);
+        QCOMPARE(t->axis().span(), Time(120 * kNsPerMs / 1.5));
+        QTest::keyClick(t, Qt::Key_S);
+        QVERIFY(std::llabs(t->axis().span() - 120 * kNsPerMs) <= 2);
+        const Time before = t->axis().start;
+        QTest::keyClick(t, Qt::Key_D);
+        QVERIFY(t->axis().start > before);
+        QTest::keyClick(t, Qt::Key_A);
+        QVERIFY(std::llabs(t->axis().start - before) <= 2);
+        s.runTo(400 * kNsPerMs);
+        QTest::keyClick(t, Qt::Key_Home);
+        QCOMPARE(t->axis().start, Time(0));
+        QVERIFY(t->axis().end >= 400 * kNsPerMs);
+    }
+};
+
+QTEST_MAIN(TestSession)
+#include "tst_session.moc"

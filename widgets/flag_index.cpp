@@ -1,0 +1,57 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "flag_index.h"
+
+#include <algorithm>
+
+namespace view {
+
+void FlagIndex::update(const sched::Trace& trace) {
+    if (trace_ != &trace || trace.flags.size() < consumed_) {
+        lanes_.clear();
+        consumed_ = 0;
+    }
+    trace_ = &trace;
+    const sched::FlagIntervals& f = trace.flags;
+    // Intervals of one CPU and bit never overlap and are appended when they close, so each lane
+    // stays sorted by set time.
+    for (; consumed_ < f.size(); ++consumed_) {
+        const size_t c = f.cpu[consumed_];
+        if (c >= lanes_.size()) lanes_.resize(c + 1);
+        Lane& l = lanes_[c][f.bit[consumed_] & 1];
+        l.idx.push_back(uint32_t(consumed_));
+        l.set.push_back(f.set[consumed_]);
+        l.clear.push_back(f.clear[consumed_]);
+    }
+}
+
+std::vector<uint32_t> FlagIndex::intervalsIn(int cpu, int bit, Time t0, Time t1, size_t max) const {
+    std::vector<uint32_t> out;
+    if (cpu < 0 || size_t(cpu) >= lanes_.size()) return out;
+    const Lane& l = lanes_[size_t(cpu)][size_t(bit & 1)];
+    size_t k = size_t(std::upper_bound(l.clear.begin(), l.clear.end(), t0) - l.clear.begin());
+    for (; k < l.idx.size() && l.set[k] < t1 && out.size() < max; ++k) out.push_back(l.idx[k]);
+    return out;
+}
+
+std::vector<uint8_t> FlagIndex::columns(int cpu, int bit, Time t0, Time t1, int width) const {
+    std::vector<uint8_t> cols(size_t(std::max(width, 0)), 0);
+    if (cpu < 0 || size_t(cpu) >= lanes_.size() || width <= 0 || t1 <= t0) return cols;
+    const Lane& l = lanes_[size_t(cpu)][size_t(bit & 1)];
+    for (int x = 0; x < width; ++x) {
+        const Time a = t0 + Time((sched::int128(t1 - t0) * x) / width);
+        const Time b = t0 + Time((sched::int128(t1 - t0) * (x + 1)) / width);
+        size_t k = size_t(std::upper_bound(l.clear.begin(), l.clear.end(), a) - l.clear.begin());
+        Time best = 0;
+        // An interval that is set and cleared at the same instant still shows as one column.
+        for (size_t n = 0; k < l.idx.size() && (l.set[k] < b || (l.set[k] == a && a == b)) && n < 8; ++k, ++n) {
+            const Time cover = std::max<Time>(1, std::min(b, l.clear[k]) - std::max(a, l.set[k]));
+            if (cover > best) {
+                best = cover;
+                cols[size_t(x)] = uint8_t(1 + trace_->flags.reason[l.idx[k]]);
+            }
+        }
+    }
+    return cols;
+}
+
+} // namespace view

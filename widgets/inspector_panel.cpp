@@ -1,0 +1,92 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "inspector_panel.h"
+
+#include "duration.h"
+
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QLabel>
+#include <QSpinBox>
+#include <QTableWidget>
+#include <QVBoxLayout>
+
+namespace view {
+
+using namespace sched;
+
+InspectorPanel::InspectorPanel(QWidget* parent) : QWidget(parent) {
+    auto* lay = new QVBoxLayout(this);
+    auto* top = new QHBoxLayout;
+    top->addWidget(new QLabel(tr("CPU"), this));
+    cpu_ = new QSpinBox(this);
+    cpu_->setRange(0, 0);
+    top->addWidget(cpu_);
+    top->addStretch(1);
+    lay->addLayout(top);
+    why_ = new QLabel(this);
+    why_->setWordWrap(true);
+    why_->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    lay->addWidget(why_);
+    table_ = new QTableWidget(0, 7, this);
+    table_->setHorizontalHeaderLabels({tr("task"), tr("state"), tr("v - V (ms)"), tr("deadline - V"), tr("eligible"),
+                                       tr("slice ms"), tr("weight")});
+    table_->verticalHeader()->setVisible(false);
+    table_->setEditTriggers(QAbstractItemView::NoEditTriggers);
+    table_->setSelectionBehavior(QAbstractItemView::SelectRows);
+    table_->horizontalHeader()->setSectionResizeMode(QHeaderView::Interactive);
+    table_->horizontalHeader()->setDefaultSectionSize(64);
+    table_->horizontalHeader()->setStretchLastSection(true);
+    lay->addWidget(table_, 1);
+    connect(table_, &QTableWidget::cellClicked, this, [this](int row, int) {
+        if (row >= 0 && size_t(row) < rows_.size()) emit taskSelected(rows_[size_t(row)]);
+    });
+}
+
+void InspectorPanel::setCpu(int cpu) {
+    if (cpu >= 0 && cpu <= cpu_->maximum()) cpu_->setValue(cpu);
+}
+
+void InspectorPanel::refresh(const Engine& e) {
+    cpu_->setMaximum(int(e.cpus().size()) - 1);
+    const int c = cpu_->value();
+    const CpuRq& rq = e.cpus()[size_t(c)];
+    const auto& ents = e.entities();
+    why_->setText(QString::fromStdString(e.describePick(c)) +
+                  tr("\nAt %1: %2 queued (%3 delayed sleepers), V = %4 ms.")
+                      .arg(QString::fromStdString(formatDuration(e.now())))
+                      .arg(rq.cfs.nrQueued)
+                      .arg(rq.cfs.nrDelayed)
+                      .arg(double(rq.cfs.avgVruntimeValue(ents)) / 1e6, 0, 'f', 3));
+    rows_.clear();
+    if (rq.curr >= 0) rows_.push_back(rq.curr);
+    rq.cfs.timeline.forEachInOrder(ents, [&](int32_t id) {
+        rows_.push_back(id);
+        return rows_.size() < 500; // a view, not a dump
+    });
+    const int64_t V = rq.cfs.avgVruntimeValue(ents);
+    table_->setRowCount(int(rows_.size()));
+    for (size_t r = 0; r < rows_.size(); ++r) {
+        const TaskId t = rows_[r];
+        const Task& task = e.tasks()[size_t(t)];
+        const SchedEntity& se = ents[size_t(t)];
+        const bool fair = !isRtPolicy(task.policy);
+        QString state = t == rq.curr ? tr("running") : se.schedDelayed ? tr("delayed sleeper") : tr("queued");
+        auto set = [&](int col, const QString& text) {
+            QTableWidgetItem* it = table_->item(int(r), col);
+            if (!it) {
+                it = new QTableWidgetItem;
+                table_->setItem(int(r), col, it);
+            }
+            it->setText(text);
+        };
+        set(0, QString("%1:%2").arg(QString::fromStdString(task.comm)).arg(task.pid));
+        set(1, state);
+        set(2, fair ? QString::number(double(se.vruntime - V) / 1e6, 'f', 3) : QString("RT"));
+        set(3, fair ? QString::number(double(se.deadline - V) / 1e6, 'f', 3) : QString());
+        set(4, fair ? (rq.cfs.entityEligible(ents, t) ? tr("yes") : tr("no")) : QString());
+        set(5, fair ? QString::number(double(se.slice) / 1e6, 'g', 4) : QString());
+        set(6, QString::number(se.load.weight));
+    }
+}
+
+} // namespace view

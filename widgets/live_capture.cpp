@@ -1,0 +1,18 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "live_capture.h"
+
+namespace view {
+
+LiveState captureLive(const sched::Engine& e) {
+    LiveState s;
+    s.now = e.now();
+    for (const sched::CpuRq& rq : e.cpus()) {
+        s.curr.push_back(rq.curr);
+        s.sliceStart.push_back(rq.sliceStart);
+        s.flag.push_back(rq.flag);
+        s.flagSetAt.push_back(rq.flagSetAt);
+    }
+    return s;
+}
+
+} // namespace view

@@ -1,0 +1,13 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Reads what the timeline needs from the engine's present state (running tasks and their open
+// slices, the need-resched bits set now). Per CPU, so it costs nothing per event.
+#pragma once
+
+#include "engine.h"
+#include "timeline_painter.h"
+
+namespace view {
+
+LiveState captureLive(const sched::Engine& e);
+
+} // namespace view

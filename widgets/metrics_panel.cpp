@@ -1,0 +1,66 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "metrics_panel.h"
+
+#include "latency.h"
+#include "perf_report.h"
+
+#include <QHeaderView>
+#include <QLabel>
+#include <QTableWidget>
+#include <QVBoxLayout>
+
+namespace view {
+
+using namespace sched;
+
+MetricsPanel::MetricsPanel(QWidget* parent) : QWidget(parent) {
+    auto* lay = new QVBoxLayout(this);
+    counts_ = new QLabel(this);
+    counts_->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    counts_->setWordWrap(true);
+    lay->addWidget(counts_);
+    table_ = new QTableWidget(0, 6, this);
+    table_->setHorizontalHeaderLabels({tr("Task"), tr("Runtime ms"), tr("Switches"), tr("Avg delay ms"), tr("Max delay ms"),
+                                       tr("Sum delay ms")});
+    table_->verticalHeader()->setVisible(false);
+    table_->setEditTriggers(QAbstractItemView::NoEditTriggers);
+    table_->horizontalHeader()->setSectionResizeMode(QHeaderView::Interactive);
+    table_->horizontalHeader()->setDefaultSectionSize(64);
+    table_->horizontalHeader()->setStretchLastSection(true);
+    table_->setToolTip(tr("perf sched latency: delay from wakeup (or a runnable switch-out) to the next switch-in"));
+    lay->addWidget(table_, 1);
+}
+
+void MetricsPanel::refresh(const Trace& trace, Time now) {
+    const auto rows = perfSchedLatency(trace);
+    const SwitchCounts c = countSwitches(trace);
+    counts_->setText(tr("context-switches %1   voluntary %2   involuntary %3   migrations %4   (closed slices up to %5 ms)")
+                         .arg(QString::fromStdString(groupThousands(double(c.total))))
+                         .arg(QString::fromStdString(groupThousands(double(c.voluntary))))
+                         .arg(QString::fromStdString(groupThousands(double(c.involuntary))))
+                         .arg(c.migrations)
+                         .arg(double(now) / 1e6, 0, 'f', 3));
+    table_->setRowCount(int(rows.size()));
+    for (size_t r = 0; r < rows.size(); ++r) {
+        const LatencyRow& row = rows[r];
+        const QString name = row.merged > 1 ? QString("%1:(%2)").arg(QString::fromStdString(row.comm)).arg(row.merged)
+                                            : QString("%1:%2").arg(QString::fromStdString(row.comm)).arg(row.pid);
+        const QString cells[6] = {name,
+                                  QString::number(double(row.runtime) / 1e6, 'f', 3),
+                                  QString::number(row.count),
+                                  QString::number(double(row.avgDelay()) / 1e6, 'f', 3),
+                                  QString::number(double(row.maxDelay) / 1e6, 'f', 3),
+                                  QString::number(double(row.totalDelay) / 1e6, 'f', 3)};
+        for (int col = 0; col < 6; ++col) {
+            QTableWidgetItem* it = table_->item(int(r), col);
+            if (!it) {
+                it = new QTableWidgetItem;
+                if (col) it->setTextAlignment(Qt::AlignRight | Qt::AlignVCenter);
+                table_->setItem(int(r), col, it);
+            }
+            it->setText(cells[col]);
+        }
+    }
+}
+
+} // namespace view

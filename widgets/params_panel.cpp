@@ -1,0 +1,138 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "params_panel.h"
+
+#include "duration.h"
+
+#include <QCheckBox>
+#include <QComboBox>
+#include <QDoubleSpinBox>
+#include <QFormLayout>
+#include <QGroupBox>
+#include <QHeaderView>
+#include <QLabel>
+#include <QStandardItemModel>
+#include <QTableWidget>
+#include <QVBoxLayout>
+
+namespace view {
+
+using namespace sched;
+
+ParamsPanel::ParamsPanel(QWidget* parent) : QWidget(parent) {
+    auto* lay = new QVBoxLayout(this);
+    auto* form = new QFormLayout;
+    kernel_ = new QLabel(this);
+    form->addRow(tr("Kernel"), kernel_);
+    model_ = new QComboBox(this);
+    for (auto m : {PreemptModel::None, PreemptModel::Voluntary, PreemptModel::Full, PreemptModel::Lazy})
+        model_->addItem(QString::fromStdString(std::string(preemptModelName(m))), int(m));
+    model_->setToolTip(tr("/sys/kernel/debug/sched/preempt: applies at the current simulated time"));
+    form->addRow(tr("Preempt model"), model_);
+    slice_ = new QDoubleSpinBox(this);
+    slice_->setRange(0.1, 100.0);
+    slice_->setDecimals(2);
+    slice_->setSingleStep(0.1);
+    slice_->setSuffix(" ms");
+    slice_->setToolTip(tr("base_slice_ns: the scaled base slice; tasks take it at their next placement or renewal"));
+    form->addRow(tr("Base slice"), slice_);
+    hz_ = new QComboBox(this);
+    for (int h : {100, 250, 300, 1000}) hz_->addItem(QString::number(h), h);
+    form->addRow(tr("HZ"), hz_);
+    lay->addLayout(form);
+
+    auto* fbox = new QGroupBox(tr("Scheduler features"), this);
+    auto* flay = new QVBoxLayout(fbox);
+    flay->setSpacing(1);
+    for (size_t k = 0; k < kFeatureCount; ++k) {
+        auto* cb = new QCheckBox(QString::fromStdString(std::string(featureName(Feature(k)))), fbox);
+        flay->addWidget(cb);
+        features_.push_back(cb);
+        connect(cb, &QCheckBox::toggled, this, [this, k](bool on) {
+            if (!syncing_) emit changeRequested(ParamChange::featureChange(Feature(k), on));
+        });
+    }
+    lay->addWidget(fbox);
+
+    tasks_ = new QTableWidget(0, 5, this);
+    tasks_->setHorizontalHeaderLabels({tr("task"), tr("pid"), tr("policy"), tr("nice"), tr("slice ms")});
+    tasks_->verticalHeader()->setVisible(false);
+    tasks_->horizontalHeader()->setSectionResizeMode(QHeaderView::Interactive);
+    tasks_->horizontalHeader()->setDefaultSectionSize(64);
+    tasks_->horizontalHeader()->setStretchLastSection(true);
+    tasks_->setToolTip(tr("Edit nice or slice (0 = base slice) to call sched_setattr() now"));
+    lay->addWidget(tasks_, 1);
+
+    connect(model_, &QComboBox::currentIndexChanged, this, [this] {
+        if (!syncing_) emit changeRequested(ParamChange::preemptModel(PreemptModel(model_->currentData().toInt())));
+    });
+    connect(hz_, &QComboBox::currentIndexChanged, this, [this] {
+        if (!syncing_) emit changeRequested(ParamChange::hzChange(hz_->currentData().toInt()));
+    });
+    connect(slice_, &QDoubleSpinBox::editingFinished, this, [this] {
+        if (syncing_) return;
+        ParamChange c;
+        c.kind = ParamChange::Kind::BaseSlice;
+        c.value = Time(slice_->value() * 1e6);
+        emit changeRequested(c);
+    });
+    connect(tasks_, &QTableWidget::cellChanged, this, &ParamsPanel::taskEdited);
+}
+
+void ParamsPanel::sync(const Engine& e) {
+    syncing_ = true;
+    const SchedConfig& c = e.config();
+    kernel_->setText(QString("%1 %2").arg(QString::fromStdString(std::string(kernelProfileName(c.profile))),
+                                          QString::fromStdString(std::string(kernelBuildName(c.build)))));
+    model_->setCurrentIndex(model_->findData(int(c.preempt)));
+    for (int i = 0; i < model_->count(); ++i) { // lazy exists only on 6.13+ PREEMPT_DYNAMIC
+        SchedConfig probe = c;
+        probe.preempt = PreemptModel(model_->itemData(i).toInt());
+        if (auto* m = qobject_cast<QStandardItemModel*>(model_->model())) m->item(i)->setEnabled(probe.validate().empty());
+    }
+    hz_->setCurrentIndex(hz_->findData(c.hz));
+    if (!slice_->hasFocus()) slice_->setValue(double(c.baseSlice()) / 1e6);
+    for (size_t k = 0; k < kFeatureCount; ++k) features_[k]->setChecked(c.features[Feature(k)]);
+    const auto& tasks = e.tasks();
+    if (tasks.size() != shownTasks_) {
+        tasks_->setRowCount(int(tasks.size()));
+        shownTasks_ = tasks.size();
+    }
+    for (size_t i = 0; i < tasks.size(); ++i) {
+        const Task& t = tasks[i];
+        auto set = [&](int col, const QString& text, bool editable) {
+            QTableWidgetItem* it = tasks_->item(int(i), col);
+            if (!it) {
+                it = new QTableWidgetItem;
+                tasks_->setItem(int(i), col, it);
+            }
+            if (it->text() != text && !(tasks_->currentItem() == it && tasks_->isPersistentEditorOpen(it))) it->setText(text);
+            it->setFlags(editable && t.state != TaskState::Dead ? it->flags() | Qt::ItemIsEditable : it->flags() & ~Qt::ItemIsEditable);
+        };
+        set(0, QString::fromStdString(t.comm), false);
+        set(1, QString::number(t.pid), false);
+        set(2, QString::fromStdString(std::string(policyName(t.policy))), false);
+        set(3, QString::number(t.nice), !isRtPolicy(t.policy));
+        const SchedEntity& se = e.entities()[i];
+        set(4, se.customSlice ? QString::number(double(se.slice) / 1e6, 'g', 4) : QString("0"), !isRtPolicy(t.policy));
+    }
+    syncing_ = false;
+}
+
+void ParamsPanel::taskEdited(int row, int column) {
+    if (syncing_ || (column != 3 && column != 4)) return;
+    bool ok = false;
+    const double v = tasks_->item(row, column)->text().toDouble(&ok);
+    if (!ok) return;
+    ParamChange c;
+    c.task = TaskId(row);
+    if (column == 3) {
+        c.kind = ParamChange::Kind::TaskNice;
+        c.nice = int(v);
+    } else {
+        c.kind = ParamChange::Kind::TaskSlice;
+        c.value = Time(v * 1e6);
+    }
+    emit changeRequested(c);
+}
+
+} // namespace view

@@ -1,0 +1,43 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Live knobs: preemption model, base slice, HZ, scheduler features, and per-task nice and slice.
+// The panel never touches the engine: it emits the change, the session applies it at the
+// current simulated time, exactly as writing /sys/kernel/debug/sched/* would.
+#pragma once
+
+#include "engine.h"
+
+#include <QWidget>
+
+class QComboBox;
+class QSpinBox;
+class QDoubleSpinBox;
+class QCheckBox;
+class QTableWidget;
+class QLabel;
+
+namespace view {
+
+class ParamsPanel : public QWidget {
+    Q_OBJECT
+public:
+    QSize sizeHint() const override { return QSize(240, 420); } // narrow: the timeline comes first
+    explicit ParamsPanel(QWidget* parent = nullptr);
+    // Shows the engine's current settings and tasks (call after load and after each change).
+    void sync(const sched::Engine& e);
+
+signals:
+    void changeRequested(const sched::ParamChange& change);
+
+private:
+    void taskEdited(int row, int column);
+    QLabel* kernel_ = nullptr;
+    QComboBox* model_ = nullptr;
+    QComboBox* hz_ = nullptr;
+    QDoubleSpinBox* slice_ = nullptr;
+    std::vector<QCheckBox*> features_;
+    QTableWidget* tasks_ = nullptr;
+    bool syncing_ = false;
+    size_t shownTasks_ = 0;
+};
+
+} // namespace view

@@ -1,0 +1,217 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "timeline_painter.h"
+
+#include "task_colors.h"
+
+#include <QPainter>
+#include <QPainterPath>
+#include <cmath>
+
+namespace view {
+
+int TimelineLayout::cpuAt(int y, int cpus) const {
+    if (y < laneTop(0)) return -1;
+    const int k = (y - laneTop(0)) / (lane + flagLane + gap);
+    return k < cpus ? k : -1;
+}
+
+namespace {
+
+bool isDark(const QPalette& pal) { return pal.color(QPalette::Base).lightness() < 128; }
+
+QColor colorFor(const TimelineData& d, TaskId t, bool dark) {
+    if (t < 0 || !d.trace || size_t(t) >= d.trace->tasks.size()) return QColor(128, 128, 128);
+    return taskColor(t, d.trace->tasks[size_t(t)].comm, dark);
+}
+
+} // namespace
+
+void TimelinePainter::paint(QPainter& p, const QRect& rect, const TimeAxis& axis, const TimelineData& d,
+                            const TimelineLayout& L, const QPalette& pal, const QFont& font) {
+    const bool dark = isDark(pal);
+    p.save();
+    p.setFont(font);
+    p.fillRect(rect, pal.color(QPalette::Base));
+    paintRuler(p, rect, axis, L, pal);
+    const int cpus = d.trace ? d.trace->cpus : 0;
+    for (int c = 0; c < cpus; ++c) {
+        const QRect label(rect.left(), rect.top() + L.laneTop(c), L.gutter - 6, L.lane);
+        p.setPen(pal.color(QPalette::Text));
+        p.drawText(label, Qt::AlignRight | Qt::AlignVCenter, QString("CPU%1").arg(c));
+        QFont small = font;
+        small.setPointSizeF(font.pointSizeF() * 0.75);
+        p.setFont(small);
+        p.setPen(pal.color(QPalette::PlaceholderText));
+        p.drawText(QRect(rect.left(), rect.top() + L.laneTop(c) + L.lane, L.gutter - 6, L.flagLane + 2),
+                   Qt::AlignRight | Qt::AlignVCenter, "resched");
+        p.setFont(font);
+        paintLane(p, c, rect, axis, d, L, dark);
+        paintFlags(p, c, rect, axis, d, L, dark);
+    }
+    paintMarkers(p, rect, axis, d, L, pal);
+    p.restore();
+}
+
+void TimelinePainter::paintRuler(QPainter& p, const QRect& r, const TimeAxis& axis, const TimelineLayout& L,
+                                 const QPalette& pal) {
+    const int x0 = r.left() + L.gutter;
+    const Time step = niceTickStep(axis.nsPerPixel() * 90);
+    p.setPen(pal.color(QPalette::Mid));
+    p.drawLine(x0, r.top() + L.ruler - 1, r.right(), r.top() + L.ruler - 1);
+    Time t = (axis.start / step) * step;
+    if (t < axis.start) t += step;
+    p.setPen(pal.color(QPalette::Text));
+    for (; t < axis.end; t += step) {
+        const int x = x0 + int(std::lround(axis.toX(t)));
+        p.drawLine(x, r.top() + L.ruler - 6, x, r.top() + L.ruler - 1);
+        p.drawText(QRect(x + 3, r.top(), 120, L.ruler - 4), Qt::AlignLeft | Qt::AlignVCenter,
+                   QString::fromStdString(formatTickLabel(t, step)));
+    }
+}
+
+void TimelinePainter::paintLane(QPainter& p, int cpu, const QRect& r, const TimeAxis& axis, const TimelineData& d,
+                                const TimelineLayout& L, bool dark) {
+    const int x0 = r.left() + L.gutter;
+    const int y = r.top() + L.laneTop(cpu);
+    p.fillRect(QRect(x0, y, axis.width, L.lane), dark ? QColor(40, 40, 44) : QColor(236, 236, 240));
+    const size_t budget = size_t(std::max(1, axis.width / 3));
+    const auto visible = d.lanes->slicesIn(cpu, axis.start, axis.end, budget + 1);
+    if (visible.size() <= budget) {
+        paintSlicesExact(p, cpu, r, axis, d, L, dark);
+        return;
+    }
+    // Zoomed out: one column per pixel, merged into runs of the same task and busy level.
+    const TaskId openTask = cpu < int(d.live.curr.size()) ? d.live.curr[size_t(cpu)] : sched::kNoTask;
+    const Time openStart = cpu < int(d.live.sliceStart.size()) ? d.live.sliceStart[size_t(cpu)] : 0;
+    const auto cols = d.lanes->columns(cpu, axis.start, axis.end, axis.width, openTask, openStart, d.live.now);
+    p.setPen(Qt::NoPen);
+    int x = 0;
+    while (x < axis.width) {
+        const Column& c = cols[size_t(x)];
+        const int level = int(std::lround(c.busy * 8));
+        int e = x + 1;
+        while (e < axis.width && cols[size_t(e)].task == c.task && int(std::lround(cols[size_t(e)].busy * 8)) == level) ++e;
+        if (level > 0 && c.task >= 0) {
+            const int h = std::max(2, L.lane * level / 8);
+            QColor col = colorFor(d, c.task, dark);
+            if (d.selected >= 0 && c.task != d.selected) col.setAlpha(110);
+            p.setBrush(col);
+            p.drawRect(QRect(x0 + x, y + L.lane - h, e - x, h));
+        }
+        x = e;
+    }
+}
+
+void TimelinePainter::paintSlicesExact(QPainter& p, int cpu, const QRect& r, const TimeAxis& axis,
+                                       const TimelineData& d, const TimelineLayout& L, bool dark) {
+    const int x0 = r.left() + L.gutter;
+    const int y = r.top() + L.laneTop(cpu);
+    const sched::Slices& s = d.trace->slices;
+    struct S { Time a, b; TaskId t; };
+    std::vector<S> items;
+    for (uint32_t i : d.lanes->slicesIn(cpu, axis.start, axis.end, size_t(axis.width)))
+        items.push_back({s.start[i], s.end[i], s.task[i]});
+    if (cpu < int(d.live.curr.size()) && d.live.curr[size_t(cpu)] >= 0 && d.live.now > axis.start)
+        items.push_back({d.live.sliceStart[size_t(cpu)], d.live.now, d.live.curr[size_t(cpu)]});
+    p.save();
+    p.setClipRect(QRect(x0, y, axis.width, L.lane));
+    for (const S& it : items) {
+        const double xa = std::max(-2.0, axis.toX(it.a)), xb = std::min(double(axis.width) + 2, axis.toX(it.b));
+        QRectF rr(x0 + xa, y + 1, std::max(1.0, xb - xa), L.lane - 2);
+        QColor col = colorFor(d, it.t, dark);
+        const bool sel = d.selected >= 0 && it.t == d.selected;
+        if (d.selected >= 0 && !sel) col.setAlpha(110);
+        // Outlines only where there is room for them; thin slices would turn black otherwise.
+        if (sel) p.setPen(QPen(dark ? Qt::white : Qt::black, 2));
+        else if (rr.width() > 6) p.setPen(QPen(col.darker(140), 1));
+        else p.setPen(Qt::NoPen);
+        p.setBrush(col);
+        p.drawRect(rr);
+        if (rr.width() > 40 && it.t >= 0) {
+            const auto& task = d.trace->tasks[size_t(it.t)];
+            p.setPen(col.lightness() > 140 ? Qt::black : Qt::white);
+            p.drawText(rr.adjusted(3, 0, -2, 0), Qt::AlignVCenter | Qt::AlignLeft,
+                       QString("%1:%2").arg(QString::fromStdString(task.comm)).arg(task.pid));
+        }
+    }
+    // Wakeups landing on this CPU: small triangles on the lane's top edge.
+    const sched::Wakeups& w = d.trace->wakeups;
+    if (w.size() && axis.nsPerPixel() < 20000) {
+        p.setPen(Qt::NoPen);
+        p.setBrush(dark ? QColor(120, 220, 255) : QColor(0, 110, 200));
+        auto it = std::lower_bound(w.time.begin(), w.time.end(), axis.start);
+        for (size_t i = size_t(it - w.time.begin()); i < w.size() && w.time[i] < axis.end; ++i) {
+            if (w.targetCpu[i] != cpu) continue;
+            const double x = x0 + axis.toX(w.time[i]);
+            QPainterPath tri;
+            tri.moveTo(x - 4, y);
+            tri.lineTo(x + 4, y);
+            tri.lineTo(x, y + 6);
+            tri.closeSubpath();
+            p.drawPath(tri);
+        }
+    }
+    p.restore();
+}
+
+void TimelinePainter::paintFlags(QPainter& p, int cpu, const QRect& r, const TimeAxis& axis, const TimelineData& d,
+                                 const TimelineLayout& L, bool dark) {
+    const int x0 = r.left() + L.gutter;
+    const int y = r.top() + L.laneTop(cpu) + L.lane + 1;
+    const int half = (L.flagLane - 1) / 2;
+    p.fillRect(QRect(x0, y, axis.width, L.flagLane - 1), dark ? QColor(30, 30, 33) : QColor(246, 246, 248));
+    // Ticks at high zoom: where the kernel looks at the bits at the latest.
+    for (int bit = 0; bit < 2; ++bit) {
+        const int by = bit == int(sched::ReschedBit::Lazy) ? y : y + half; // lazy on top, eager below
+        const QColor col = bit == int(sched::ReschedBit::Lazy) ? lazyFlagColor(dark) : eagerFlagColor(dark);
+        const auto cols = d.flags->columns(cpu, bit, axis.start, axis.end, axis.width);
+        p.setPen(Qt::NoPen);
+        p.setBrush(col);
+        int x = 0;
+        while (x < axis.width) {
+            if (!cols[size_t(x)]) { ++x; continue; }
+            int e = x + 1;
+            while (e < axis.width && cols[size_t(e)]) ++e;
+            p.drawRect(QRect(x0 + x, by, e - x, half));
+            x = e;
+        }
+        if (cpu < int(d.live.flag.size()) && d.live.flag[size_t(cpu)][size_t(bit)]) { // still set now
+            const double xa = std::max(0.0, axis.toX(d.live.flagSetAt[size_t(cpu)][size_t(bit)]));
+            const double xb = std::min(double(axis.width), axis.toX(d.live.now));
+            if (xb >= xa) p.drawRect(QRectF(x0 + xa, by, std::max(1.0, xb - xa), half));
+        }
+    }
+}
+
+void TimelinePainter::paintMarkers(QPainter& p, const QRect& r, const TimeAxis& axis, const TimelineData& d,
+                                   const TimelineLayout& L, const QPalette& pal) {
+    const int x0 = r.left() + L.gutter;
+    const int top = r.top() + L.ruler;
+    const int bottom = r.top() + L.height(d.trace ? d.trace->cpus : 0);
+    p.save();
+    p.setClipRect(QRect(x0, r.top(), axis.width, r.height()));
+    const QColor mk = isDark(pal) ? QColor(190, 140, 255) : QColor(120, 40, 200);
+    if (d.trace) {
+        for (const auto& m : d.trace->markers) {
+            if (m.time < axis.start || m.time >= axis.end) continue;
+            const int x = x0 + int(std::lround(axis.toX(m.time)));
+            p.setPen(QPen(mk, 1, Qt::DashLine));
+            p.drawLine(x, top, x, bottom);
+            p.setPen(mk);
+            p.drawText(QRect(x + 3, top, 300, L.markerBand), Qt::AlignLeft | Qt::AlignVCenter, QString::fromStdString(m.text));
+        }
+    }
+    auto vline = [&](std::optional<Time> t, const QColor& c, const QString& label) {
+        if (!t || *t < axis.start || *t >= axis.end) return;
+        const int x = x0 + int(std::lround(axis.toX(*t)));
+        p.setPen(QPen(c, 1));
+        p.drawLine(x, top, x, bottom);
+        if (!label.isEmpty()) p.drawText(QRect(x + 3, bottom - 16, 200, 16), Qt::AlignLeft | Qt::AlignVCenter, label);
+    };
+    vline(d.markerA, QColor(0, 160, 80), "A");
+    vline(d.markerB, QColor(0, 160, 80), "B");
+    vline(d.cursor, pal.color(QPalette::Text), QString());
+    p.restore();
+}
+
+} // namespace view

@@ -1,0 +1,68 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// A stateless render pass for the timeline: the same code paints the widget, PNG, SVG and PDF
+// exports. It draws from the pixel-bounded lane and flag summaries, merging equal neighbouring
+// columns into one rectangle, so a frame costs about width x lanes whatever the run's length.
+#pragma once
+
+#include "flag_index.h"
+#include "lane_index.h"
+#include "time_axis.h"
+
+#include <QFont>
+#include <QPalette>
+#include <array>
+#include <optional>
+#include <vector>
+
+class QPainter;
+
+namespace view {
+
+// What the engine looks like right now, beyond the closed slices of the trace.
+struct LiveState {
+    Time now = 0;
+    std::vector<TaskId> curr;          // per CPU, kNoTask = idle
+    std::vector<Time> sliceStart;      // per CPU
+    std::vector<std::array<bool, 2>> flag;
+    std::vector<std::array<Time, 2>> flagSetAt;
+};
+
+struct TimelineData {
+    const sched::Trace* trace = nullptr;
+    const LaneIndex* lanes = nullptr;
+    const FlagIndex* flags = nullptr;
+    LiveState live;
+    TaskId selected = sched::kNoTask;
+    std::optional<Time> cursor, markerA, markerB;
+};
+
+struct TimelineLayout {
+    int gutter = 64;  // lane labels
+    int ruler = 24;   // time ruler on top
+    int markerBand = 16;
+    int lane = 26;    // a CPU lane
+    int flagLane = 9; // its need-resched lane
+    int gap = 7;
+    int laneTop(int cpu) const { return ruler + markerBand + cpu * (lane + flagLane + gap); }
+    int height(int cpus) const { return laneTop(cpus) + 4; }
+    int cpuAt(int y, int cpus) const; // -1 if y is not on a CPU lane
+};
+
+class TimelinePainter {
+public:
+    static void paint(QPainter& p, const QRect& rect, const TimeAxis& axis, const TimelineData& d,
+                      const TimelineLayout& layout, const QPalette& pal, const QFont& font);
+
+private:
+    static void paintRuler(QPainter& p, const QRect& r, const TimeAxis& axis, const TimelineLayout& L, const QPalette& pal);
+    static void paintLane(QPainter& p, int cpu, const QRect& r, const TimeAxis& axis, const TimelineData& d,
+                          const TimelineLayout& L, bool dark);
+    static void paintSlicesExact(QPainter& p, int cpu, const QRect& r, const TimeAxis& axis, const TimelineData& d,
+                                 const TimelineLayout& L, bool dark);
+    static void paintFlags(QPainter& p, int cpu, const QRect& r, const TimeAxis& axis, const TimelineData& d,
+                           const TimelineLayout& L, bool dark);
+    static void paintMarkers(QPainter& p, const QRect& r, const TimeAxis& axis, const TimelineData& d,
+                             const TimelineLayout& L, const QPalette& pal);
+};
+
+} // namespace view

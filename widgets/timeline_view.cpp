@@ -1,0 +1,234 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "timeline_view.h"
+
+#include "duration.h"
+
+#include <QHelpEvent>
+#include <QKeyEvent>
+#include <QPainter>
+#include <QToolTip>
+#include <QWheelEvent>
+#include <algorithm>
+
+namespace view {
+
+TimelineView::TimelineView(QWidget* parent) : QWidget(parent) {
+    setMouseTracking(true);
+    setFocusPolicy(Qt::StrongFocus);
+    setAttribute(Qt::WA_OpaquePaintEvent);
+    setMinimumHeight(layout_.height(1));
+    axis_.setRange(0, 100 * sched::kNsPerMs);
+}
+
+void TimelineView::setRun(const sched::Trace* trace, const LiveState& live) {
+    data_.trace = trace;
+    data_.live = live;
+    lanes_.update(*trace);
+    flags_.update(*trace);
+    data_.lanes = &lanes_;
+    data_.flags = &flags_;
+    TimelineLayout minimal = layout_;
+    minimal.lane = 22;
+    setMinimumHeight(minimal.height(trace->cpus));
+    fitLanes();
+    if (follow_ && live.now > axis_.end) { // keep the present in view while the run goes on
+        const Time span = axis_.span();
+        axis_.setRange(live.now - span * 9 / 10, live.now + span / 10);
+        emit rangeChanged(axis_.start, axis_.end);
+    }
+    update();
+}
+
+void TimelineView::clearRun() {
+    data_ = TimelineData{};
+    lanes_.reset();
+    flags_ = FlagIndex{};
+    update();
+}
+
+TimelineData TimelineView::data() const { return data_; }
+
+QSize TimelineView::sizeHint() const { return QSize(900, layout_.height(data_.trace ? data_.trace->cpus : 2)); }
+
+void TimelineView::setRange(Time t0, Time t1) {
+    axis_.setRange(t0, t1);
+    changed();
+}
+
+void TimelineView::zoomToFit() {
+    const Time end = std::max<Time>(data_.live.now, sched::kNsPerMs);
+    axis_.setRange(0, end + end / 50);
+    changed();
+}
+
+void TimelineView::setSelectedTask(TaskId t) {
+    if (data_.selected == t) return;
+    data_.selected = t;
+    update();
+}
+
+void TimelineView::changed() {
+    emit rangeChanged(axis_.start, axis_.end);
+    update();
+}
+
+void TimelineView::resizeEvent(QResizeEvent*) {
+    axis_.width = std::max(1, width() - layout_.gutter);
+    fitLanes();
+}
+
+// Few CPUs get tall lanes that fill the view; many get the minimum and the view scrolls.
+void TimelineView::fitLanes() {
+    const int cpus = data_.trace ? std::max(1, data_.trace->cpus) : 2;
+    const int avail = height() - layout_.ruler - layout_.markerBand - 4;
+    layout_.lane = std::clamp(avail / cpus - layout_.flagLane - layout_.gap, 22, 80);
+}
+
+void TimelineView::paintEvent(QPaintEvent*) {
+    QPainter p(this);
+    axis_.width = std::max(1, width() - layout_.gutter);
+    if (!data_.trace) {
+        p.fillRect(rect(), palette().color(QPalette::Base));
+        p.setPen(palette().color(QPalette::PlaceholderText));
+        p.drawText(rect(), Qt::AlignCenter, tr("No run loaded"));
+        return;
+    }
+    TimelinePainter::paint(p, rect(), axis_, data_, layout_, palette(), font());
+    if (selecting_) {
+        QColor c = palette().color(QPalette::Highlight);
+        c.setAlpha(60);
+        p.fillRect(QRect(QPoint(std::min(selectFrom_, selectTo_), layout_.ruler), QPoint(std::max(selectFrom_, selectTo_), height())), c);
+    }
+    if (data_.cursor) { // time readout next to the cursor line
+        const int x = layout_.gutter + int(axis_.toX(*data_.cursor));
+        QString label = QString::fromStdString(sched::formatDuration(*data_.cursor));
+        if (data_.markerA && data_.markerB)
+            label += QString("   \u0394t(A,B) = %1").arg(QString::fromStdString(sched::formatDuration(std::llabs(*data_.markerB - *data_.markerA))));
+        p.setPen(palette().color(QPalette::Text));
+        p.drawText(QRect(x + 4, layout_.ruler, 400, layout_.markerBand), Qt::AlignLeft | Qt::AlignVCenter, label);
+    }
+}
+
+void TimelineView::wheelEvent(QWheelEvent* e) {
+    const double steps = e->angleDelta().y() / 120.0;
+    if (steps == 0) return;
+    follow_ = false;
+    axis_.zoomAt(e->position().x() - layout_.gutter, std::pow(1.25, steps));
+    changed();
+}
+
+void TimelineView::mousePressEvent(QMouseEvent* e) {
+    pressPos_ = e->pos();
+    if (e->button() == Qt::LeftButton && (e->modifiers() & Qt::ShiftModifier)) {
+        selecting_ = true;
+        selectFrom_ = selectTo_ = e->pos().x();
+    } else if (e->button() == Qt::LeftButton) {
+        dragging_ = true;
+    }
+}
+
+void TimelineView::mouseMoveEvent(QMouseEvent* e) {
+    if (dragging_) {
+        follow_ = false;
+        axis_.pan(double(pressPos_.x() - e->pos().x()));
+        pressPos_ = e->pos();
+        changed();
+    } else if (selecting_) {
+        selectTo_ = e->pos().x();
+        update();
+    }
+    if (e->pos().x() >= layout_.gutter && data_.trace) {
+        data_.cursor = timeAtX(e->pos().x());
+        emit cursorMoved(*data_.cursor, layout_.cpuAt(e->pos().y(), data_.trace->cpus));
+        update();
+    }
+}
+
+void TimelineView::mouseReleaseEvent(QMouseEvent* e) {
+    if (selecting_) {
+        selecting_ = false;
+        const int a = std::min(selectFrom_, selectTo_), b = std::max(selectFrom_, selectTo_);
+        if (b - a > 4) {
+            follow_ = false;
+            axis_.setRange(timeAtX(a), timeAtX(b));
+            changed();
+        }
+        update();
+    } else if (dragging_) {
+        dragging_ = false;
+        if ((e->pos() - pressPos_).manhattanLength() < 3) { // a click selects the task under it
+            const TaskId t = taskAt(e->pos());
+            setSelectedTask(t);
+            emit taskSelected(t);
+        }
+    }
+}
+
+void TimelineView::keyPressEvent(QKeyEvent* e) {
+    const double w = axis_.width;
+    switch (e->key()) {
+    case Qt::Key_W: case Qt::Key_Up: axis_.zoomAt(w / 2, 1.5); break;
+    case Qt::Key_S: case Qt::Key_Down: axis_.zoomAt(w / 2, 1 / 1.5); break;
+    case Qt::Key_A: case Qt::Key_Left: axis_.pan(-w / 8); break;
+    case Qt::Key_D: case Qt::Key_Right: axis_.pan(w / 8); break;
+    case Qt::Key_Home: zoomToFit(); return;
+    case Qt::Key_1: // marker A at the cursor
+        if (data_.cursor) data_.markerA = data_.cursor;
+        break;
+    case Qt::Key_2: // marker B at the cursor
+        if (data_.cursor) data_.markerB = data_.cursor;
+        break;
+    default: QWidget::keyPressEvent(e); return;
+    }
+    follow_ = false;
+    changed();
+}
+
+TaskId TimelineView::taskAt(const QPoint& pos, uint32_t* sliceOut) const {
+    if (!data_.trace) return sched::kNoTask;
+    const int cpu = layout_.cpuAt(pos.y(), data_.trace->cpus);
+    if (cpu < 0 || pos.y() > layout_.laneTop(cpu) + layout_.lane) return sched::kNoTask;
+    const Time t = timeAtX(pos.x());
+    const Time tol = Time(axis_.nsPerPixel() * 2);
+    for (uint32_t i : lanes_.slicesIn(cpu, t - tol, t + tol + 1, 8)) {
+        if (data_.trace->slices.start[i] <= t + tol && data_.trace->slices.end[i] >= t - tol) {
+            if (sliceOut) *sliceOut = i;
+            return data_.trace->slices.task[i];
+        }
+    }
+    if (cpu < int(data_.live.curr.size()) && data_.live.curr[size_t(cpu)] >= 0 && t >= data_.live.sliceStart[size_t(cpu)] &&
+        t <= data_.live.now)
+        return data_.live.curr[size_t(cpu)];
+    return sched::kNoTask;
+}
+
+QString TimelineView::tooltipAt(const QPoint& pos) const {
+    uint32_t i = UINT32_MAX;
+    const TaskId t = taskAt(pos, &i);
+    if (t < 0) return {};
+    const auto& task = data_.trace->tasks[size_t(t)];
+    QString s = QString("<b>%1</b> pid %2").arg(QString::fromStdString(task.comm).toHtmlEscaped()).arg(task.pid);
+    if (i == UINT32_MAX) return s + tr("<br>running now");
+    const sched::Slices& sl = data_.trace->slices;
+    s += tr("<br>start %1, ran %2").arg(QString::fromStdString(sched::formatDuration(sl.start[i])),
+                                         QString::fromStdString(sched::formatDuration(sl.end[i] - sl.start[i])));
+    if (sl.endPoint[i] != sched::kStillRunning) {
+        s += tr("<br>left the CPU: %1").arg(QString::fromStdString(std::string(sched::switchPointName(sched::SwitchPoint(sl.endPoint[i])))));
+        if (sl.endReason[i] != sched::kNoReason)
+            s += tr(" (%1)").arg(QString::fromStdString(std::string(sched::reschedReasonName(sched::ReschedReason(sl.endReason[i])))));
+    }
+    return s;
+}
+
+bool TimelineView::event(QEvent* e) {
+    if (e->type() == QEvent::ToolTip) {
+        auto* he = static_cast<QHelpEvent*>(e);
+        const QString tip = tooltipAt(he->pos());
+        if (tip.isEmpty()) QToolTip::hideText();
+        else QToolTip::showText(he->globalPos(), tip, this);
+        return true;
+    }
+    return QWidget::event(e);
+}
+
+} // namespace view

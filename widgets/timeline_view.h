@@ -1,0 +1,66 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// The timeline widget: one lane per CPU plus its need-resched lane. Wheel zooms at the cursor,
+// drag pans, Shift+drag selects a range to zoom into, WASD / arrows zoom and pan, Home fits,
+// 1 / 2 set markers A / B at the cursor (the readout shows their distance). It only reads the run; selections go out as signals.
+#pragma once
+
+#include "timeline_painter.h"
+
+#include <QWidget>
+
+namespace view {
+
+class TimelineView : public QWidget {
+    Q_OBJECT
+public:
+    explicit TimelineView(QWidget* parent = nullptr);
+
+    // The run to show. The indexes are caught up with the trace on every call.
+    void setRun(const sched::Trace* trace, const LiveState& live);
+    void clearRun();
+    const TimeAxis& axis() const { return axis_; }
+    void setRange(Time t0, Time t1);
+    void zoomToFit();
+    void setFollow(bool on) { follow_ = on; }
+    bool follow() const { return follow_; }
+    void setSelectedTask(TaskId t);
+    TimelineData data() const;
+    const TimelineLayout& layout() const { return layout_; }
+    std::optional<Time> markerA() const { return data_.markerA; }
+    std::optional<Time> markerB() const { return data_.markerB; }
+
+signals:
+    void rangeChanged(qint64 start, qint64 end);
+    void cursorMoved(qint64 time, int cpu);
+    void taskSelected(int task);
+
+protected:
+    void paintEvent(QPaintEvent*) override;
+    void resizeEvent(QResizeEvent*) override;
+    void wheelEvent(QWheelEvent*) override;
+    void mousePressEvent(QMouseEvent*) override;
+    void mouseMoveEvent(QMouseEvent*) override;
+    void mouseReleaseEvent(QMouseEvent*) override;
+    void keyPressEvent(QKeyEvent*) override;
+    bool event(QEvent*) override;
+    QSize sizeHint() const override;
+
+private:
+    Time timeAtX(int x) const { return axis_.toTime(x - layout_.gutter); }
+    void changed();
+    void fitLanes();
+    TaskId taskAt(const QPoint& pos, uint32_t* sliceOut = nullptr) const;
+    QString tooltipAt(const QPoint& pos) const;
+
+    TimeAxis axis_;
+    TimelineLayout layout_;
+    TimelineData data_;
+    LaneIndex lanes_;
+    FlagIndex flags_;
+    bool follow_ = true;
+    bool dragging_ = false, selecting_ = false;
+    QPoint pressPos_;
+    int selectFrom_ = 0, selectTo_ = 0;
+};
+
+} // namespace view
