@@ -37,6 +37,9 @@ Options of run (each overrides the scenario's own setting):
   --pids                 one latency row per thread instead of merging by comm
   --all-tables           with --repeat, print the latency table of every run
   --json                 machine-readable output instead of tables
+  --export-timeline F    also draw run 1's timeline to F (.png, .svg or .pdf)
+  --range A-B            the time range to draw, e.g. 0ms-50ms (default: the whole run)
+  --width N              image width in pixels (default 1600)
 
 Durations take a unit: ns, us, ms or s (0.7ms, 500us, 2s).
 
@@ -44,6 +47,7 @@ Examples:
   schedscope-cli run kernel-hogs-waker --preempt full
   schedscope-cli run preempt-short --feature PREEMPT_SHORT=off --repeat 5
   schedscope-cli run my-workload.json --kernel 6.12 --cpus 4 --json > out.json
+  schedscope-cli run kernel-hogs-waker --export-timeline out.svg --range 0ms-50ms
 )";
 
 namespace {
@@ -129,6 +133,20 @@ std::string parseRunOptions(const std::vector<std::string>& args, RunOptions& o)
         } else if (a == "--repeat") {
             if (!parseInt(v, 1, 10000, n)) return "--repeat: '" + v + "' is not a run count; accepted: 1 to 10000";
             o.repeat = int(n);
+        } else if (a == "--export-timeline") {
+            const std::string low = v.size() >= 4 ? v.substr(v.size() - 4) : v;
+            if (low != ".png" && low != ".svg" && low != ".pdf") return "--export-timeline: '" + v + "' must end in .png, .svg or .pdf";
+            o.exportTimeline = v;
+        } else if (a == "--range") {
+            const size_t dash = v.find('-');
+            const auto a0 = dash == std::string::npos ? std::nullopt : parseDuration(v.substr(0, dash));
+            const auto a1 = dash == std::string::npos ? std::nullopt : parseDuration(v.substr(dash + 1));
+            if (!a0 || !a1 || *a1 <= *a0) return "--range: '" + v + "' is not a range; write START-END with units, e.g. 0ms-50ms";
+            o.rangeStart = *a0;
+            o.rangeEnd = *a1;
+        } else if (a == "--width") {
+            if (!parseInt(v, 200, 20000, n)) return "--width: '" + v + "' is not an image width; accepted: 200 to 20000 pixels";
+            o.exportWidth = int(n);
         } else if (a == "--sort") {
             std::vector<LatencySortKey> keys;
             if (!parseLatencySort(v, keys)) return "--sort: '" + v + "' is not a key list; accepted keys: avg, max, switch, runtime, sum";

@@ -21,6 +21,9 @@ struct RunOptions {
     bool perTask = false;  // one latency row per tid (perf sched latency -p)
     bool allTables = false;
     std::string sort = "avg,max,switch,runtime";
+    std::string exportTimeline;           // PNG / SVG / PDF of run 1's timeline
+    sched::Time rangeStart = 0, rangeEnd = -1; // -1 = the end of the run
+    int exportWidth = 1600;
 };
 
 struct BenchOptions {

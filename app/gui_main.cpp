@@ -2,6 +2,8 @@
 // schedscope: the desktop app. Opens the scenario given on the command line, else the last one,
 // else the default built-in scenario.
 #include "builtin_scenarios.h"
+#include "duration.h"
+#include "timeline_view.h"
 #include "main_window.h"
 #include "session.h"
 
@@ -21,7 +23,10 @@ int main(int argc, char** argv) {
     parser.addVersionOption();
     parser.addPositionalArgument("scenario", "scenario file or built-in name (default: the last one opened)");
     QCommandLineOption play("play", "start playing at once");
-    parser.addOption(play);
+    QCommandLineOption runTo("run-to", "run the simulation up to TIME (e.g. 300ms) before showing it", "time");
+    QCommandLineOption range("range", "show the time range A-B (e.g. 280ms-320ms)", "range");
+    QCommandLineOption select("select", "select the first task with this comm", "comm");
+    parser.addOptions({play, runTo, range, select});
     parser.process(app);
 
     Session session;
@@ -31,6 +36,28 @@ int main(int argc, char** argv) {
     if (!w.openScenario(scenario) && scenario != scen::kDefaultScenario) w.openScenario(scen::kDefaultScenario);
     w.resize(1400, 900);
     w.show();
+    if (parser.isSet(runTo)) {
+        const auto t = sched::parseDuration(parser.value(runTo).toStdString());
+        if (!t) qWarning("--run-to: '%s' is not a duration (e.g. 300ms)", qPrintable(parser.value(runTo)));
+        else session.runTo(*t);
+    }
+    if (parser.isSet(range)) {
+        const QStringList ab = parser.value(range).split('-');
+        sched::Time a = 0, b = 0;
+        bool ok = ab.size() == 2;
+        if (ok) {
+            const auto pa = sched::parseDuration(ab[0].toStdString()), pb = sched::parseDuration(ab[1].toStdString());
+            ok = pa.has_value() && pb.has_value();
+            if (ok) a = pa.value(), b = pb.value();
+        }
+        if (!ok || b <= a) {
+            qWarning("--range: write START-END with units, e.g. 280ms-320ms");
+        } else {
+            w.timeline()->setFollow(false);
+            w.timeline()->setRange(a, b);
+        }
+    }
+    if (parser.isSet(select)) w.selectTaskByComm(parser.value(select));
     if (parser.isSet(play)) QTimer::singleShot(0, &session, &Session::play);
     return app.exec();
 }

@@ -243,6 +243,16 @@ void MainWindow::refreshPanels(bool force) {
     metrics_->refresh(e.trace(), e.now());
 }
 
+void MainWindow::selectTaskByComm(const QString& comm) {
+    const auto& tasks = session_->engine().tasks();
+    for (TaskId t = 0; t < TaskId(tasks.size()); ++t)
+        if (QString::fromStdString(tasks[size_t(t)].comm) == comm) {
+            timeline_->setSelectedTask(t);
+            chart_->setTask(t);
+            return;
+        }
+}
+
 void MainWindow::closeEvent(QCloseEvent* ev) {
     QSettings settings;
     settings.setValue("window/geometry", saveGeometry());

@@ -26,6 +26,7 @@ public:
     explicit MainWindow(Session* session, QWidget* parent = nullptr);
     bool openScenario(const QString& nameOrPath);
     view::TimelineView* timeline() const { return timeline_; }
+    void selectTaskByComm(const QString& comm);
     // Exports the timeline's visible range; returns an error text, empty on success.
     QString exportTimelineTo(const QString& path, int width = 0, int height = 0);
 

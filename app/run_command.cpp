@@ -2,6 +2,7 @@
 #include "run_command.h"
 
 #include "builtin_scenarios.h"
+#include "cli_export.h"
 #include "duration.h"
 #include "latency.h"
 #include "perf_report.h"
@@ -104,6 +105,9 @@ int runCommand(const RunOptions& o, std::ostream& out, std::ostream& err) {
     ps.involuntary = computeRunStats(invol);
     ps.elapsedSec = computeRunStats(elapsed);
 
+    if (!o.exportTimeline.empty()) {
+        if (int rc = exportTimelineCommand(o, s, err); rc != 0) return rc;
+    }
     if (o.json) {
         std::ostringstream j;
         j << "{\n  \"scenario\": " << jsonString(s.name) << ",\n  \"preempt\": " << jsonString(std::string(preemptModelName(s.config.preempt)))

@@ -67,7 +67,7 @@ EevdfChart::EevdfChart(QWidget* parent) : QWidget(parent) {
     plot_->legend->setBrush(bg);
     plot_->legend->setTextColor(fg);
     plot_->legend->setFont(font());
-    top->insetLayout()->setInsetAlignment(0, Qt::AlignTop | Qt::AlignLeft);
+    top->insetLayout()->setInsetAlignment(0, Qt::AlignBottom | Qt::AlignRight); // the lines rise to the top right
 }
 
 void EevdfChart::setTrace(const sched::Trace* trace) {

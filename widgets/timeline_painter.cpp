@@ -172,7 +172,7 @@ void TimelinePainter::paintFlags(QPainter& p, int cpu, const QRect& r, const Tim
             if (!cols[size_t(x)]) { ++x; continue; }
             int e = x + 1;
             while (e < axis.width && cols[size_t(e)]) ++e;
-            p.drawRect(QRect(x0 + x, by, e - x, half));
+            p.drawRect(QRect(x0 + x, by, std::max(2, e - x), half)); // an instant set-and-clear stays visible
             x = e;
         }
         if (cpu < int(d.live.flag.size()) && d.live.flag[size_t(cpu)][size_t(bit)]) { // still set now

@@ -1,0 +1,11 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// schedscope-cli --export-timeline: draws a run's timeline with the GUI's painter, offscreen.
+#pragma once
+
+#include "cli_options.h"
+
+#include <ostream>
+
+// Runs the scenario once more with the first seed (a run is deterministic, so this is run 1) and
+// writes the picture. Returns a process exit code.
+int exportTimelineCommand(const RunOptions& o, const scen::Scenario& s, std::ostream& err);
