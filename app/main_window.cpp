@@ -50,6 +50,11 @@ MainWindow::MainWindow(Session* session, QWidget* parent) : QMainWindow(parent),
 
     connect(session_, &Session::advanced, this, &MainWindow::onAdvanced);
     connect(session_, &Session::reloaded, this, &MainWindow::onReloaded);
+    connect(session_, &Session::rewound, this, [this] { // drop what the views indexed
+        timeline_->clearRun();
+        chart_->setTrace(nullptr);
+    });
+    connect(timeline_, &view::TimelineView::runToRequested, session_, &Session::runTo);
     connect(session_, &Session::message, this, [this](const QString& m) { statusBar()->showMessage(m, 8000); });
     connect(session_, &Session::playingChanged, this, [this](bool on) {
         playAct_->setText(on ? tr("Pause") : tr("Play"));
@@ -102,6 +107,12 @@ void MainWindow::buildActions() {
     QAction* sw = tb->addAction(tr("Next switch"), session_, &Session::stepSwitch);
     sw->setShortcut(Qt::Key_N);
     sw->setToolTip(tr("Run to the next context switch (N)"));
+    QAction* back = tb->addAction(style()->standardIcon(QStyle::SP_MediaSeekBackward), tr("Step back"), session_, &Session::stepBackEvent);
+    back->setShortcut(Qt::Key_Comma);
+    back->setToolTip(tr("Back one scheduler event (,) - rewinds to a snapshot and replays"));
+    QAction* backTick = tb->addAction(tr("Back 1 ms"), this, [this] { session_->stepBack(kNsPerMs); });
+    backTick->setShortcut(QKeySequence(tr("Shift+T")));
+    backTick->setToolTip(tr("Back one millisecond of simulated time (Shift+T); double-click the timeline to run or rewind to a time"));
     QAction* reset = tb->addAction(style()->standardIcon(QStyle::SP_MediaSkipBackward), tr("Reset"), session_, &Session::reset);
     reset->setShortcut(QKeySequence(tr("Ctrl+R")));
     tb->addSeparator();
@@ -151,7 +162,8 @@ void MainWindow::buildDocks() {
     QMenu* help = menuBar()->addMenu(tr("&Help"));
     help->addAction(tr("&Keys"), this, [this] {
         QMessageBox::information(this, tr("Keys"),
-                                 tr("Space play/pause   . one event   T next tick   N next switch   Ctrl+R reset\n"
+                                 tr("Space play/pause   . one event   , back one event   T next tick   Shift+T back 1 ms\n"
+                                    "N next switch   Ctrl+R reset   double-click the timeline: run or rewind to that time\n"
                                     "Timeline: wheel zoom at the cursor, drag to pan, Shift+drag to zoom into a range,\n"
                                     "W/S or Up/Down zoom, A/D or Left/Right pan, Home fit, 1/2 set markers A/B,\n"
                                     "click a slice to select its task."));

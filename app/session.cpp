@@ -3,6 +3,8 @@
 
 #include "builtin_scenarios.h"
 
+#include <algorithm>
+
 using namespace sched;
 
 Session::Session(QObject* parent) : QObject(parent) {
@@ -27,6 +29,9 @@ bool Session::load(const QString& nameOrPath, QString* error) {
 void Session::reset() {
     pause();
     engine_.emplace(scen::instantiate(scenario_, scenario_.seed, TraceOptions{true}));
+    snaps_.clear();
+    snapEvery_ = 10 * kNsPerMs;
+    takeSnapshot(true);
     emit reloaded();
     emit advanced();
 }
@@ -50,6 +55,29 @@ void Session::pause() {
 }
 
 void Session::togglePlay() { playing() ? pause() : play(); }
+
+void Session::takeSnapshot(bool force) {
+    if (!force && !snaps_.empty() && engine_->now() < snaps_.back().now() + snapEvery_) return;
+    if (!snaps_.empty() && snaps_.back().now() == engine_->now() && snaps_.back().eventsProcessed() == engine_->eventsProcessed()) return;
+    snaps_.push_back(engine_->snapshot());
+    if (snaps_.size() > kMaxSnapshots) { // thin out: keep the first and every other one
+        std::vector<Engine> kept;
+        for (size_t i = 0; i < snaps_.size(); i += 2) kept.push_back(std::move(snaps_[i]));
+        snaps_ = std::move(kept);
+        snapEvery_ *= 2;
+    }
+}
+
+// Restores the latest snapshot at or before t that has processed at most maxEvents events, and
+// forgets the snapshots after it (the future may now differ).
+void Session::restoreBefore(Time t, uint64_t maxEvents) {
+    size_t k = 0;
+    for (size_t i = 0; i < snaps_.size(); ++i)
+        if (snaps_[i].now() <= t && snaps_[i].eventsProcessed() <= maxEvents) k = i;
+    engine_->restore(snaps_[k]);
+    snaps_.erase(snaps_.begin() + std::ptrdiff_t(k) + 1, snaps_.end());
+    emit rewound();
+}
 
 void Session::finishedCheck() {
     if (engine_->now() >= scenario_.duration || !engine_->peekLive()) {
@@ -79,6 +107,7 @@ void Session::onFrame() {
             for (int i = 0; i < 256 && engine_->nextEventTime() <= target; ++i) engine_->step();
         if (engine_->nextEventTime() > target) engine_->runUntil(target);
     }
+    takeSnapshot();
     emit advanced();
     finishedCheck();
 }
@@ -87,6 +116,7 @@ void Session::stepEvent() {
     if (!engine_) return;
     pause();
     engine_->step();
+    takeSnapshot();
     emit advanced();
 }
 
@@ -94,6 +124,7 @@ void Session::stepTick() {
     if (!engine_) return;
     pause();
     engine_->runUntilTick(scenario_.duration);
+    takeSnapshot();
     emit advanced();
 }
 
@@ -101,23 +132,38 @@ void Session::stepSwitch() {
     if (!engine_) return;
     pause();
     if (!engine_->runUntilSwitch(scenario_.duration)) emit message(tr("No further context switch before the end."));
+    takeSnapshot();
     emit advanced();
 }
 
 void Session::runTo(qint64 time) {
     if (!engine_) return;
     pause();
-    if (time < engine_->now()) {
-        emit message(tr("%1 ms is in the past; stepping back comes with snapshots (next increment).").arg(time / 1e6));
-        return;
+    time = std::clamp<qint64>(time, 0, scenario_.duration);
+    if (time < engine_->now()) restoreBefore(time, UINT64_MAX);
+    // Replay in snapshot-sized steps so that a later step back finds a close snapshot.
+    while (engine_->now() < time) {
+        engine_->runUntil(std::min<Time>(time, engine_->now() + snapEvery_));
+        takeSnapshot();
     }
-    engine_->runUntil(std::min<Time>(time, scenario_.duration));
+    emit advanced();
+}
+
+void Session::stepBack(qint64 dt) { runTo(engine_ ? engine_->now() - dt : 0); }
+
+void Session::stepBackEvent() {
+    if (!engine_ || engine_->eventsProcessed() == 0) return;
+    pause();
+    const uint64_t target = engine_->eventsProcessed() - 1;
+    restoreBefore(engine_->now(), target);
+    while (engine_->eventsProcessed() < target && engine_->step()) {}
     emit advanced();
 }
 
 QString Session::apply(const ParamChange& change) {
     if (!engine_) return tr("no run loaded");
     const QString err = QString::fromStdString(engine_->apply(change));
+    if (err.isEmpty()) takeSnapshot(true); // the changed present is a good place to come back to
     emit message(err.isEmpty() ? tr("%1 at %2 ms").arg(QString::fromStdString(change.label())).arg(engine_->now() / 1e6, 0, 'f', 3)
                                : tr("Refused: %1").arg(err));
     emit advanced();

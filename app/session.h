@@ -35,13 +35,16 @@ public slots:
     void stepEvent();
     void stepTick();
     void stepSwitch();
-    void runTo(qint64 time);
+    void runTo(qint64 time);       // forward, or back via the nearest snapshot and a replay
+    void stepBack(qint64 dt);      // runTo(now - dt)
+    void stepBackEvent();          // to the state just before the last event
     void reset();
     // Applies now; returns an error text (empty on success) and reports it via message().
     QString apply(const sched::ParamChange& change);
 
 signals:
     void reloaded();           // a new engine (load or reset)
+    void rewound();            // the engine went back in time; views must drop what they indexed
     void advanced();           // simulated time moved or the state changed
     void playingChanged(bool playing);
     void message(const QString& text);
@@ -49,6 +52,8 @@ signals:
 private:
     void onFrame();
     void finishedCheck();
+    void takeSnapshot(bool force = false);
+    void restoreBefore(sched::Time t, uint64_t maxEvents);
 
     scen::Scenario scenario_;
     QString source_;
@@ -57,4 +62,9 @@ private:
     QElapsedTimer wall_;
     double speed_ = 20e6; // 20 ms of simulated time per second
     double carry_ = 0;
+    // Rewind: snapshots of the engine state (without its trace) every snapEvery_ of simulated
+    // time; when there are too many, every other one is dropped and the spacing doubles.
+    std::vector<sched::Engine> snaps_;
+    sched::Time snapEvery_ = 10 * sched::kNsPerMs;
+    static constexpr size_t kMaxSnapshots = 256;
 };

@@ -70,6 +70,13 @@ public:
     std::string apply(const ParamChange& c); // now, at now(); returns an error text or empty
     void finish();                          // close open slices and flags at now(); terminal
 
+    // --- rewind ---
+    // A copy of the whole state except the trace, which only grows: the snapshot remembers how
+    // long each trace column was. restore() returns to that state and cuts this engine's trace
+    // back to those lengths, so replaying from there reproduces the run exactly.
+    Engine snapshot() const;
+    void restore(const Engine& snap);
+
     // --- state, read-only ---
     Time now() const { return now_; }
     const SchedConfig& config() const { return cfg_; }
@@ -87,6 +94,12 @@ public:
     const std::string& error() const { return error_; }
 
 private:
+    struct TraceMark {
+        size_t tasks = 0, slices = 0, flags = 0, wakeups = 0, migrations = 0, samples = 0, markers = 0;
+    };
+    TraceMark markOf(const Trace& t) const;
+    void copyStateFrom(const Engine& o);
+
     // engine.cpp
     void dispatch(const Event& e);
     void startTask(TaskId t);
@@ -189,6 +202,7 @@ private:
     bool finished_ = false;
     EventKind lastKind_ = EventKind::Tick;
     Time nohzNextBalance_ = 0;
+    TraceMark snapMark_; // in a snapshot: the trace lengths it corresponds to
     Trace trace_;
 };
 

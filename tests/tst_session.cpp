@@ -56,6 +56,41 @@ private slots:
         QCOMPARE(s.engine().now(), Time(0));
         QVERIFY(s.engine().trace().markers.empty());
     }
+    void scrubbingBackReturnsTheExactEarlierState() {
+        Session a, b;
+        QVERIFY(a.load("preempt-switch", nullptr) && b.load("preempt-switch", nullptr));
+        a.runTo(230 * kNsPerMs);
+        b.runTo(390 * kNsPerMs);
+        QSignalSpy rewound(&b, &Session::rewound);
+        b.runTo(230 * kNsPerMs); // back, to a time after the live change at 200 ms
+        QCOMPARE(rewound.count(), 1);
+        QCOMPARE(b.engine().now(), a.engine().now());
+        QCOMPARE(b.engine().eventsProcessed(), a.engine().eventsProcessed());
+        QVERIFY(b.engine().trace().slices.start == a.engine().trace().slices.start);
+        QVERIFY(b.engine().trace().slices.task == a.engine().trace().slices.task);
+        QVERIFY(b.engine().trace().flags.set == a.engine().trace().flags.set);
+        QCOMPARE(b.engine().trace().markers.size(), size_t(1));
+        b.runTo(150 * kNsPerMs); // before the change: the marker is gone, the model is none again
+        QVERIFY(b.engine().trace().markers.empty());
+        QCOMPARE(b.engine().config().preempt, PreemptModel::None);
+        b.stepBack(1 * kNsPerSec); // clamps at the start
+        QCOMPARE(b.engine().now(), Time(0));
+    }
+    void stepBackOneEventUndoesOneStep() {
+        Session s;
+        QVERIFY(s.load("kernel-hogs-waker", nullptr));
+        s.runTo(37 * kNsPerMs);
+        const uint64_t ev = s.engine().eventsProcessed();
+        const size_t slices = s.engine().trace().slices.size();
+        const Time now = s.engine().now();
+        s.stepEvent();
+        s.stepEvent();
+        s.stepBackEvent();
+        s.stepBackEvent();
+        QCOMPARE(s.engine().eventsProcessed(), ev);
+        QCOMPARE(s.engine().trace().slices.size(), slices);
+        QVERIFY(s.engine().now() <= now);
+    }
     void playAdvancesTimeWithoutBlockingTheEventLoop() {
         Session s;
         QVERIFY(s.load("kernel-hogs-waker", nullptr));

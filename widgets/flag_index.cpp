@@ -37,17 +37,30 @@ std::vector<uint8_t> FlagIndex::columns(int cpu, int bit, Time t0, Time t1, int 
     std::vector<uint8_t> cols(size_t(std::max(width, 0)), 0);
     if (cpu < 0 || size_t(cpu) >= lanes_.size() || width <= 0 || t1 <= t0) return cols;
     const Lane& l = lanes_[size_t(cpu)][size_t(bit & 1)];
-    for (int x = 0; x < width; ++x) {
+    if (l.idx.empty()) return cols;
+    // Sweep the columns left to right; k = first interval that clears after the column start.
+    size_t k = size_t(std::upper_bound(l.clear.begin(), l.clear.end(), t0) - l.clear.begin());
+    for (int x = 0; x < width && k < l.idx.size(); ++x) {
         const Time a = t0 + Time((sched::int128(t1 - t0) * x) / width);
         const Time b = t0 + Time((sched::int128(t1 - t0) * (x + 1)) / width);
-        size_t k = size_t(std::upper_bound(l.clear.begin(), l.clear.end(), a) - l.clear.begin());
+        if (l.clear[k] <= a) { // gallop to the first interval clearing after a
+            size_t lo = k, step = 1, hi = k;
+            while (hi < l.clear.size() && l.clear[hi] <= a) {
+                lo = hi + 1;
+                hi = k + step;
+                step *= 2;
+            }
+            hi = std::min(hi, l.clear.size());
+            k = size_t(std::upper_bound(l.clear.begin() + std::ptrdiff_t(lo), l.clear.begin() + std::ptrdiff_t(hi), a) - l.clear.begin());
+            if (k >= l.idx.size()) break;
+        }
         Time best = 0;
-        // An interval that is set and cleared at the same instant still shows as one column.
-        for (size_t n = 0; k < l.idx.size() && (l.set[k] < b || (l.set[k] == a && a == b)) && n < 8; ++k, ++n) {
-            const Time cover = std::max<Time>(1, std::min(b, l.clear[k]) - std::max(a, l.set[k]));
+        // An interval that is set and cleared at the same instant still marks its column.
+        for (size_t j = k, n = 0; j < l.idx.size() && l.set[j] < b && n < 8; ++j, ++n) {
+            const Time cover = std::max<Time>(1, std::min(b, l.clear[j]) - std::max(a, l.set[j]));
             if (cover > best) {
                 best = cover;
-                cols[size_t(x)] = uint8_t(1 + trace_->flags.reason[l.idx[k]]);
+                cols[size_t(x)] = uint8_t(1 + trace_->flags.reason[l.idx[j]]);
             }
         }
     }

@@ -3,6 +3,8 @@
 
 #include "task_colors.h"
 
+#include <QImage>
+#include <QPaintEngine>
 #include <QPainter>
 #include <QPainterPath>
 #include <cmath>
@@ -24,6 +26,25 @@ QColor colorFor(const TimelineData& d, TaskId t, bool dark) {
     return taskColor(t, d.trace->tasks[size_t(t)].comm, dark);
 }
 
+// Raster targets (the widget, PNG) get lanes written pixel by pixel into one image each: a
+// zoomed-out lane changes task nearly every pixel, and thousands of 1-pixel rectangles would
+// cost far more than the frame budget. Vector targets (SVG, PDF) keep rectangles.
+bool isRaster(const QPainter& p) { return p.paintEngine() && p.paintEngine()->type() == QPaintEngine::Raster; }
+
+// Task colours are computed once per task and paint call.
+struct ColorCache {
+    const TimelineData& d;
+    bool dark;
+    std::vector<QRgb> rgb;
+    QRgb get(TaskId t, bool dim) {
+        if (size_t(t) >= rgb.size()) rgb.resize(size_t(t) + 1, 0);
+        if (!rgb[size_t(t)]) rgb[size_t(t)] = colorFor(d, t, dark).rgb() | 0xff000000u;
+        QRgb c = rgb[size_t(t)];
+        if (dim) c = qRgb((qRed(c) + 2 * 128) / 3, (qGreen(c) + 2 * 128) / 3, (qBlue(c) + 2 * 128) / 3);
+        return c;
+    }
+};
+
 } // namespace
 
 void TimelinePainter::paint(QPainter& p, const QRect& rect, const TimeAxis& axis, const TimelineData& d,
@@ -38,13 +59,15 @@ void TimelinePainter::paint(QPainter& p, const QRect& rect, const TimeAxis& axis
         const QRect label(rect.left(), rect.top() + L.laneTop(c), L.gutter - 6, L.lane);
         p.setPen(pal.color(QPalette::Text));
         p.drawText(label, Qt::AlignRight | Qt::AlignVCenter, QString("CPU%1").arg(c));
-        QFont small = font;
-        small.setPointSizeF(font.pointSizeF() * 0.75);
-        p.setFont(small);
-        p.setPen(pal.color(QPalette::PlaceholderText));
-        p.drawText(QRect(rect.left(), rect.top() + L.laneTop(c) + L.lane, L.gutter - 6, L.flagLane + 2),
-                   Qt::AlignRight | Qt::AlignVCenter, "resched");
-        p.setFont(font);
+        if (L.flagLane >= 8) { // a caption for the need-resched lane when it is tall enough to read
+            QFont small = font;
+            small.setPointSizeF(font.pointSizeF() * 0.75);
+            p.setFont(small);
+            p.setPen(pal.color(QPalette::PlaceholderText));
+            p.drawText(QRect(rect.left(), rect.top() + L.laneTop(c) + L.lane, L.gutter - 6, L.flagLane + 2),
+                       Qt::AlignRight | Qt::AlignVCenter, "resched");
+            p.setFont(font);
+        }
         paintLane(p, c, rect, axis, d, L, dark);
         paintFlags(p, c, rect, axis, d, L, dark);
     }
@@ -84,6 +107,21 @@ void TimelinePainter::paintLane(QPainter& p, int cpu, const QRect& r, const Time
     const TaskId openTask = cpu < int(d.live.curr.size()) ? d.live.curr[size_t(cpu)] : sched::kNoTask;
     const Time openStart = cpu < int(d.live.sliceStart.size()) ? d.live.sliceStart[size_t(cpu)] : 0;
     const auto cols = d.lanes->columns(cpu, axis.start, axis.end, axis.width, openTask, openStart, d.live.now);
+    if (isRaster(p)) {
+        QImage img(axis.width, L.lane, QImage::Format_ARGB32_Premultiplied);
+        img.fill(dark ? QColor(40, 40, 44) : QColor(236, 236, 240));
+        ColorCache cache{d, dark, {}};
+        for (int x = 0; x < axis.width; ++x) {
+            const Column& c = cols[size_t(x)];
+            const int level = int(std::lround(c.busy * 8));
+            if (level <= 0 || c.task < 0) continue;
+            const QRgb rgb = cache.get(c.task, d.selected >= 0 && c.task != d.selected);
+            for (int yy = L.lane - std::max(2, L.lane * level / 8); yy < L.lane; ++yy)
+                reinterpret_cast<QRgb*>(img.scanLine(yy))[x] = rgb;
+        }
+        p.drawImage(x0, y, img);
+        return;
+    }
     p.setPen(Qt::NoPen);
     int x = 0;
     while (x < axis.width) {
@@ -167,13 +205,27 @@ void TimelinePainter::paintFlags(QPainter& p, int cpu, const QRect& r, const Tim
         const auto cols = d.flags->columns(cpu, bit, axis.start, axis.end, axis.width);
         p.setPen(Qt::NoPen);
         p.setBrush(col);
-        int x = 0;
-        while (x < axis.width) {
+        // Runs of set columns; an instant set-and-clear still gets 2 pixels.
+        std::vector<std::pair<int, int>> runs;
+        for (int x = 0; x < axis.width;) {
             if (!cols[size_t(x)]) { ++x; continue; }
             int e = x + 1;
             while (e < axis.width && cols[size_t(e)]) ++e;
-            p.drawRect(QRect(x0 + x, by, std::max(2, e - x), half)); // an instant set-and-clear stays visible
+            runs.emplace_back(x, std::max(2, e - x));
             x = e;
+        }
+        if (isRaster(p) && runs.size() > 64) { // many short runs: one image instead of many rectangles
+            QImage img(axis.width, half, QImage::Format_ARGB32_Premultiplied);
+            img.fill(Qt::transparent);
+            const QRgb rgb = col.rgb();
+            for (const auto& [x, w] : runs)
+                for (int yy = 0; yy < half; ++yy) {
+                    QRgb* line = reinterpret_cast<QRgb*>(img.scanLine(yy));
+                    for (int k = x; k < std::min(axis.width, x + w); ++k) line[k] = rgb;
+                }
+            p.drawImage(x0, by, img);
+        } else {
+            for (const auto& [x, w] : runs) p.drawRect(QRect(x0 + x, by, w, half));
         }
         if (cpu < int(d.live.flag.size()) && d.live.flag[size_t(cpu)][size_t(bit)]) { // still set now
             const double xa = std::max(0.0, axis.toX(d.live.flagSetAt[size_t(cpu)][size_t(bit)]));

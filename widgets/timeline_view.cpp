@@ -164,6 +164,10 @@ void TimelineView::mouseReleaseEvent(QMouseEvent* e) {
     }
 }
 
+void TimelineView::mouseDoubleClickEvent(QMouseEvent* e) {
+    if (e->pos().x() >= layout_.gutter) emit runToRequested(timeAtX(e->pos().x()));
+}
+
 void TimelineView::keyPressEvent(QKeyEvent* e) {
     const double w = axis_.width;
     switch (e->key()) {

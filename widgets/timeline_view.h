@@ -33,6 +33,7 @@ signals:
     void rangeChanged(qint64 start, qint64 end);
     void cursorMoved(qint64 time, int cpu);
     void taskSelected(int task);
+    void runToRequested(qint64 time); // double-click: go (forward or back) to that time
 
 protected:
     void paintEvent(QPaintEvent*) override;
@@ -42,6 +43,7 @@ protected:
     void mouseMoveEvent(QMouseEvent*) override;
     void mouseReleaseEvent(QMouseEvent*) override;
     void keyPressEvent(QKeyEvent*) override;
+    void mouseDoubleClickEvent(QMouseEvent*) override;
     bool event(QEvent*) override;
     QSize sizeHint() const override;
 
