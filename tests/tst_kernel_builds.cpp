@@ -86,7 +86,8 @@ private slots:
         }
         QCOMPARE(condResched, 0);
         QVERIFY(irqReturn > 50);
-        const LatencyRow* w = latencyRow(perfSchedLatency(e.trace()), "waker");
+        const auto rows = perfSchedLatency(e.trace());
+        const LatencyRow* w = latencyRow(rows, "waker");
         QVERIFY2(w->maxDelay <= 8 * kNsPerMs + 50 * kNsPerUs, qPrintable(QString::number(w->maxDelay)));
     }
     void autoFullIsAlwaysEager() {

@@ -40,7 +40,12 @@ void TimelineView::setRun(const sched::Trace* trace, const LiveState& live) {
 }
 
 void TimelineView::clearRun() {
-    data_ = TimelineData{};
+    // The user's selection and markers survive a reload or rewind; what was indexed does not.
+    TimelineData fresh;
+    fresh.selected = data_.selected;
+    fresh.markerA = data_.markerA;
+    fresh.markerB = data_.markerB;
+    data_ = fresh;
     lanes_.reset();
     flags_ = FlagIndex{};
     update();
