@@ -19,6 +19,8 @@
 #include <QFileDialog>
 #include <QLabel>
 #include <QMenuBar>
+#include <QProgressBar>
+#include <QPushButton>
 #include <QMessageBox>
 #include <QScrollArea>
 #include <QSettings>
@@ -45,6 +47,15 @@ MainWindow::MainWindow(Session* session, QWidget* parent) : QMainWindow(parent),
     setCentralWidget(split);
     status_ = new QLabel(this);
     statusBar()->addPermanentWidget(status_);
+    progress_ = new QProgressBar(this);
+    progress_->setRange(0, 100);
+    progress_->setMaximumWidth(200);
+    progress_->hide();
+    cancel_ = new QPushButton(tr("Cancel"), this);
+    cancel_->hide();
+    connect(cancel_, &QPushButton::clicked, session_, &Session::cancel);
+    statusBar()->addPermanentWidget(progress_);
+    statusBar()->addPermanentWidget(cancel_);
     buildActions();
     buildDocks();
 
@@ -55,6 +66,11 @@ MainWindow::MainWindow(Session* session, QWidget* parent) : QMainWindow(parent),
         chart_->setTrace(nullptr);
     });
     connect(timeline_, &view::TimelineView::runToRequested, session_, &Session::runTo);
+    connect(session_, &Session::busyChanged, this, &MainWindow::onBusy);
+    connect(session_, &Session::progress, this, [this](int pct) {
+        progress_->setValue(pct);
+        timeline_->setFrozenNote(tr("Simulating in the background... %1%").arg(pct));
+    });
     connect(session_, &Session::message, this, [this](const QString& m) { statusBar()->showMessage(m, 8000); });
     connect(session_, &Session::playingChanged, this, [this](bool on) {
         playAct_->setText(on ? tr("Pause") : tr("Play"));
@@ -232,7 +248,21 @@ void MainWindow::onReloaded() {
     refreshPanels(true);
 }
 
+// A background run owns the engine: freeze every view that reads it, show progress and Cancel.
+void MainWindow::onBusy(bool busy) {
+    timeline_->setFrozen(busy);
+    progress_->setValue(0);
+    progress_->setVisible(busy);
+    cancel_->setVisible(busy);
+    for (QWidget* w : std::initializer_list<QWidget*>{params_, inspector_, metrics_, chart_}) w->setEnabled(!busy);
+    if (!busy) { // what the views indexed may predate the run: start them afresh
+        timeline_->clearRun();
+        chart_->setTrace(nullptr);
+    }
+}
+
 void MainWindow::onAdvanced() {
+    if (session_->busy()) return;
     const Engine& e = session_->engine();
     timeline_->setRun(&e.trace(), view::captureLive(e));
     chart_->setTrace(&e.trace());
@@ -246,6 +276,7 @@ void MainWindow::onAdvanced() {
 
 // Tables are cheap but not free: while playing they refresh a few times a second.
 void MainWindow::refreshPanels(bool force) {
+    if (session_->busy()) return;
     const qint64 now = QDateTime::currentMSecsSinceEpoch();
     if (!force && now - lastPanelRefresh_ < 300) return;
     lastPanelRefresh_ = now;

@@ -11,6 +11,8 @@ class QAction;
 class QComboBox;
 class QLabel;
 class QMenu;
+class QProgressBar;
+class QPushButton;
 class Session;
 namespace view {
 class TimelineView;
@@ -38,6 +40,7 @@ private:
     void buildDocks();
     void onAdvanced();
     void onReloaded();
+    void onBusy(bool busy);
     void refreshPanels(bool force);
     void updateRecentMenu();
     void openDialog();
@@ -54,6 +57,8 @@ private:
     QMenu* recentMenu_ = nullptr;
     QMenu* builtinMenu_ = nullptr;
     QLabel* status_ = nullptr;
+    QProgressBar* progress_ = nullptr;
+    QPushButton* cancel_ = nullptr;
     qint64 lastPanelRefresh_ = 0;
     std::function<void()> defaultDockSizes_;
 };

@@ -3,6 +3,7 @@
 
 #include "builtin_scenarios.h"
 
+#include <QtConcurrent/QtConcurrentRun>
 #include <algorithm>
 
 using namespace sched;
@@ -10,9 +11,48 @@ using namespace sched;
 Session::Session(QObject* parent) : QObject(parent) {
     timer_.setInterval(16);
     connect(&timer_, &QTimer::timeout, this, &Session::onFrame);
+    progressTimer_.setInterval(100);
+    connect(&progressTimer_, &QTimer::timeout, this, [this] { emit progress(progress_.load()); });
+    connect(&watcher_, &QFutureWatcher<void>::finished, this, [this] {
+        progressTimer_.stop();
+        busy_ = false;
+        emit busyChanged(false);
+        emit message(cancel_ ? tr("Cancelled at %1 ms.").arg(double(engine_->now()) / 1e6, 0, 'f', 3)
+                             : tr("Ran to %1 ms.").arg(double(engine_->now()) / 1e6, 0, 'f', 3));
+        emit advanced();
+    });
+}
+
+// The worker owns the engine until it finishes (the GUI thread does not touch it meanwhile);
+// it runs in snapshot-sized chunks so that cancel and progress react within a chunk.
+void Session::runForwardInBackground(Time target) {
+    busy_ = true;
+    cancel_ = false;
+    progress_ = 0;
+    emit busyChanged(true);
+    progressTimer_.start();
+    const Time from = engine_->now();
+    watcher_.setFuture(QtConcurrent::run([this, from, target] {
+        while (engine_->now() < target && !cancel_) {
+            engine_->runUntil(std::min<Time>(target, engine_->now() + snapEvery_));
+            takeSnapshot();
+            progress_ = int(100.0 * double(engine_->now() - from) / double(std::max<Time>(1, target - from)));
+        }
+    }));
+}
+
+void Session::cancel() { cancel_ = true; }
+
+Session::~Session() {
+    cancel_ = true;
+    watcher_.waitForFinished(); // the worker uses engine_ until it returns
 }
 
 bool Session::load(const QString& nameOrPath, QString* error) {
+    if (busy_) {
+        if (error) *error = tr("a run is in progress in the background; cancel it first");
+        return false;
+    }
     scen::Scenario s;
     scen::ScenarioError err;
     if (!scen::loadScenario(nameOrPath.toStdString(), s, err)) {
@@ -27,6 +67,7 @@ bool Session::load(const QString& nameOrPath, QString* error) {
 }
 
 void Session::reset() {
+    if (busy_) return;
     pause();
     engine_.emplace(scen::instantiate(scenario_, scenario_.seed, TraceOptions{true}));
     snaps_.clear();
@@ -37,7 +78,7 @@ void Session::reset() {
 }
 
 void Session::play() {
-    if (!engine_ || timer_.isActive()) return;
+    if (!engine_ || busy_ || timer_.isActive()) return;
     if (engine_->now() >= scenario_.duration) {
         emit message(tr("The scenario's %1 ms are over; reset to run it again.").arg(scenario_.duration / 1e6));
         return;
@@ -113,7 +154,7 @@ void Session::onFrame() {
 }
 
 void Session::stepEvent() {
-    if (!engine_) return;
+    if (!engine_ || busy_) return;
     pause();
     engine_->step();
     takeSnapshot();
@@ -121,7 +162,7 @@ void Session::stepEvent() {
 }
 
 void Session::stepTick() {
-    if (!engine_) return;
+    if (!engine_ || busy_) return;
     pause();
     engine_->runUntilTick(scenario_.duration);
     takeSnapshot();
@@ -129,7 +170,7 @@ void Session::stepTick() {
 }
 
 void Session::stepSwitch() {
-    if (!engine_) return;
+    if (!engine_ || busy_) return;
     pause();
     if (!engine_->runUntilSwitch(scenario_.duration)) emit message(tr("No further context switch before the end."));
     takeSnapshot();
@@ -137,10 +178,14 @@ void Session::stepSwitch() {
 }
 
 void Session::runTo(qint64 time) {
-    if (!engine_) return;
+    if (!engine_ || busy_) return;
     pause();
     time = std::clamp<qint64>(time, 0, scenario_.duration);
     if (time < engine_->now()) restoreBefore(time, UINT64_MAX);
+    if (time - engine_->now() > backgroundThreshold_) {
+        runForwardInBackground(time);
+        return;
+    }
     // Replay in snapshot-sized steps so that a later step back finds a close snapshot.
     while (engine_->now() < time) {
         engine_->runUntil(std::min<Time>(time, engine_->now() + snapEvery_));
@@ -152,7 +197,7 @@ void Session::runTo(qint64 time) {
 void Session::stepBack(qint64 dt) { runTo(engine_ ? engine_->now() - dt : 0); }
 
 void Session::stepBackEvent() {
-    if (!engine_ || engine_->eventsProcessed() == 0) return;
+    if (!engine_ || busy_ || engine_->eventsProcessed() == 0) return;
     pause();
     const uint64_t target = engine_->eventsProcessed() - 1;
     restoreBefore(engine_->now(), target);
@@ -162,6 +207,7 @@ void Session::stepBackEvent() {
 
 QString Session::apply(const ParamChange& change) {
     if (!engine_) return tr("no run loaded");
+    if (busy_) return tr("a run is in progress in the background; cancel it first");
     const QString err = QString::fromStdString(engine_->apply(change));
     if (err.isEmpty()) takeSnapshot(true); // the changed present is a good place to come back to
     emit message(err.isEmpty() ? tr("%1 at %2 ms").arg(QString::fromStdString(change.label())).arg(engine_->now() / 1e6, 0, 'f', 3)

@@ -8,14 +8,17 @@
 #include "scenario.h"
 
 #include <QElapsedTimer>
+#include <QFutureWatcher>
 #include <QObject>
 #include <QTimer>
+#include <atomic>
 #include <optional>
 
 class Session : public QObject {
     Q_OBJECT
 public:
     explicit Session(QObject* parent = nullptr);
+    ~Session() override;
 
     // A scenario file or a built-in name. On failure returns false and sets *error.
     bool load(const QString& nameOrPath, QString* error);
@@ -24,11 +27,17 @@ public:
     const scen::Scenario& scenario() const { return scenario_; }
     QString source() const { return source_; }
     bool playing() const { return timer_.isActive(); }
+    // While a long run goes on in the worker thread the engine belongs to it: nothing may read
+    // or change the engine until busyChanged(false).
+    bool busy() const { return busy_; }
+    // Runs longer than this (in simulated time) go to the worker thread.
+    void setBackgroundThreshold(sched::Time t) { backgroundThreshold_ = t; }
     // Simulated nanoseconds per wall second; 0 = as fast as possible; < 0 = one event per frame.
     void setSpeed(double simNsPerSecond) { speed_ = simNsPerSecond; }
     double speed() const { return speed_; }
 
 public slots:
+    void cancel(); // stops a background run at the next chunk; the engine keeps what it did
     void play();
     void pause();
     void togglePlay();
@@ -48,11 +57,14 @@ signals:
     void advanced();           // simulated time moved or the state changed
     void playingChanged(bool playing);
     void message(const QString& text);
+    void busyChanged(bool busy);
+    void progress(int percent);
 
 private:
     void onFrame();
     void finishedCheck();
     void takeSnapshot(bool force = false);
+    void runForwardInBackground(sched::Time target);
     void restoreBefore(sched::Time t, uint64_t maxEvents);
 
     scen::Scenario scenario_;
@@ -67,4 +79,11 @@ private:
     std::vector<sched::Engine> snaps_;
     sched::Time snapEvery_ = 10 * sched::kNsPerMs;
     static constexpr size_t kMaxSnapshots = 256;
+    // Background runs.
+    bool busy_ = false;
+    std::atomic<bool> cancel_{false};
+    std::atomic<int> progress_{0};
+    QFutureWatcher<void> watcher_;
+    QTimer progressTimer_;
+    sched::Time backgroundThreshold_ = 2 * sched::kNsPerSec;
 };

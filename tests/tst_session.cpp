@@ -91,6 +91,33 @@ private slots:
         QCOMPARE(s.engine().trace().slices.size(), slices);
         QVERIFY(s.engine().now() <= now);
     }
+    void farRunsGoToTheWorkerThread() {
+        Session s;
+        QVERIFY(s.load("fair-pair", nullptr));
+        s.setBackgroundThreshold(100 * kNsPerMs);
+        QSignalSpy busy(&s, &Session::busyChanged);
+        s.runTo(900 * kNsPerMs);
+        QVERIFY(s.busy());
+        QCOMPARE(s.apply(ParamChange::preemptModel(PreemptModel::Full)).isEmpty(), false); // refused meanwhile
+        QTRY_VERIFY_WITH_TIMEOUT(!s.busy(), 30000);
+        QCOMPARE(busy.count(), 2);
+        QCOMPARE(s.engine().now(), 900 * kNsPerMs);
+        Engine direct = builtinEngine("fair-pair");
+        direct.runUntil(900 * kNsPerMs);
+        QCOMPARE(s.engine().eventsProcessed(), direct.eventsProcessed());
+        QCOMPARE(s.engine().trace().slices.start, direct.trace().slices.start);
+    }
+    void aBackgroundRunCanBeCancelled() {
+        Session s;
+        QVERIFY(s.load("bench-64cpu-800", nullptr));
+        s.setBackgroundThreshold(kNsPerMs);
+        s.runTo(200 * kNsPerMs);
+        QVERIFY(s.busy());
+        s.cancel();
+        QTRY_VERIFY_WITH_TIMEOUT(!s.busy(), 30000);
+        QVERIFY(s.engine().now() < 200 * kNsPerMs); // it stopped early, at a chunk boundary
+        s.stepEvent();                              // and the engine is usable again
+    }
     void playAdvancesTimeWithoutBlockingTheEventLoop() {
         Session s;
         QVERIFY(s.load("kernel-hogs-waker", nullptr));

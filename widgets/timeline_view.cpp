@@ -21,6 +21,7 @@ TimelineView::TimelineView(QWidget* parent) : QWidget(parent) {
 }
 
 void TimelineView::setRun(const sched::Trace* trace, const LiveState& live) {
+    if (frozen_) return;
     data_.trace = trace;
     data_.live = live;
     lanes_.update(*trace);
@@ -89,8 +90,33 @@ void TimelineView::fitLanes() {
     layout_.lane = std::clamp(avail / cpus - layout_.flagLane - layout_.gap, 22, 80);
 }
 
+void TimelineView::setFrozen(bool frozen) {
+    if (frozen == frozen_) return;
+    if (frozen) frozenPicture_ = grab();
+    frozen_ = frozen;
+    frozenNote_.clear();
+    update();
+}
+
+void TimelineView::setFrozenNote(const QString& note) {
+    frozenNote_ = note;
+    update();
+}
+
 void TimelineView::paintEvent(QPaintEvent*) {
     QPainter p(this);
+    if (frozen_) {
+        p.fillRect(rect(), palette().color(QPalette::Base));
+        p.setOpacity(0.45);
+        p.drawPixmap(0, 0, frozenPicture_);
+        p.setOpacity(1.0);
+        p.setPen(palette().color(QPalette::Text));
+        QFont f = font();
+        f.setPointSizeF(f.pointSizeF() * 1.4);
+        p.setFont(f);
+        p.drawText(rect(), Qt::AlignCenter, frozenNote_.isEmpty() ? tr("Simulating...") : frozenNote_);
+        return;
+    }
     axis_.width = std::max(1, width() - layout_.gutter);
     if (!data_.trace) {
         p.fillRect(rect(), palette().color(QPalette::Base));
@@ -115,6 +141,7 @@ void TimelineView::paintEvent(QPaintEvent*) {
 }
 
 void TimelineView::wheelEvent(QWheelEvent* e) {
+    if (frozen_) return;
     const double steps = e->angleDelta().y() / 120.0;
     if (steps == 0) return;
     follow_ = false;
@@ -123,6 +150,7 @@ void TimelineView::wheelEvent(QWheelEvent* e) {
 }
 
 void TimelineView::mousePressEvent(QMouseEvent* e) {
+    if (frozen_) return;
     pressPos_ = e->pos();
     if (e->button() == Qt::LeftButton && (e->modifiers() & Qt::ShiftModifier)) {
         selecting_ = true;
@@ -133,6 +161,7 @@ void TimelineView::mousePressEvent(QMouseEvent* e) {
 }
 
 void TimelineView::mouseMoveEvent(QMouseEvent* e) {
+    if (frozen_) return;
     if (dragging_) {
         follow_ = false;
         axis_.pan(double(pressPos_.x() - e->pos().x()));
@@ -170,10 +199,12 @@ void TimelineView::mouseReleaseEvent(QMouseEvent* e) {
 }
 
 void TimelineView::mouseDoubleClickEvent(QMouseEvent* e) {
+    if (frozen_) return;
     if (e->pos().x() >= layout_.gutter) emit runToRequested(timeAtX(e->pos().x()));
 }
 
 void TimelineView::keyPressEvent(QKeyEvent* e) {
+    if (frozen_) return;
     const double w = axis_.width;
     switch (e->key()) {
     case Qt::Key_W: case Qt::Key_Up: axis_.zoomAt(w / 2, 1.5); break;
@@ -230,6 +261,7 @@ QString TimelineView::tooltipAt(const QPoint& pos) const {
 }
 
 bool TimelineView::event(QEvent* e) {
+    if (e->type() == QEvent::ToolTip && frozen_) return true;
     if (e->type() == QEvent::ToolTip) {
         auto* he = static_cast<QHelpEvent*>(e);
         const QString tip = tooltipAt(he->pos());

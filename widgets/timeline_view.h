@@ -6,6 +6,7 @@
 
 #include "timeline_painter.h"
 
+#include <QPixmap>
 #include <QWidget>
 
 namespace view {
@@ -24,6 +25,10 @@ public:
     void setFollow(bool on) { follow_ = on; }
     bool follow() const { return follow_; }
     void setSelectedTask(TaskId t);
+    // While the engine runs in a worker thread the view must not read the trace: it shows the
+    // picture it had, dimmed, with a progress note.
+    void setFrozen(bool frozen);
+    void setFrozenNote(const QString& note);
     TimelineData data() const;
     const TimelineLayout& layout() const { return layout_; }
     std::optional<Time> markerA() const { return data_.markerA; }
@@ -60,6 +65,9 @@ private:
     LaneIndex lanes_;
     FlagIndex flags_;
     bool follow_ = true;
+    bool frozen_ = false;
+    QPixmap frozenPicture_;
+    QString frozenNote_;
     bool dragging_ = false, selecting_ = false;
     QPoint pressPos_;
     int selectFrom_ = 0, selectTo_ = 0;
