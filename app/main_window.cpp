@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "main_window.h"
 
+#include "metrics_export.h"
+
 #include "builtin_scenarios.h"
 #include "eevdf_chart.h"
 #include "inspector_panel.h"
@@ -22,6 +24,7 @@
 #include <QProgressBar>
 #include <QPushButton>
 #include <QMessageBox>
+#include <QSaveFile>
 #include <QScrollArea>
 #include <QSettings>
 #include <QSplitter>
@@ -106,6 +109,14 @@ void MainWindow::buildActions() {
     recentMenu_ = file->addMenu(tr("Open &recent"));
     file->addSeparator();
     file->addAction(tr("&Export timeline (PNG, SVG, PDF)..."), QKeySequence(tr("Ctrl+E")), this, &MainWindow::exportDialog);
+    file->addAction(tr("Export &metrics (CSV, JSON)..."), this, [this] {
+        const QString path = QFileDialog::getSaveFileName(this, tr("Export metrics"), "metrics.csv",
+                                                          tr("CSV table (*.csv);;JSON (*.json)"));
+        if (path.isEmpty()) return;
+        const QString err = exportMetricsTo(path);
+        if (!err.isEmpty()) QMessageBox::warning(this, tr("Export failed"), err);
+        else statusBar()->showMessage(tr("Exported %1").arg(path), 5000);
+    });
     file->addSeparator();
     file->addAction(tr("&Quit"), QKeySequence::Quit, this, &QWidget::close);
 
@@ -221,6 +232,19 @@ QString MainWindow::exportTimelineTo(const QString& path, int width, int height)
     return view::exportTimeline(path, d, timeline_->axis().start, timeline_->axis().end, width > 0 ? width : timeline_->width(),
                                 height > 0 ? height : timeline_->layout().height(d.trace ? d.trace->cpus : 1), palette(),
                                 timeline_->font());
+}
+
+QString MainWindow::exportMetricsTo(const QString& path) {
+    if (!session_->loaded() || session_->busy()) return tr("no run to export");
+    const bool json = path.endsWith(".json", Qt::CaseInsensitive);
+    if (!json && !path.endsWith(".csv", Qt::CaseInsensitive)) return tr("%1: use a .csv or .json file name").arg(path);
+    const Engine& e = session_->engine();
+    const std::string text = json ? metricsJson(e.trace(), e.now()) : metricsCsv(e.trace(), e.now());
+    QSaveFile f(path); // all or nothing: a failed write leaves the old file alone
+    if (!f.open(QIODevice::WriteOnly)) return tr("%1: cannot write (%2)").arg(path, f.errorString());
+    f.write(text.data(), qint64(text.size()));
+    if (!f.commit()) return tr("%1: cannot save (%2)").arg(path, f.errorString());
+    return {};
 }
 
 void MainWindow::exportDialog() {

@@ -31,6 +31,8 @@ public:
     void selectTaskByComm(const QString& comm);
     // Exports the timeline's visible range; returns an error text, empty on success.
     QString exportTimelineTo(const QString& path, int width = 0, int height = 0);
+    // Metrics as .csv or .json, written atomically; returns an error text, empty on success.
+    QString exportMetricsTo(const QString& path);
 
 protected:
     void closeEvent(QCloseEvent*) override;

@@ -8,7 +8,10 @@
 #include "timeline_view.h"
 
 #include <QApplication>
+#include <QJsonDocument>
+#include <QJsonObject>
 #include <QSignalSpy>
+#include <QTemporaryDir>
 
 using namespace sched;
 
@@ -128,6 +131,30 @@ private slots:
         QTRY_VERIFY_WITH_TIMEOUT(!s.playing(), 20000); // it reaches the scenario's end and stops
         QCOMPARE(s.engine().now(), s.scenario().duration);
         QVERIFY(advanced.count() >= 1);
+    }
+    void metricsExportWritesCsvAndJsonAtomically() {
+        Session s;
+        MainWindow w(&s);
+        QVERIFY(w.openScenario("kernel-hogs-waker"));
+        s.runTo(500 * kNsPerMs);
+        QTemporaryDir dir;
+        const QString csv = dir.filePath("m.csv"), json = dir.filePath("m.json");
+        QCOMPARE(w.exportMetricsTo(csv), QString());
+        QCOMPARE(w.exportMetricsTo(json), QString());
+        QFile c(csv);
+        QVERIFY(c.open(QIODevice::ReadOnly));
+        const QString text = QString::fromUtf8(c.readAll());
+        QVERIFY(text.startsWith("task,pid,merged,runtime_ns,switches"));
+        QVERIFY(text.contains("\nwaker,1002,1,"));
+        QVERIFY(text.contains("context_switches,"));
+        QFile j(json);
+        QVERIFY(j.open(QIODevice::ReadOnly));
+        QJsonParseError e;
+        const QJsonDocument d = QJsonDocument::fromJson(j.readAll(), &e);
+        QCOMPARE(e.error, QJsonParseError::NoError);
+        QCOMPARE(d.object()["simulated_ns"].toDouble(), 500e6);
+        QVERIFY(w.exportMetricsTo(dir.filePath("nodir/m.csv")).contains("cannot write"));
+        QVERIFY(w.exportMetricsTo(dir.filePath("m.txt")).contains(".csv or .json"));
     }
     void timelineKeysZoomAndPan() {
         Session s;
