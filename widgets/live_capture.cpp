@@ -6,6 +6,7 @@ namespace view {
 LiveState captureLive(const sched::Engine& e) {
     LiveState s;
     s.now = e.now();
+    s.hz = e.config().hz;
     for (const sched::CpuRq& rq : e.cpus()) {
         s.curr.push_back(rq.curr);
         s.sliceStart.push_back(rq.sliceStart);

@@ -7,6 +7,7 @@
 #include <QPaintEngine>
 #include <QPainter>
 #include <QPainterPath>
+#include <QPolygonF>
 #include <cmath>
 
 namespace view {
@@ -172,6 +173,31 @@ void TimelinePainter::paintSlicesExact(QPainter& p, int cpu, const QRect& r, con
                        QString("%1:%2").arg(QString::fromStdString(task.comm)).arg(task.pid));
         }
     }
+    // Ticks, where the kernel looks at the need-resched bits at the latest: short marks under
+    // the lane when they are at least 8 pixels apart.
+    if (d.live.hz > 0) {
+        const Time tick = (sched::kNsPerSec + d.live.hz / 2) / d.live.hz;
+        if (double(tick) / axis.nsPerPixel() >= 8) {
+            p.setPen(QPen(dark ? QColor(150, 150, 150) : QColor(120, 120, 120), 1));
+            for (Time t = (axis.start / tick + 1) * tick; t < axis.end; t += tick) {
+                const int x = x0 + int(std::lround(axis.toX(t)));
+                p.drawLine(x, y + L.lane - 5, x, y + L.lane - 1);
+            }
+        }
+    }
+    // Migrations onto this CPU: small diamonds on the lane's bottom edge.
+    const sched::Migrations& mg = d.trace->migrations;
+    if (mg.size()) {
+        p.setPen(Qt::NoPen);
+        p.setBrush(dark ? QColor(255, 160, 60) : QColor(220, 110, 0));
+        auto it = std::lower_bound(mg.time.begin(), mg.time.end(), axis.start);
+        for (size_t i = size_t(it - mg.time.begin()); i < mg.size() && mg.time[i] < axis.end; ++i) {
+            if (mg.to[i] != cpu) continue;
+            const double x = x0 + axis.toX(mg.time[i]);
+            const QPointF pts[4] = {{x, double(y + L.lane - 8)}, {x + 4, double(y + L.lane - 4)}, {x, double(y + L.lane)}, {x - 4, double(y + L.lane - 4)}};
+            p.drawPolygon(pts, 4);
+        }
+    }
     // Wakeups landing on this CPU: small triangles on the lane's top edge.
     const sched::Wakeups& w = d.trace->wakeups;
     if (w.size() && axis.nsPerPixel() < 20000) {
@@ -243,6 +269,19 @@ void TimelinePainter::paintMarkers(QPainter& p, const QRect& r, const TimeAxis& 
     p.save();
     p.setClipRect(QRect(x0, r.top(), axis.width, r.height()));
     const QColor mk = isDark(pal) ? QColor(190, 140, 255) : QColor(120, 40, 200);
+    // Cross-CPU wakeups at high zoom: a line from the waker's CPU to the wakee's.
+    if (d.trace && axis.nsPerPixel() < 20000) {
+        const sched::Wakeups& w = d.trace->wakeups;
+        p.setPen(QPen(isDark(pal) ? QColor(120, 220, 255, 170) : QColor(0, 110, 200, 150), 1));
+        auto it = std::lower_bound(w.time.begin(), w.time.end(), axis.start);
+        int drawn = 0;
+        for (size_t i = size_t(it - w.time.begin()); i < w.size() && w.time[i] < axis.end && drawn < 2000; ++i) {
+            if (w.wakerCpu[i] == w.targetCpu[i]) continue;
+            const double x = x0 + axis.toX(w.time[i]);
+            p.drawLine(QPointF(x, r.top() + L.laneTop(w.wakerCpu[i]) + L.lane / 2.0), QPointF(x, r.top() + L.laneTop(w.targetCpu[i])));
+            ++drawn;
+        }
+    }
     if (d.trace) {
         for (const auto& m : d.trace->markers) {
             if (m.time < axis.start || m.time >= axis.end) continue;

@@ -25,6 +25,7 @@ struct LiveState {
     std::vector<Time> sliceStart;      // per CPU
     std::vector<std::array<bool, 2>> flag;
     std::vector<std::array<Time, 2>> flagSetAt;
+    int hz = 0; // for tick marks at high zoom; 0 = unknown (an imported trace)
 };
 
 struct TimelineData {
