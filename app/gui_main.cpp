@@ -26,7 +26,8 @@ int main(int argc, char** argv) {
     QCommandLineOption runTo("run-to", "run the simulation up to TIME (e.g. 300ms) before showing it", "time");
     QCommandLineOption range("range", "show the time range A-B (e.g. 280ms-320ms)", "range");
     QCommandLineOption select("select", "select the first task with this comm", "comm");
-    parser.addOptions({play, runTo, range, select});
+    QCommandLineOption chart("chart", "show the chart 'eevdf' (default) or 'delay' (the delay histogram)", "name");
+    parser.addOptions({play, runTo, range, select, chart});
     parser.process(app);
 
     Session session;
@@ -58,6 +59,7 @@ int main(int argc, char** argv) {
         }
     }
     if (parser.isSet(select)) w.selectTaskByComm(parser.value(select));
+    if (parser.value(chart) == "delay") w.showDelayHistogram();
     if (parser.isSet(play)) QTimer::singleShot(0, &session, &Session::play);
     return app.exec();
 }

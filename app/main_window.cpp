@@ -6,6 +6,7 @@
 #include "builtin_scenarios.h"
 #include "eevdf_chart.h"
 #include "inspector_panel.h"
+#include "latency_histogram.h"
 #include "live_capture.h"
 #include "metrics_panel.h"
 #include "params_panel.h"
@@ -29,6 +30,7 @@
 #include <QSettings>
 #include <QSplitter>
 #include <QStatusBar>
+#include <QTabWidget>
 #include <QTimer>
 #include <QToolBar>
 
@@ -42,9 +44,13 @@ MainWindow::MainWindow(Session* session, QWidget* parent) : QMainWindow(parent),
     scroll->setWidgetResizable(true);
     scroll->setFrameShape(QFrame::NoFrame);
     chart_ = new view::EevdfChart(this);
+    histogram_ = new view::LatencyHistogram(this);
+    charts_ = new QTabWidget(this);
+    charts_->addTab(chart_, tr("EEVDF: vruntime, deadline, lag"));
+    charts_->addTab(histogram_, tr("Scheduling delay histogram"));
     auto* split = new QSplitter(Qt::Vertical, this);
     split->addWidget(scroll);
-    split->addWidget(chart_);
+    split->addWidget(charts_);
     split->setStretchFactor(0, 3);
     split->setStretchFactor(1, 2);
     setCentralWidget(split);
@@ -80,13 +86,19 @@ MainWindow::MainWindow(Session* session, QWidget* parent) : QMainWindow(parent),
         playAct_->setIcon(style()->standardIcon(on ? QStyle::SP_MediaPause : QStyle::SP_MediaPlay));
     });
     connect(timeline_, &view::TimelineView::rangeChanged, chart_, &view::EevdfChart::setRange);
-    connect(timeline_, &view::TimelineView::taskSelected, chart_, [this](int t) { chart_->setTask(t); });
+    connect(timeline_, &view::TimelineView::taskSelected, chart_, [this](int t) {
+        chart_->setTask(t);
+        histogram_->setTask(t);
+        refreshPanels(true);
+    });
     connect(timeline_, &view::TimelineView::cursorMoved, this, [this](qint64, int cpu) {
         if (cpu >= 0) inspector_->setCpu(cpu);
     });
     connect(inspector_, &view::InspectorPanel::taskSelected, this, [this](int t) {
         timeline_->setSelectedTask(t);
         chart_->setTask(t);
+        histogram_->setTask(t);
+        refreshPanels(true);
     });
     connect(params_, &view::ParamsPanel::changeRequested, session_, [this](const ParamChange& c) { session_->apply(c); });
 
@@ -268,6 +280,7 @@ void MainWindow::onReloaded() {
     const TaskId first = e.tasks().empty() ? kNoTask : TaskId(e.tasks().size() - 1);
     timeline_->setSelectedTask(first);
     chart_->setTask(first);
+    histogram_->setTask(first);
     setWindowTitle(tr("SchedScope - %1").arg(QString::fromStdString(session_->scenario().name)));
     refreshPanels(true);
 }
@@ -278,7 +291,7 @@ void MainWindow::onBusy(bool busy) {
     progress_->setValue(0);
     progress_->setVisible(busy);
     cancel_->setVisible(busy);
-    for (QWidget* w : std::initializer_list<QWidget*>{params_, inspector_, metrics_, chart_}) w->setEnabled(!busy);
+    for (QWidget* w : std::initializer_list<QWidget*>{params_, inspector_, metrics_, chart_, histogram_}) w->setEnabled(!busy);
     if (!busy) { // what the views indexed may predate the run: start them afresh
         timeline_->clearRun();
         chart_->setTrace(nullptr);
@@ -308,6 +321,7 @@ void MainWindow::refreshPanels(bool force) {
     params_->sync(e);
     inspector_->refresh(e);
     metrics_->refresh(e.trace(), e.now());
+    histogram_->refresh(e.trace());
 }
 
 void MainWindow::selectTaskByComm(const QString& comm) {
@@ -316,9 +330,13 @@ void MainWindow::selectTaskByComm(const QString& comm) {
         if (QString::fromStdString(tasks[size_t(t)].comm) == comm) {
             timeline_->setSelectedTask(t);
             chart_->setTask(t);
+            histogram_->setTask(t);
+            refreshPanels(true);
             return;
         }
 }
+
+void MainWindow::showDelayHistogram() { charts_->setCurrentWidget(histogram_); }
 
 void MainWindow::closeEvent(QCloseEvent* ev) {
     QSettings settings;

@@ -17,6 +17,7 @@ class Session;
 namespace view {
 class TimelineView;
 class EevdfChart;
+class LatencyHistogram;
 class ParamsPanel;
 class InspectorPanel;
 class MetricsPanel;
@@ -29,6 +30,7 @@ public:
     bool openScenario(const QString& nameOrPath);
     view::TimelineView* timeline() const { return timeline_; }
     void selectTaskByComm(const QString& comm);
+    void showDelayHistogram();
     // Exports the timeline's visible range; returns an error text, empty on success.
     QString exportTimelineTo(const QString& path, int width = 0, int height = 0);
     // Metrics as .csv or .json, written atomically; returns an error text, empty on success.
@@ -51,6 +53,8 @@ private:
     Session* session_;
     view::TimelineView* timeline_ = nullptr;
     view::EevdfChart* chart_ = nullptr;
+    view::LatencyHistogram* histogram_ = nullptr;
+    class QTabWidget* charts_ = nullptr;
     view::ParamsPanel* params_ = nullptr;
     view::InspectorPanel* inspector_ = nullptr;
     view::MetricsPanel* metrics_ = nullptr;

@@ -27,55 +27,79 @@ std::vector<std::vector<uint32_t>> groupBy(const Trace& trace, bool byTask) {
     return g;
 }
 
+// The work-atom walk of latency_switch_event() / latency_wakeup_event() for one task: calls
+// atom(runnableAt, switchedIn) for each measured delay and ran(slice) for each slice.
+template <class Atom, class Ran>
+void walkTask(const Trace& trace, const std::vector<uint32_t>& slices, const std::vector<Time>& wakes, Atom&& atom, Ran&& ran) {
+    const Slices& s = trace.slices;
+    size_t w = 0;
+    // The atom opened by the previous switch-out: SLEEPING until a wakeup, or WAIT_CPU.
+    bool haveAtom = false, waiting = false;
+    Time wakeTime = 0, outTime = 0;
+    for (uint32_t i : slices) {
+        if (haveAtom) { // switch-in closes the atom (add_sched_in_event)
+            if (!waiting) { // the first wakeup after the switch-out
+                while (w < wakes.size() && wakes[w] < outTime) ++w;
+                if (w < wakes.size() && wakes[w] <= s.start[i]) {
+                    waiting = true;
+                    wakeTime = wakes[w];
+                }
+            }
+            if (waiting && s.start[i] >= wakeTime) atom(wakeTime, s.start[i]);
+        }
+        ran(i);
+        // switch-out opens a new atom (add_sched_out_event): 'R' waits for the CPU at once.
+        haveAtom = s.endPoint[i] != kStillRunning;
+        outTime = s.end[i];
+        waiting = haveAtom && !isVoluntaryEnd(s.endPoint[i]);
+        wakeTime = outTime;
+        while (w < wakes.size() && wakes[w] < outTime) ++w;
+    }
+}
+
+std::vector<std::vector<Time>> wakeTimes(const Trace& trace) {
+    std::vector<std::vector<Time>> wakes(trace.tasks.size());
+    for (size_t i = 0; i < trace.wakeups.size(); ++i)
+        if (!trace.wakeups.isNew[i]) wakes[size_t(trace.wakeups.wakee[i])].push_back(trace.wakeups.time[i]);
+    return wakes;
+}
+
 } // namespace
+
+std::vector<DelayAtom> schedDelays(const Trace& trace, TaskId only) {
+    const auto perTask = groupBy(trace, true);
+    const auto wakes = wakeTimes(trace);
+    std::vector<DelayAtom> out;
+    for (size_t t = 0; t < trace.tasks.size() && t < perTask.size(); ++t) {
+        if (only >= 0 && TaskId(t) != only) continue;
+        walkTask(trace, perTask[t], wakes[t], [&](Time a, Time b) { out.push_back({TaskId(t), a, b}); }, [](uint32_t) {});
+    }
+    return out;
+}
 
 std::vector<LatencyRow> perfSchedLatency(const Trace& trace, const LatencyOptions& opts) {
     const Slices& s = trace.slices;
     const auto perTask = groupBy(trace, true);
-    // Wakeups (sched_waking) per task, in time order.
-    std::vector<std::vector<Time>> wakes(trace.tasks.size());
-    for (size_t i = 0; i < trace.wakeups.size(); ++i)
-        if (!trace.wakeups.isNew[i]) wakes[size_t(trace.wakeups.wakee[i])].push_back(trace.wakeups.time[i]);
-
+    const auto wakes = wakeTimes(trace);
     std::vector<LatencyRow> rows;
     for (size_t t = 0; t < trace.tasks.size(); ++t) {
         if (t >= perTask.size() || perTask[t].empty()) continue;
         LatencyRow r;
         r.comm = trace.tasks[t].comm;
         r.pid = trace.tasks[t].pid;
-        size_t w = 0;
-        // The atom opened by the previous switch-out: SLEEPING until a wakeup, or WAIT_CPU.
-        bool haveAtom = false, waiting = false;
-        Time wakeTime = 0, outTime = 0;
-        for (uint32_t i : perTask[t]) {
-            // switch-in closes the atom (add_sched_in_event)
-            if (haveAtom) {
-                if (!waiting) { // latency_wakeup_event(): the first wakeup after the switch-out
-                    while (w < wakes[t].size() && wakes[t][w] < outTime) ++w;
-                    if (w < wakes[t].size() && wakes[t][w] <= s.start[i]) {
-                        waiting = true;
-                        wakeTime = wakes[t][w];
-                    }
+        walkTask(
+            trace, perTask[t], wakes[t],
+            [&](Time wake, Time in) {
+                const Time d = in - wake;
+                r.count++;
+                r.totalDelay += d;
+                if (d > r.maxDelay) {
+                    r.maxDelay = d;
+                    r.maxStart = wake;
+                    r.maxEnd = in;
                 }
-                if (waiting && s.start[i] >= wakeTime) {
-                    const Time d = s.start[i] - wakeTime;
-                    r.count++;
-                    r.totalDelay += d;
-                    if (d > r.maxDelay) {
-                        r.maxDelay = d;
-                        r.maxStart = wakeTime;
-                        r.maxEnd = s.start[i];
-                    }
-                }
-            }
-            r.runtime += s.end[i] - s.start[i];
-            // switch-out opens a new atom (add_sched_out_event): 'R' waits for the CPU at once.
-            haveAtom = s.endPoint[i] != kStillRunning;
-            outTime = s.end[i];
-            waiting = haveAtom && !isVoluntaryEnd(s.endPoint[i]);
-            wakeTime = outTime;
-            while (w < wakes[t].size() && wakes[t][w] < outTime) ++w;
-        }
+            },
+            [&](uint32_t i) { r.runtime += s.end[i] - s.start[i]; });
         rows.push_back(std::move(r));
     }
     if (opts.mergeByComm) {

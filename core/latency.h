@@ -35,6 +35,14 @@ struct LatencyOptions {
 };
 
 std::vector<LatencyRow> perfSchedLatency(const Trace& trace, const LatencyOptions& opts = {});
+
+// Every delay measurement ("atom") of perf sched latency for the tasks accepted by `want`
+// (kNoTask = all): the time the task became runnable and the time it got the CPU.
+struct DelayAtom {
+    TaskId task;
+    Time runnableAt, switchedIn;
+};
+std::vector<DelayAtom> schedDelays(const Trace& trace, TaskId only = kNoTask);
 bool parseLatencySort(const std::string& spec, std::vector<LatencySortKey>& out);
 
 struct SwitchCounts {

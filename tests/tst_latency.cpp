@@ -123,6 +123,25 @@ private slots:
         QCOMPARE(c.voluntary, int64_t(2));
         QCOMPARE(c.involuntary, int64_t(1));
     }
+    void delayAtomsAddUpToTheTable() {
+        TraceBuilder b(1);
+        const TaskId a = b.task("a", 10), x = b.task("x", 20);
+        b.slice(a, 0, 0, 10, SwitchPoint::Block);
+        b.slice(x, 0, 10, 20, SwitchPoint::Block);
+        b.wake(a, 15, 0);
+        b.slice(a, 0, 20, 30, SwitchPoint::IrqReturn);
+        b.wake(x, 25, 0);
+        b.slice(x, 0, 30, 35, SwitchPoint::ExitToUser);
+        b.running(a, 0, 42, 50);
+        const auto all = schedDelays(b.t);
+        QCOMPARE(all.size(), size_t(3));
+        const auto onlyA = schedDelays(b.t, a);
+        QCOMPARE(onlyA.size(), size_t(2));
+        QCOMPARE(onlyA[0].runnableAt, Time(15));
+        QCOMPARE(onlyA[0].switchedIn, Time(20));
+        QCOMPARE(onlyA[1].runnableAt, Time(30));
+        QCOMPARE(onlyA[1].switchedIn, Time(42));
+    }
     void sortKeysParse() {
         std::vector<LatencySortKey> k;
         QVERIFY(parseLatencySort("runtime, sum", k));
