@@ -27,7 +27,8 @@ int main(int argc, char** argv) {
     QCommandLineOption range("range", "show the time range A-B (e.g. 280ms-320ms)", "range");
     QCommandLineOption select("select", "select the first task with this comm", "comm");
     QCommandLineOption chart("chart", "show the chart 'eevdf' (default) or 'delay' (the delay histogram)", "name");
-    parser.addOptions({play, runTo, range, select, chart});
+    QCommandLineOption taskLanes("task-lanes", "show a lane per task under the CPU lanes");
+    parser.addOptions({play, runTo, range, select, chart, taskLanes});
     parser.process(app);
 
     Session session;
@@ -60,6 +61,7 @@ int main(int argc, char** argv) {
     }
     if (parser.isSet(select)) w.selectTaskByComm(parser.value(select));
     if (parser.value(chart) == "delay") w.showDelayHistogram();
+    if (parser.isSet(taskLanes)) w.setTaskLanes(true);
     if (parser.isSet(play)) QTimer::singleShot(0, &session, &Session::play);
     return app.exec();
 }

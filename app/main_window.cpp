@@ -174,6 +174,10 @@ void MainWindow::buildActions() {
     follow->setChecked(true);
     follow->setToolTip(tr("Keep the present in view while the run goes on"));
     connect(follow, &QAction::toggled, timeline_, &view::TimelineView::setFollow);
+    taskLanesAct_ = tb->addAction(tr("Task lanes"));
+    taskLanesAct_->setCheckable(true);
+    taskLanesAct_->setToolTip(tr("A lane per task under the CPUs: running, runnable (waiting for a CPU), sleeping"));
+    connect(taskLanesAct_, &QAction::toggled, timeline_, &view::TimelineView::setShowTaskLanes);
 }
 
 void MainWindow::buildDocks() {
@@ -335,6 +339,8 @@ void MainWindow::selectTaskByComm(const QString& comm) {
             return;
         }
 }
+
+void MainWindow::setTaskLanes(bool on) { taskLanesAct_->setChecked(on); }
 
 void MainWindow::showDelayHistogram() { charts_->setCurrentWidget(histogram_); }
 

@@ -31,6 +31,7 @@ public:
     view::TimelineView* timeline() const { return timeline_; }
     void selectTaskByComm(const QString& comm);
     void showDelayHistogram();
+    void setTaskLanes(bool on);
     // Exports the timeline's visible range; returns an error text, empty on success.
     QString exportTimelineTo(const QString& path, int width = 0, int height = 0);
     // Metrics as .csv or .json, written atomically; returns an error text, empty on success.
@@ -59,6 +60,7 @@ private:
     view::InspectorPanel* inspector_ = nullptr;
     view::MetricsPanel* metrics_ = nullptr;
     QAction* playAct_ = nullptr;
+    QAction* taskLanesAct_ = nullptr;
     QComboBox* speed_ = nullptr;
     QMenu* recentMenu_ = nullptr;
     QMenu* builtinMenu_ = nullptr;

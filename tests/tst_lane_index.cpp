@@ -3,6 +3,7 @@
 // column, the busy fraction and the task computed by scanning every slice.
 #include "flag_index.h"
 #include "lane_index.h"
+#include "task_lane_index.h"
 #include "test_support.h"
 
 using namespace sched;
@@ -105,6 +106,35 @@ private slots:
         full.update(e.trace());
         for (int c = 0; c < 4; ++c) QCOMPARE(inc.slicesOnCpu(c), full.slicesOnCpu(c));
         QCOMPARE(inc.busyIn(1, 0, 200 * kNsPerMs), full.busyIn(1, 0, 200 * kNsPerMs));
+    }
+    void taskLanesShowRunningRunnableAndSleeping() {
+        // One CPU: a hog and a sleeper that runs 1 ms, sleeps 2 ms. Every column of a task lane
+        // agrees with a scan of the task's slices and wakeups.
+        Engine e = engineFrom(R"J({"machine": {"cpus": 1, "hz": 250, "preempt": "none"},
+          "tasks": [ {"comm": "hog", "behavior": [{"repeat": "forever", "body": [{"run": "10ms"}]}]},
+                     {"comm": "sl", "behavior": [{"repeat": "forever", "body": [{"run": "1ms"}, {"sleep": "2ms"}]}]} ]})J");
+        e.runUntil(200 * kNsPerMs);
+        e.finish();
+        TaskLaneIndex idx;
+        idx.update(e.trace());
+        const TaskId sl = taskByComm(e, "sl");
+        const Time t0 = 50 * kNsPerMs, t1 = 150 * kNsPerMs;
+        const int w = 1000; // 100 us per column
+        const auto cols = idx.columns(sl, t0, t1, w);
+        const auto slices = slicesOf(e.trace(), sl);
+        int running = 0, runnable = 0, sleeping = 0;
+        for (int x = 0; x < w; ++x) {
+            const Time mid = t0 + (t1 - t0) * x / w + (t1 - t0) / w / 2;
+            bool inSlice = false;
+            for (const auto& s : slices) inSlice = inSlice || (s.start <= mid && s.end > mid);
+            if (inSlice) QCOMPARE(cols[size_t(x)], view::TaskState::Running);
+            running += cols[size_t(x)] == view::TaskState::Running;
+            runnable += cols[size_t(x)] == view::TaskState::Runnable;
+            sleeping += cols[size_t(x)] == view::TaskState::Sleeping;
+        }
+        QVERIFY(running > 100 && runnable > 50 && sleeping > 200); // all three states occur
+        // the hog is never asleep: it is running or waiting for the CPU
+        for (auto st : idx.columns(taskByComm(e, "hog"), t0, t1, w)) QVERIFY(st != view::TaskState::Sleeping);
     }
     void flagColumnsMarkTheSetIntervals() {
         Engine e = builtinEngine("kernel-hogs-waker");

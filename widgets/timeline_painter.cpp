@@ -3,6 +3,7 @@
 
 #include "task_colors.h"
 
+#include <QCoreApplication>
 #include <QImage>
 #include <QPaintEngine>
 #include <QPainter>
@@ -72,8 +73,49 @@ void TimelinePainter::paint(QPainter& p, const QRect& rect, const TimeAxis& axis
         paintLane(p, c, rect, axis, d, L, dark);
         paintFlags(p, c, rect, axis, d, L, dark);
     }
+    if (d.taskLanes) paintTaskLanes(p, rect, axis, d, L, pal);
     paintMarkers(p, rect, axis, d, L, pal);
     p.restore();
+}
+
+// One thin row per task: its colour while running, a lighter striped tone while runnable
+// (waiting for a CPU), nothing while sleeping. Only rows inside the clip are computed.
+void TimelinePainter::paintTaskLanes(QPainter& p, const QRect& r, const TimeAxis& axis, const TimelineData& d,
+                                     const TimelineLayout& L, const QPalette& pal) {
+    const bool dark = isDark(pal);
+    const int cpus = d.trace->cpus;
+    const int n = int(std::min(d.taskLanes->tasks(), d.trace->tasks.size()));
+    const QRect clip = p.hasClipping() ? p.clipBoundingRect().toAlignedRect() : r;
+    const int x0 = r.left() + L.gutter;
+    p.setPen(pal.color(QPalette::PlaceholderText));
+    p.drawText(QRect(r.left(), r.top() + L.laneTop(cpus), 400, 14), Qt::AlignLeft | Qt::AlignVCenter,
+               QCoreApplication::translate("TimelinePainter", "tasks: running / runnable (striped) / sleeping"));
+    QFont small = p.font();
+    small.setPointSizeF(small.pointSizeF() * 0.8);
+    p.setFont(small);
+    for (int t = 0; t < n; ++t) {
+        const int y = r.top() + L.taskTop(cpus, t);
+        if (y + L.taskRow < clip.top() || y > clip.bottom()) continue;
+        const auto& task = d.trace->tasks[size_t(t)];
+        p.setPen(pal.color(QPalette::Text));
+        p.drawText(QRect(r.left(), y, L.gutter - 6, L.taskRow), Qt::AlignRight | Qt::AlignVCenter,
+                   QString("%1:%2").arg(QString::fromStdString(task.comm).left(8)).arg(task.pid));
+        const auto cols = d.taskLanes->columns(t, axis.start, axis.end, axis.width);
+        const QColor run = colorFor(d, t, dark);
+        QColor wait = run;
+        wait.setAlpha(90);
+        const int h = L.taskRow - 3;
+        QImage img(axis.width, h, QImage::Format_ARGB32_Premultiplied);
+        img.fill(t == d.selected ? (dark ? QColor(60, 60, 70) : QColor(225, 230, 245)) : QColor(Qt::transparent));
+        const QRgb runRgb = run.rgba(), waitRgb = qPremultiply(wait.rgba());
+        for (int x = 0; x < axis.width; ++x) {
+            const TaskState s = cols[size_t(x)];
+            if (s == TaskState::Sleeping) continue;
+            for (int yy = 0; yy < h; ++yy)
+                if (s == TaskState::Running || ((x + yy) % 4) < 2) reinterpret_cast<QRgb*>(img.scanLine(yy))[x] = s == TaskState::Running ? runRgb : waitRgb;
+        }
+        p.drawImage(x0, y + 1, img);
+    }
 }
 
 void TimelinePainter::paintRuler(QPainter& p, const QRect& r, const TimeAxis& axis, const TimelineLayout& L,

@@ -5,6 +5,7 @@
 #pragma once
 
 #include "flag_index.h"
+#include "task_lane_index.h"
 #include "lane_index.h"
 #include "time_axis.h"
 
@@ -32,6 +33,7 @@ struct TimelineData {
     const sched::Trace* trace = nullptr;
     const LaneIndex* lanes = nullptr;
     const FlagIndex* flags = nullptr;
+    const TaskLaneIndex* taskLanes = nullptr; // non-null: draw a lane per task under the CPUs
     LiveState live;
     TaskId selected = sched::kNoTask;
     std::optional<Time> cursor, markerA, markerB;
@@ -44,8 +46,10 @@ struct TimelineLayout {
     int lane = 26;    // a CPU lane
     int flagLane = 9; // its need-resched lane
     int gap = 7;
+    int taskRow = 13; // optional per-task lanes
     int laneTop(int cpu) const { return ruler + markerBand + cpu * (lane + flagLane + gap); }
-    int height(int cpus) const { return laneTop(cpus) + 4; }
+    int taskTop(int cpus, int task) const { return laneTop(cpus) + 14 + task * taskRow; }
+    int height(int cpus, int tasks = 0) const { return tasks > 0 ? taskTop(cpus, tasks) + 4 : laneTop(cpus) + 4; }
     int cpuAt(int y, int cpus) const; // -1 if y is not on a CPU lane
 };
 
@@ -62,6 +66,8 @@ private:
                                  const TimelineLayout& L, bool dark);
     static void paintFlags(QPainter& p, int cpu, const QRect& r, const TimeAxis& axis, const TimelineData& d,
                            const TimelineLayout& L, bool dark);
+    static void paintTaskLanes(QPainter& p, const QRect& r, const TimeAxis& axis, const TimelineData& d,
+                               const TimelineLayout& L, const QPalette& pal);
     static void paintMarkers(QPainter& p, const QRect& r, const TimeAxis& axis, const TimelineData& d,
                              const TimelineLayout& L, const QPalette& pal);
 };

@@ -28,9 +28,11 @@ void TimelineView::setRun(const sched::Trace* trace, const LiveState& live) {
     flags_.update(*trace);
     data_.lanes = &lanes_;
     data_.flags = &flags_;
-    TimelineLayout minimal = layout_;
-    minimal.lane = 22;
-    setMinimumHeight(minimal.height(trace->cpus));
+    if (showTaskLanes_) {
+        taskLanes_.update(*trace);
+        data_.taskLanes = &taskLanes_;
+    }
+    updateMinimumHeight();
     fitLanes();
     if (follow_ && live.now > axis_.end) { // keep the present in view while the run goes on
         const Time span = axis_.span();
@@ -40,7 +42,29 @@ void TimelineView::setRun(const sched::Trace* trace, const LiveState& live) {
     update();
 }
 
+void TimelineView::setShowTaskLanes(bool on) {
+    showTaskLanes_ = on;
+    taskLanes_ = TaskLaneIndex{};
+    data_.taskLanes = nullptr;
+    if (on && data_.trace) {
+        taskLanes_.update(*data_.trace);
+        data_.taskLanes = &taskLanes_;
+    }
+    updateMinimumHeight();
+    fitLanes();
+    update();
+}
+
+void TimelineView::updateMinimumHeight() {
+    TimelineLayout minimal = layout_;
+    minimal.lane = 22;
+    const int cpus = data_.trace ? data_.trace->cpus : 1;
+    const int tasks = data_.taskLanes ? int(data_.trace->tasks.size()) : 0;
+    setMinimumHeight(minimal.height(cpus, tasks));
+}
+
 void TimelineView::clearRun() {
+    taskLanes_ = TaskLaneIndex{};
     // The user's selection and markers survive a reload or rewind; what was indexed does not.
     TimelineData fresh;
     fresh.selected = data_.selected;
@@ -86,7 +110,8 @@ void TimelineView::resizeEvent(QResizeEvent*) {
 // Few CPUs get tall lanes that fill the view; many get the minimum and the view scrolls.
 void TimelineView::fitLanes() {
     const int cpus = data_.trace ? std::max(1, data_.trace->cpus) : 2;
-    const int avail = height() - layout_.ruler - layout_.markerBand - 4;
+    const int taskRows = data_.taskLanes && data_.trace ? int(data_.trace->tasks.size()) : 0;
+    const int avail = height() - layout_.ruler - layout_.markerBand - 4 - (taskRows ? 14 + taskRows * layout_.taskRow : 0);
     layout_.lane = std::clamp(avail / cpus - layout_.flagLane - layout_.gap, 22, 80);
 }
 

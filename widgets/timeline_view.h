@@ -23,6 +23,7 @@ public:
     void setRange(Time t0, Time t1);
     void zoomToFit();
     void setFollow(bool on) { follow_ = on; }
+    void setShowTaskLanes(bool on);
     bool follow() const { return follow_; }
     void setSelectedTask(TaskId t);
     // While the engine runs in a worker thread the view must not read the trace: it shows the
@@ -56,6 +57,7 @@ private:
     Time timeAtX(int x) const { return axis_.toTime(x - layout_.gutter); }
     void changed();
     void fitLanes();
+    void updateMinimumHeight();
     TaskId taskAt(const QPoint& pos, uint32_t* sliceOut = nullptr) const;
     QString tooltipAt(const QPoint& pos) const;
 
@@ -64,6 +66,8 @@ private:
     TimelineData data_;
     LaneIndex lanes_;
     FlagIndex flags_;
+    TaskLaneIndex taskLanes_;
+    bool showTaskLanes_ = false;
     bool follow_ = true;
     bool frozen_ = false;
     QPixmap frozenPicture_;
