@@ -9,6 +9,7 @@
 
 #include <QApplication>
 #include <QCommandLineParser>
+#include <QPalette>
 #include <QSettings>
 #include <QTimer>
 
@@ -28,8 +29,27 @@ int main(int argc, char** argv) {
     QCommandLineOption select("select", "select the first task with this comm", "comm");
     QCommandLineOption chart("chart", "show the chart 'eevdf' (default) or 'delay' (the delay histogram)", "name");
     QCommandLineOption taskLanes("task-lanes", "show a lane per task under the CPU lanes");
-    parser.addOptions({play, runTo, range, select, chart, taskLanes});
+    QCommandLineOption dark("dark", "use a dark palette (the platform's palette is followed otherwise)");
+    parser.addOptions({play, runTo, range, select, chart, taskLanes, dark});
     parser.process(app);
+    if (parser.isSet(dark)) {
+        QApplication::setStyle("Fusion");
+        QPalette p;
+        p.setColor(QPalette::Window, QColor(45, 45, 48));
+        p.setColor(QPalette::WindowText, QColor(230, 230, 230));
+        p.setColor(QPalette::Base, QColor(30, 30, 32));
+        p.setColor(QPalette::AlternateBase, QColor(45, 45, 48));
+        p.setColor(QPalette::Text, QColor(230, 230, 230));
+        p.setColor(QPalette::PlaceholderText, QColor(150, 150, 150));
+        p.setColor(QPalette::Button, QColor(55, 55, 58));
+        p.setColor(QPalette::ButtonText, QColor(230, 230, 230));
+        p.setColor(QPalette::Highlight, QColor(60, 110, 200));
+        p.setColor(QPalette::HighlightedText, Qt::white);
+        p.setColor(QPalette::Mid, QColor(90, 90, 95));
+        p.setColor(QPalette::ToolTipBase, QColor(50, 50, 55));
+        p.setColor(QPalette::ToolTipText, QColor(230, 230, 230));
+        QApplication::setPalette(p);
+    }
 
     Session session;
     MainWindow w(&session);
