@@ -30,7 +30,8 @@ int main(int argc, char** argv) {
     QCommandLineOption chart("chart", "show the chart 'eevdf' (default) or 'delay' (the delay histogram)", "name");
     QCommandLineOption taskLanes("task-lanes", "show a lane per task under the CPU lanes");
     QCommandLineOption dark("dark", "use a dark palette (the platform's palette is followed otherwise)");
-    parser.addOptions({play, runTo, range, select, chart, taskLanes, dark});
+    QCommandLineOption inspect("inspect", "show CPU 0's runqueue in the inspector at an earlier TIME", "time");
+    parser.addOptions({play, runTo, range, select, chart, taskLanes, dark, inspect});
     parser.process(app);
     if (parser.isSet(dark)) {
         QApplication::setStyle("Fusion");
@@ -82,6 +83,10 @@ int main(int argc, char** argv) {
     if (parser.isSet(select)) w.selectTaskByComm(parser.value(select));
     if (parser.value(chart) == "delay") w.showDelayHistogram();
     if (parser.isSet(taskLanes)) w.setTaskLanes(true);
+    if (parser.isSet(inspect)) {
+        if (const auto t = sched::parseDuration(parser.value(inspect).toStdString())) w.inspectAt(*t, 0);
+        else qWarning("--inspect: '%s' is not a duration (e.g. 210ms)", qPrintable(parser.value(inspect)));
+    }
     if (parser.isSet(play)) QTimer::singleShot(0, &session, &Session::play);
     return app.exec();
 }

@@ -94,6 +94,15 @@ MainWindow::MainWindow(Session* session, QWidget* parent) : QMainWindow(parent),
     connect(timeline_, &view::TimelineView::cursorMoved, this, [this](qint64, int cpu) {
         if (cpu >= 0) inspector_->setCpu(cpu);
     });
+    connect(timeline_, &view::TimelineView::momentClicked, this, [this](qint64 t, int cpu) {
+        if (cpu >= 0) inspector_->setCpu(cpu);
+        inspectAt_ = t;
+        refreshPanels(true);
+    });
+    connect(inspector_, &view::InspectorPanel::followPresent, this, [this] {
+        inspectAt_.reset();
+        refreshPanels(true);
+    });
     connect(inspector_, &view::InspectorPanel::taskSelected, this, [this](int t) {
         timeline_->setSelectedTask(t);
         chart_->setTask(t);
@@ -273,6 +282,7 @@ void MainWindow::exportDialog() {
 }
 
 void MainWindow::onReloaded() {
+    inspectAt_.reset();
     const Engine& e = session_->engine();
     timeline_->clearRun();
     chart_->setTrace(nullptr);
@@ -323,7 +333,13 @@ void MainWindow::refreshPanels(bool force) {
     lastPanelRefresh_ = now;
     const Engine& e = session_->engine();
     params_->sync(e);
-    inspector_->refresh(e);
+    // The inspector shows an inspected earlier moment (replayed from a snapshot) or the present.
+    if (inspectAt_ && *inspectAt_ < e.now()) {
+        if (const auto past = session_->stateAt(*inspectAt_)) inspector_->refresh(*past, true);
+        else inspector_->refresh(e);
+    } else {
+        inspector_->refresh(e);
+    }
     metrics_->refresh(e.trace(), e.now());
     histogram_->refresh(e.trace());
 }
@@ -341,6 +357,12 @@ void MainWindow::selectTaskByComm(const QString& comm) {
 }
 
 void MainWindow::setTaskLanes(bool on) { taskLanesAct_->setChecked(on); }
+
+void MainWindow::inspectAt(qint64 time, int cpu) {
+    inspector_->setCpu(cpu);
+    inspectAt_ = time;
+    refreshPanels(true);
+}
 
 void MainWindow::showDelayHistogram() { charts_->setCurrentWidget(histogram_); }
 

@@ -6,6 +6,7 @@
 
 #include <QMainWindow>
 #include <functional>
+#include <optional>
 
 class QAction;
 class QComboBox;
@@ -31,6 +32,7 @@ public:
     view::TimelineView* timeline() const { return timeline_; }
     void selectTaskByComm(const QString& comm);
     void showDelayHistogram();
+    void inspectAt(qint64 time, int cpu); // the inspector shows that earlier moment
     void setTaskLanes(bool on);
     // Exports the timeline's visible range; returns an error text, empty on success.
     QString exportTimelineTo(const QString& path, int width = 0, int height = 0);
@@ -68,5 +70,6 @@ private:
     QProgressBar* progress_ = nullptr;
     QPushButton* cancel_ = nullptr;
     qint64 lastPanelRefresh_ = 0;
+    std::optional<qint64> inspectAt_; // an earlier moment the inspector shows; none = the present
     std::function<void()> defaultDockSizes_;
 };

@@ -194,6 +194,16 @@ void Session::runTo(qint64 time) {
     emit advanced();
 }
 
+std::optional<Engine> Session::stateAt(Time t) const {
+    if (!engine_ || busy_ || t > engine_->now() || snaps_.empty()) return std::nullopt;
+    size_t k = 0;
+    for (size_t i = 0; i < snaps_.size(); ++i)
+        if (snaps_[i].now() <= t) k = i;
+    std::optional<Engine> e(snaps_[k]);
+    e->runUntil(t);
+    return e;
+}
+
 void Session::stepBack(qint64 dt) { runTo(engine_ ? engine_->now() - dt : 0); }
 
 void Session::stepBackEvent() {

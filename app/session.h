@@ -30,6 +30,9 @@ public:
     // While a long run goes on in the worker thread the engine belongs to it: nothing may read
     // or change the engine until busyChanged(false).
     bool busy() const { return busy_; }
+    // The engine state at an earlier time t (a copy: the nearest snapshot replayed to t), for the
+    // inspector. Its trace holds only what the replay recorded. Empty while busy or t is ahead.
+    std::optional<sched::Engine> stateAt(sched::Time t) const;
     // Runs longer than this (in simulated time) go to the worker thread.
     void setBackgroundThreshold(sched::Time t) { backgroundThreshold_ = t; }
     // Simulated nanoseconds per wall second; 0 = as fast as possible; < 0 = one event per frame.

@@ -90,6 +90,7 @@ public:
     int64_t contextSwitches() const;
     // Why the CPU's current task holds the CPU, in words (inspector).
     std::string describePick(CpuId cpu) const;
+    std::string describePendingSwitch(CpuId cpu) const; // which bit is set and where it will act
     // The last error a task program hit (empty if none), e.g. a spin without progress.
     const std::string& error() const { return error_; }
 

@@ -130,6 +130,36 @@ private slots:
         const Result none = run("none", kKernelPlain, rt);
         QVERIFY2(none.maxDelay > 15 * kNsPerMs, qPrintable(QString("none: max %1").arg(none.maxDelay)));
     }
+    void inspectorSaysWhereAPendingSwitchWillHappen_data() {
+        QTest::addColumn<QString>("model");
+        QTest::addColumn<QString>("hog");
+        QTest::addColumn<QString>("expected");
+        QTest::newRow("none, no points") << "none" << QString::fromStdString(kKernelPlain) << "no cond_resched() point";
+        QTest::newRow("none, cond_resched") << "none" << QString::fromStdString(kKernelCondResched) << "at its next cond_resched()";
+        QTest::newRow("voluntary, might_resched") << "voluntary" << QString::fromStdString(kKernelMightResched) << "at its next might_resched()";
+        QTest::newRow("lazy") << "lazy" << QString::fromStdString(kKernelPlain) << "after the next tick promotes the bit";
+        QTest::newRow("full, no-preempt") << "full" << QString::fromStdString(kNoPreempt) << "at the preempt_enable()";
+    }
+    void inspectorSaysWhereAPendingSwitchWillHappen() {
+        QFETCH(QString, model);
+        QFETCH(QString, hog);
+        QFETCH(QString, expected);
+        std::string json = R"J({"machine": {"cpus": 1, "hz": 250, "preempt": "MODEL"},
+          "tasks": [
+            {"comm": "hog", "slice": "100ms", "behavior": [{"repeat": "forever", "body": [HOGRUN, {"run": "10us"}]}]},
+            {"comm": "waker", "slice": "100us", "behavior": [{"repeat": "forever", "body": [{"timer": "7ms"}, {"run": "20us"}]}]} ]})J";
+        Engine e = engineFrom(withModel(withModel(json, model.toStdString()), hog.toStdString(), "HOGRUN"));
+        bool seen = false;
+        while (!seen && e.step() && e.now() < 200 * kNsPerMs) {
+            const CpuRq& rq = e.cpus()[0];
+            if ((rq.flag[0] || rq.flag[1]) && rq.curr == taskByComm(e, "hog")) {
+                const std::string text = e.describePendingSwitch(0);
+                QVERIFY2(QString::fromStdString(text).contains(expected), text.c_str());
+                seen = true;
+            }
+        }
+        QVERIFY(seen);
+    }
     void remoteLazyWakeupSendsNoIpi() {
         // 2 CPUs: a sender on CPU 1 wakes a reader that is pinned to CPU 0, where the hog runs
         // in user mode. Eager bit: the IPI preempts at once. Lazy bit: no IPI; the hog runs on

@@ -132,6 +132,25 @@ private slots:
         QCOMPARE(s.engine().now(), s.scenario().duration);
         QVERIFY(advanced.count() >= 1);
     }
+    void stateAtReplaysAnEarlierMomentWithoutTouchingThePresent() {
+        Session s;
+        QVERIFY(s.load("kernel-hogs-waker", nullptr));
+        s.runTo(300 * kNsPerMs);
+        const uint64_t events = s.engine().eventsProcessed();
+        const auto past = s.stateAt(123 * kNsPerMs);
+        QVERIFY(past.has_value());
+        QCOMPARE(past->now(), 123 * kNsPerMs);
+        Engine direct = builtinEngine("kernel-hogs-waker");
+        direct.runUntil(123 * kNsPerMs);
+        QCOMPARE(past->eventsProcessed(), direct.eventsProcessed());
+        for (size_t c = 0; c < direct.cpus().size(); ++c) {
+            QCOMPARE(past->cpus()[c].curr, direct.cpus()[c].curr);
+            QCOMPARE(past->cpus()[c].cfs.avgVruntime, direct.cpus()[c].cfs.avgVruntime);
+        }
+        QCOMPARE(past->describePick(0), direct.describePick(0));
+        QCOMPARE(s.engine().eventsProcessed(), events); // the live engine did not move
+        QVERIFY(!s.stateAt(400 * kNsPerMs).has_value()); // not ahead of the present
+    }
     void metricsExportWritesCsvAndJsonAtomically() {
         Session s;
         MainWindow w(&s);

@@ -6,6 +6,7 @@
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
+#include <QPushButton>
 #include <QSpinBox>
 #include <QTableWidget>
 #include <QVBoxLayout>
@@ -21,7 +22,12 @@ InspectorPanel::InspectorPanel(QWidget* parent) : QWidget(parent) {
     cpu_ = new QSpinBox(this);
     cpu_->setRange(0, 0);
     top->addWidget(cpu_);
-    top->addStretch(1);
+    when_ = new QLabel(this);
+    top->addWidget(when_, 1);
+    now_ = new QPushButton(tr("Now"), this);
+    now_->setToolTip(tr("Follow the present again (click a lane in the timeline to inspect an earlier moment)"));
+    top->addWidget(now_);
+    connect(now_, &QPushButton::clicked, this, &InspectorPanel::followPresent);
     lay->addLayout(top);
     why_ = new QLabel(this);
     why_->setWordWrap(true);
@@ -46,7 +52,10 @@ void InspectorPanel::setCpu(int cpu) {
     if (cpu >= 0 && cpu <= cpu_->maximum()) cpu_->setValue(cpu);
 }
 
-void InspectorPanel::refresh(const Engine& e) {
+void InspectorPanel::refresh(const Engine& e, bool past) {
+    when_->setText(past ? tr("at %1 (inspected moment)").arg(QString::fromStdString(formatDuration(e.now())))
+                        : tr("now, %1").arg(QString::fromStdString(formatDuration(e.now()))));
+    now_->setEnabled(past);
     cpu_->setMaximum(int(e.cpus().size()) - 1);
     const int c = cpu_->value();
     const CpuRq& rq = e.cpus()[size_t(c)];

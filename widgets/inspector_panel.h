@@ -11,6 +11,7 @@
 class QLabel;
 class QTableWidget;
 class QSpinBox;
+class QPushButton;
 
 namespace view {
 
@@ -20,14 +21,18 @@ public:
     QSize sizeHint() const override { return QSize(330, 320); } // narrow: the timeline comes first
     explicit InspectorPanel(QWidget* parent = nullptr);
     void setCpu(int cpu);
-    void refresh(const sched::Engine& e);
+    // Shows e's state; `past` says it is an inspected earlier moment, not the present.
+    void refresh(const sched::Engine& e, bool past = false);
 
 signals:
     void taskSelected(int task);
+    void followPresent(); // the user wants the present again
 
 private:
     QSpinBox* cpu_ = nullptr;
     QLabel* why_ = nullptr;
+    QLabel* when_ = nullptr;
+    QPushButton* now_ = nullptr;
     QTableWidget* table_ = nullptr;
     std::vector<sched::TaskId> rows_;
 };

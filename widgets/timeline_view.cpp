@@ -219,6 +219,8 @@ void TimelineView::mouseReleaseEvent(QMouseEvent* e) {
             const TaskId t = taskAt(e->pos());
             setSelectedTask(t);
             emit taskSelected(t);
+            if (data_.trace && e->pos().x() >= layout_.gutter)
+                emit momentClicked(timeAtX(e->pos().x()), layout_.cpuAt(e->pos().y(), data_.trace->cpus));
         }
     }
 }

@@ -40,6 +40,7 @@ signals:
     void cursorMoved(qint64 time, int cpu);
     void taskSelected(int task);
     void runToRequested(qint64 time); // double-click: go (forward or back) to that time
+    void momentClicked(qint64 time, int cpu); // a click on a lane: inspect that moment
 
 protected:
     void paintEvent(QPaintEvent*) override;
