@@ -180,6 +180,7 @@ void Engine::recordSample(TaskId t) {
     s.vruntime.push_back(se.vruntime);
     s.deadline.push_back(se.relDeadline ? se.deadline + se.vruntime : se.deadline);
     s.avgVruntime.push_back(rqs_[size_t(c)].cfs.avgVruntimeValue(ents_));
+    s.onRq.push_back(se.onRq ? 1 : 0);
 }
 
 void Engine::finish() {

@@ -66,7 +66,7 @@ void Engine::restore(const Engine& snap) {
     cut(mg.time, m.migrations), cut(mg.task, m.migrations), cut(mg.from, m.migrations), cut(mg.to, m.migrations);
     EevdfSamples& sm = t.samples;
     cut(sm.time, m.samples), cut(sm.task, m.samples), cut(sm.cpu, m.samples), cut(sm.vruntime, m.samples),
-        cut(sm.deadline, m.samples), cut(sm.avgVruntime, m.samples);
+        cut(sm.deadline, m.samples), cut(sm.avgVruntime, m.samples), cut(sm.onRq, m.samples);
     cut(t.markers, m.markers);
     t.endTime = 0;
 }

@@ -16,7 +16,7 @@ size_t Trace::memoryBytes() const {
          cap(wakeups.targetCpu) + cap(wakeups.isNew);
     n += cap(migrations.time) + cap(migrations.task) + cap(migrations.from) + cap(migrations.to);
     n += cap(samples.time) + cap(samples.task) + cap(samples.cpu) + cap(samples.vruntime) + cap(samples.deadline) +
-         cap(samples.avgVruntime);
+         cap(samples.avgVruntime) + cap(samples.onRq);
     return n;
 }
 

@@ -64,6 +64,7 @@ struct EevdfSamples {
     std::vector<TaskId> task;
     std::vector<uint16_t> cpu;
     std::vector<int64_t> vruntime, deadline, avgVruntime;
+    std::vector<uint8_t> onRq; // 0: the entity just left the runqueue (sleep); its values are stale until the next sample
     size_t size() const { return time.size(); }
 };
 

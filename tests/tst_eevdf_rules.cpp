@@ -159,7 +159,7 @@ private slots:
           "tasks": [ {"comm": "blocker", "behavior": [{"repeat": "forever", "body": [{"read": "ch", "cost": "20ms"}]}]},
                      {"comm": "hog", "behavior": [{"repeat": "forever", "body": [{"run": "10ms"}]}]},
                      {"comm": "feeder", "behavior": [{"repeat": "forever", "body": [{"timer": "30ms"}, {"write": "ch"}]}]} ]})J";
-        Engine e = engineFrom(json);
+        Engine e = engineFrom(json, 1, true);
         const TaskId b = taskByComm(e, "blocker");
         TaskState last = TaskState::NotStarted;
         int blocks = 0;
@@ -168,6 +168,12 @@ private slots:
             if (st == TaskState::Sleeping && last != TaskState::Sleeping) {
                 QCOMPARE(e.entities()[size_t(b)].vlag, -4 * kNsPerMs);
                 QVERIFY(!e.entities()[size_t(b)].onRq);
+                // the sample recorded at the dequeue says the entity left the runqueue
+                const EevdfSamples& sm = e.trace().samples;
+                size_t last = sm.size();
+                while (last > 0 && sm.task[last - 1] != b) --last;
+                QVERIFY(last > 0);
+                QCOMPARE(sm.onRq[last - 1], uint8_t(0));
                 ++blocks;
             }
             last = st;

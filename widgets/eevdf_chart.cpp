@@ -3,6 +3,7 @@
 
 #include <QLabel>
 #include <QVBoxLayout>
+#include <cmath>
 #include <qcustomplot.h>
 
 namespace view {
@@ -121,6 +122,10 @@ void EevdfChart::catchUp() {
         V_->addData(x, s.avgVruntime[i] / 1e6);
         lagPos_->addData(x, lag >= 0 ? lag : 0.0);
         lagNeg_->addData(x, lag < 0 ? lag : 0.0);
+        if (!s.onRq[i]) { // off the runqueue (asleep): break the lines until the next sample
+            const double gap = std::nextafter(x, x + 1);
+            for (QCPGraph* g : {v_, d_, V_, lagPos_, lagNeg_}) g->addData(gap, qQNaN());
+        }
     }
     const auto& task = trace_->tasks[size_t(task_)];
     title_->setText(tr("%1:%2 - vruntime, deadline and the runqueue's V; lag below (%3 samples)")
