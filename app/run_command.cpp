@@ -5,6 +5,7 @@
 #include "cli_export.h"
 #include "duration.h"
 #include "latency.h"
+#include "metrics_export.h"
 #include "perf_report.h"
 
 #include <cstdio>
@@ -38,17 +39,6 @@ RunResult simulate(const scen::Scenario& s, uint64_t seed, const LatencyOptions&
     r.elapsed = allDead ? lastEnd : s.duration;
     r.engineError = e.error();
     return r;
-}
-
-std::string jsonString(const std::string& s) {
-    std::string o = "\"";
-    for (char c : s) {
-        if (c == '"' || c == '\\') o += '\\', o += c;
-        else if (c == '\n') o += "\\n";
-        else if (uint8_t(c) < 0x20) { char b[8]; std::snprintf(b, sizeof b, "\\u%04x", c); o += b; }
-        else o += c;
-    }
-    return o + "\"";
 }
 
 std::string jsonStats(const RunStats& s) {
@@ -110,19 +100,16 @@ int runCommand(const RunOptions& o, std::ostream& out, std::ostream& err) {
     }
     if (o.json) {
         std::ostringstream j;
-        j << "{\n  \"scenario\": " << jsonString(s.name) << ",\n  \"preempt\": " << jsonString(std::string(preemptModelName(s.config.preempt)))
-          << ",\n  \"kernel\": " << jsonString(std::string(kernelProfileName(s.config.profile))) << ",\n  \"build\": "
-          << jsonString(std::string(kernelBuildName(s.config.build))) << ",\n  \"cpus\": " << s.config.cpus << ",\n  \"hz\": " << s.config.hz
+        j << "{\n  \"scenario\": " << jsonQuote(s.name) << ",\n  \"preempt\": " << jsonQuote(std::string(preemptModelName(s.config.preempt)))
+          << ",\n  \"kernel\": " << jsonQuote(std::string(kernelProfileName(s.config.profile))) << ",\n  \"build\": "
+          << jsonQuote(std::string(kernelBuildName(s.config.build))) << ",\n  \"cpus\": " << s.config.cpus << ",\n  \"hz\": " << s.config.hz
           << ",\n  \"repeat\": " << o.repeat << ",\n  \"context_switches\": " << jsonStats(ps.switches)
           << ",\n  \"voluntary\": " << jsonStats(ps.voluntary) << ",\n  \"involuntary\": " << jsonStats(ps.involuntary)
           << ",\n  \"elapsed_s\": " << jsonStats(ps.elapsedSec) << ",\n  \"runs\": [";
         for (size_t r = 0; r < runs.size(); ++r) {
             j << (r ? "," : "") << "\n    {\"seed\": " << s.seed + r << ", \"latency\": [";
             for (size_t i = 0; i < runs[r].rows.size(); ++i) {
-                const LatencyRow& row = runs[r].rows[i];
-                j << (i ? ", " : "") << "\n      {\"task\": " << jsonString(row.comm) << ", \"pid\": " << row.pid << ", \"merged\": " << row.merged
-                  << ", \"runtime_ns\": " << row.runtime << ", \"switches\": " << row.count << ", \"avg_delay_ns\": " << row.avgDelay()
-                  << ", \"max_delay_ns\": " << row.maxDelay << ", \"sum_delay_ns\": " << row.totalDelay << "}";
+                j << (i ? ", " : "") << "\n      " << latencyRowJson(runs[r].rows[i]);
             }
             j << "],\n     \"cpu_busy_ns\": [";
             for (size_t c = 0; c < runs[r].cpu.size(); ++c) j << (c ? ", " : "") << runs[r].cpu[c].busy;

@@ -1,6 +1,5 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "distribution.h"
-#include "duration.h"
 
 #include <algorithm>
 #include <cmath>
@@ -40,25 +39,6 @@ Time Distribution::sample(Rng& rng) const {
     if (!(v >= 0)) v = 0; // also catches NaN
     if (v > 9.0e18) v = 9.0e18;
     return std::clamp(Time(std::llround(v)), min, max);
-}
-
-Time Distribution::mean() const {
-    switch (kind) {
-    case Kind::Fixed: return a;
-    case Kind::Uniform: return (a + b) / 2;
-    default: return a;
-    }
-}
-
-std::string Distribution::describe() const {
-    switch (kind) {
-    case Kind::Fixed: return formatDuration(a);
-    case Kind::Uniform: return "uniform(" + formatDuration(a) + ".." + formatDuration(b) + ")";
-    case Kind::Exponential: return "exponential(mean " + formatDuration(a) + ")";
-    case Kind::Normal: return "normal(" + formatDuration(a) + " sd " + formatDuration(b) + ")";
-    case Kind::LogNormal: return "lognormal(" + formatDuration(a) + " sd " + formatDuration(b) + ")";
-    }
-    return "?";
 }
 
 } // namespace sched

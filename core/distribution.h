@@ -6,7 +6,7 @@
 #include "rng.h"
 #include "types.h"
 
-#include <string>
+#include <string_view>
 
 namespace sched {
 
@@ -25,8 +25,6 @@ struct Distribution {
     static Distribution lognormal(Time mean, Time sd) { return {Kind::LogNormal, mean, sd, 0, kNever}; }
 
     Time sample(Rng& rng) const;
-    Time mean() const; // expected value before clamping (for reports and sanity checks)
-    std::string describe() const;
 };
 
 std::string_view distributionKindName(Distribution::Kind k);

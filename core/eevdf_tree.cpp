@@ -76,7 +76,6 @@ void EevdfTree::insert(std::vector<SchedEntity>& ents, int32_t id, uint64_t seq)
     e.seq = seq;
     e.left = e.right = -1;
     e.prio = hashPrio(id, seq);
-    e.inTree = true;
     update(ents, id);
     root_ = insertRec(ents, root_, id);
 }
@@ -101,7 +100,6 @@ bool EevdfTree::erase(std::vector<SchedEntity>& ents, int32_t id) {
     if (!found) return false;
     SchedEntity& e = ents[size_t(id)];
     e.left = e.right = -1;
-    e.inTree = false;
     return true;
 }
 

@@ -81,6 +81,8 @@ void Engine::startTask(TaskId id) {
     Task& t = tasks_[size_t(id)];
     if (t.state != TaskState::NotStarted) return;
     const TaskId parent = t.parent;
+    // A forked child is woken from its parent's CPU; a task the scenario starts has no waker on any
+    // CPU, so it is treated like a remote wakeup (an eager bit sends an IPI).
     ctxCpu_ = parent >= 0 ? tasks_[size_t(parent)].cpu : -1;
     CpuId cpu = t.cpu;
     if (!t.fixedStartCpu || !allowed(t, cpu))

@@ -43,7 +43,6 @@ struct Channel {
     int capacity = 1;
     int64_t count = 0;
     std::deque<TaskId> readers, writers; // blocked tasks, FIFO
-    int64_t totalWrites = 0, totalReads = 0;
 };
 
 struct TraceOptions {

@@ -230,7 +230,8 @@ void Engine::requeueDelayed(CpuId c, TaskId t) {
     recordSample(t);
 }
 
-// check_preempt_wakeup_fair().
+// check_preempt_wakeup_fair(). WF_FORK does not change the 6.12-6.18 rule (only 6.19 stops fork
+// wakeups from preempting), so the flag is accepted and not used.
 void Engine::checkPreemptWakeupFair(CpuId c, TaskId p, bool /*fork*/) {
     CpuRq& rq = rqs_[size_t(c)];
     const TaskId curr = rq.curr;

@@ -224,7 +224,6 @@ bool Engine::channelWrite(CpuId c, TaskId id, int32_t ch) {
         return false;
     }
     q.count++;
-    q.totalWrites++;
     if (!q.readers.empty()) { // the data makes a blocked reader runnable
         const TaskId r = q.readers.front();
         q.readers.pop_front();
@@ -240,7 +239,6 @@ bool Engine::channelRead(CpuId c, TaskId id, int32_t ch) {
         return false;
     }
     q.count--;
-    q.totalReads++;
     if (!q.writers.empty()) { // the freed room makes a blocked writer runnable
         const TaskId w = q.writers.front();
         q.writers.pop_front();

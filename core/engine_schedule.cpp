@@ -169,7 +169,6 @@ void Engine::schedule(CpuId c, SwitchPoint point) {
         if (blocking) pt.nvcsw++;
         else pt.nivcsw++;
         if (pt.state == TaskState::Running) pt.state = TaskState::Runnable;
-        pt.lastSwitchOut = now_;
         pt.lastRanAt = now_;
     } else {
         // Leaving idle: update_avg(&rq->avg_idle, idle time), capped at 2 * migration_cost.

@@ -14,7 +14,9 @@ std::string csvField(const std::string& s) {
     return o + "\"";
 }
 
-std::string jsonString(const std::string& s) {
+} // namespace
+
+std::string jsonQuote(const std::string& s) {
     std::string o = "\"";
     for (char c : s) {
         if (c == '"' || c == '\\') o += '\\', o += c;
@@ -27,7 +29,12 @@ std::string jsonString(const std::string& s) {
     return o + "\"";
 }
 
-} // namespace
+std::string latencyRowJson(const LatencyRow& r) {
+    return "{\"task\": " + jsonQuote(r.comm) + ", \"pid\": " + std::to_string(r.pid) + ", \"merged\": " + std::to_string(r.merged) +
+           ", \"runtime_ns\": " + std::to_string(r.runtime) + ", \"switches\": " + std::to_string(r.count) +
+           ", \"avg_delay_ns\": " + std::to_string(r.avgDelay()) + ", \"max_delay_ns\": " + std::to_string(r.maxDelay) +
+           ", \"sum_delay_ns\": " + std::to_string(r.totalDelay) + "}";
+}
 
 std::string metricsCsv(const Trace& trace, Time now) {
     std::string out = "task,pid,merged,runtime_ns,switches,avg_delay_ns,max_delay_ns,sum_delay_ns,max_delay_start_ns\n";
@@ -49,11 +56,7 @@ std::string metricsJson(const Trace& trace, Time now) {
     std::string out = "{\n  \"simulated_ns\": " + std::to_string(now) + ",\n  \"latency\": [";
     const auto rows = perfSchedLatency(trace);
     for (size_t i = 0; i < rows.size(); ++i) {
-        const LatencyRow& r = rows[i];
-        out += std::string(i ? "," : "") + "\n    {\"task\": " + jsonString(r.comm) + ", \"pid\": " + std::to_string(r.pid) +
-               ", \"merged\": " + std::to_string(r.merged) + ", \"runtime_ns\": " + std::to_string(r.runtime) +
-               ", \"switches\": " + std::to_string(r.count) + ", \"avg_delay_ns\": " + std::to_string(r.avgDelay()) +
-               ", \"max_delay_ns\": " + std::to_string(r.maxDelay) + ", \"sum_delay_ns\": " + std::to_string(r.totalDelay) + "}";
+        out += std::string(i ? "," : "") + "\n    " + latencyRowJson(rows[i]);
     }
     const SwitchCounts c = countSwitches(trace);
     out += "\n  ],\n  \"context_switches\": " + std::to_string(c.total) + ",\n  \"voluntary\": " + std::to_string(c.voluntary) +

@@ -9,6 +9,11 @@
 
 namespace sched {
 
+// A JSON string literal for s (quotes, backslashes and control characters escaped).
+std::string jsonQuote(const std::string& s);
+// One perf sched latency row as a JSON object.
+std::string latencyRowJson(const LatencyRow& r);
+
 std::string metricsCsv(const Trace& trace, Time now);
 std::string metricsJson(const Trace& trace, Time now);
 

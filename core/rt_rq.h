@@ -20,7 +20,6 @@ public:
     bool empty() const { return q_.empty(); }
     size_t size() const { return q_.size(); }
     TaskId first() const { return q_.empty() ? kNoTask : q_.front().task; }
-    int firstPrio() const { return q_.empty() ? 1000 : q_.front().prio; }
     bool hasOtherAtPrio(int prio) const;
     friend bool operator==(const RtRq&, const RtRq&) = default;
 

@@ -31,7 +31,6 @@ struct alignas(64) SchedEntity {
     bool schedDelayed = false; // DELAY_DEQUEUE: blocked but still queued
     bool relDeadline = false;  // deadline holds deadline - vruntime (migration / reweight)
     bool customSlice = false;  // slice came from sched_setattr(sched_runtime)
-    bool inTree = false;
 };
 
 } // namespace sched

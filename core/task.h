@@ -63,7 +63,6 @@ struct Task {
     bool rrExpired = false;
 
     // scheduler state and accounting
-    Time lastSwitchOut = 0;
     Time lastRanAt = INT64_MIN / 2; // for task_hot(): never ran = cold
     int64_t nvcsw = 0, nivcsw = 0, nrMigrations = 0;
 

@@ -7,7 +7,6 @@
 #include <QImage>
 #include <QPaintEngine>
 #include <QPainter>
-#include <QPainterPath>
 #include <QPolygonF>
 #include <cmath>
 
@@ -32,6 +31,12 @@ QColor colorFor(const TimelineData& d, TaskId t, bool dark) {
 // zoomed-out lane changes task nearly every pixel, and thousands of 1-pixel rectangles would
 // cost far more than the frame budget. Vector targets (SVG, PDF) keep rectangles.
 bool isRaster(const QPainter& p) { return p.paintEngine() && p.paintEngine()->type() == QPaintEngine::Raster; }
+
+// Calls fn(i) for every index whose time (a non-decreasing trace column) lies in [t0, t1).
+template <class Fn> void forEachInRange(const std::vector<Time>& times, Time t0, Time t1, Fn&& fn) {
+    for (auto it = std::lower_bound(times.begin(), times.end(), t0); it != times.end() && *it < t1; ++it)
+        fn(size_t(it - times.begin()));
+}
 
 // Task colours are computed once per task and paint call.
 struct ColorCache {
@@ -229,33 +234,24 @@ void TimelinePainter::paintSlicesExact(QPainter& p, int cpu, const QRect& r, con
     }
     // Migrations onto this CPU: small diamonds on the lane's bottom edge.
     const sched::Migrations& mg = d.trace->migrations;
-    if (mg.size()) {
-        p.setPen(Qt::NoPen);
-        p.setBrush(dark ? QColor(255, 160, 60) : QColor(220, 110, 0));
-        auto it = std::lower_bound(mg.time.begin(), mg.time.end(), axis.start);
-        for (size_t i = size_t(it - mg.time.begin()); i < mg.size() && mg.time[i] < axis.end; ++i) {
-            if (mg.to[i] != cpu) continue;
-            const double x = x0 + axis.toX(mg.time[i]);
-            const QPointF pts[4] = {{x, double(y + L.lane - 8)}, {x + 4, double(y + L.lane - 4)}, {x, double(y + L.lane)}, {x - 4, double(y + L.lane - 4)}};
-            p.drawPolygon(pts, 4);
-        }
-    }
+    p.setPen(Qt::NoPen);
+    p.setBrush(dark ? QColor(255, 160, 60) : QColor(220, 110, 0));
+    forEachInRange(mg.time, axis.start, axis.end, [&](size_t i) {
+        if (mg.to[i] != cpu) return;
+        const double x = x0 + axis.toX(mg.time[i]);
+        const QPointF pts[4] = {{x, double(y + L.lane - 8)}, {x + 4, double(y + L.lane - 4)}, {x, double(y + L.lane)}, {x - 4, double(y + L.lane - 4)}};
+        p.drawPolygon(pts, 4);
+    });
     // Wakeups landing on this CPU: small triangles on the lane's top edge.
     const sched::Wakeups& w = d.trace->wakeups;
-    if (w.size() && axis.nsPerPixel() < 20000) {
-        p.setPen(Qt::NoPen);
+    if (axis.nsPerPixel() < 20000) {
         p.setBrush(dark ? QColor(120, 220, 255) : QColor(0, 110, 200));
-        auto it = std::lower_bound(w.time.begin(), w.time.end(), axis.start);
-        for (size_t i = size_t(it - w.time.begin()); i < w.size() && w.time[i] < axis.end; ++i) {
-            if (w.targetCpu[i] != cpu) continue;
+        forEachInRange(w.time, axis.start, axis.end, [&](size_t i) {
+            if (w.targetCpu[i] != cpu) return;
             const double x = x0 + axis.toX(w.time[i]);
-            QPainterPath tri;
-            tri.moveTo(x - 4, y);
-            tri.lineTo(x + 4, y);
-            tri.lineTo(x, y + 6);
-            tri.closeSubpath();
-            p.drawPath(tri);
-        }
+            const QPointF pts[3] = {{x - 4, double(y)}, {x + 4, double(y)}, {x, double(y + 6)}};
+            p.drawPolygon(pts, 3);
+        });
     }
     p.restore();
 }
@@ -315,14 +311,13 @@ void TimelinePainter::paintMarkers(QPainter& p, const QRect& r, const TimeAxis& 
     if (d.trace && axis.nsPerPixel() < 20000) {
         const sched::Wakeups& w = d.trace->wakeups;
         p.setPen(QPen(isDark(pal) ? QColor(120, 220, 255, 170) : QColor(0, 110, 200, 150), 1));
-        auto it = std::lower_bound(w.time.begin(), w.time.end(), axis.start);
         int drawn = 0;
-        for (size_t i = size_t(it - w.time.begin()); i < w.size() && w.time[i] < axis.end && drawn < 2000; ++i) {
-            if (w.wakerCpu[i] == w.targetCpu[i]) continue;
+        forEachInRange(w.time, axis.start, axis.end, [&](size_t i) {
+            if (w.wakerCpu[i] == w.targetCpu[i] || drawn >= 2000) return;
             const double x = x0 + axis.toX(w.time[i]);
             p.drawLine(QPointF(x, r.top() + L.laneTop(w.wakerCpu[i]) + L.lane / 2.0), QPointF(x, r.top() + L.laneTop(w.targetCpu[i])));
             ++drawn;
-        }
+        });
     }
     if (d.trace) {
         for (const auto& m : d.trace->markers) {
