@@ -6,10 +6,10 @@
 #include "timeline_view.h"
 #include "main_window.h"
 #include "session.h"
+#include "theme.h"
 
 #include <QApplication>
 #include <QCommandLineParser>
-#include <QPalette>
 #include <QSettings>
 #include <QTimer>
 
@@ -26,31 +26,24 @@ int main(int argc, char** argv) {
     QCommandLineOption play("play", "start playing at once");
     QCommandLineOption runTo("run-to", "run the simulation up to TIME (e.g. 300ms) before showing it", "time");
     QCommandLineOption range("range", "show the time range A-B (e.g. 280ms-320ms)", "range");
-    QCommandLineOption select("select", "select the first task with this comm", "comm");
+    QCommandLineOption select("select", "select the first task with this comm (several: a,b,c)", "comms");
     QCommandLineOption chart("chart", "show the chart 'eevdf' (default) or 'delay' (the delay histogram)", "name");
     QCommandLineOption taskLanes("task-lanes", "show a lane per task under the CPU lanes");
-    QCommandLineOption dark("dark", "use a dark palette (the platform's palette is followed otherwise)");
+    QCommandLineOption dark("dark", "use the dark theme for this start (same as --theme dark)");
+    QCommandLineOption themeOpt("theme", "colour theme for this start: system, light or dark (default: as chosen in View > Theme)", "name");
+    QCommandLineOption eventLog("event-log", "bring the event log to the front of its dock");
     QCommandLineOption inspect("inspect", "show CPU 0's runqueue in the inspector at an earlier TIME", "time");
-    parser.addOptions({play, runTo, range, select, chart, taskLanes, dark, inspect});
+    parser.addOptions({play, runTo, range, select, chart, taskLanes, dark, themeOpt, eventLog, inspect});
     parser.process(app);
-    if (parser.isSet(dark)) {
-        QApplication::setStyle("Fusion");
-        QPalette p;
-        p.setColor(QPalette::Window, QColor(45, 45, 48));
-        p.setColor(QPalette::WindowText, QColor(230, 230, 230));
-        p.setColor(QPalette::Base, QColor(30, 30, 32));
-        p.setColor(QPalette::AlternateBase, QColor(45, 45, 48));
-        p.setColor(QPalette::Text, QColor(230, 230, 230));
-        p.setColor(QPalette::PlaceholderText, QColor(150, 150, 150));
-        p.setColor(QPalette::Button, QColor(55, 55, 58));
-        p.setColor(QPalette::ButtonText, QColor(230, 230, 230));
-        p.setColor(QPalette::Highlight, QColor(60, 110, 200));
-        p.setColor(QPalette::HighlightedText, Qt::white);
-        p.setColor(QPalette::Mid, QColor(90, 90, 95));
-        p.setColor(QPalette::ToolTipBase, QColor(50, 50, 55));
-        p.setColor(QPalette::ToolTipText, QColor(230, 230, 230));
-        QApplication::setPalette(p);
+    // --dark / --theme apply to this start only; otherwise the theme chosen in View > Theme.
+    Theme theme = themeFromName(QSettings().value("theme", "system").toString());
+    if (parser.isSet(themeOpt)) {
+        bool ok = false;
+        theme = themeFromName(parser.value(themeOpt), &ok);
+        if (!ok) qWarning("--theme: '%s' is not one of system, light, dark", qPrintable(parser.value(themeOpt)));
     }
+    if (parser.isSet(dark)) theme = Theme::Dark;
+    applyTheme(theme);
 
     Session session;
     MainWindow w(&session);
@@ -80,9 +73,10 @@ int main(int argc, char** argv) {
             w.timeline()->setRange(a, b);
         }
     }
-    if (parser.isSet(select)) w.selectTaskByComm(parser.value(select));
+    if (parser.isSet(select)) w.selectTasksByComm(parser.value(select).split(','));
     if (parser.value(chart) == "delay") w.showDelayHistogram();
     if (parser.isSet(taskLanes)) w.setTaskLanes(true);
+    if (parser.isSet(eventLog)) w.showEventLog();
     if (parser.isSet(inspect)) {
         if (const auto t = sched::parseDuration(parser.value(inspect).toStdString())) w.inspectAt(*t, 0);
         else qWarning("--inspect: '%s' is not a duration (e.g. 210ms)", qPrintable(parser.value(inspect)));

@@ -5,15 +5,19 @@
 
 #include "builtin_scenarios.h"
 #include "eevdf_chart.h"
+#include "event_log_panel.h"
 #include "inspector_panel.h"
 #include "latency_histogram.h"
 #include "live_capture.h"
 #include "metrics_panel.h"
 #include "params_panel.h"
+#include "plot_export.h"
 #include "session.h"
+#include "theme.h"
 #include "timeline_export.h"
 #include "timeline_view.h"
 
+#include <QActionGroup>
 #include <QApplication>
 #include <QCloseEvent>
 #include <QComboBox>
@@ -71,6 +75,7 @@ MainWindow::MainWindow(Session* session, QWidget* parent) : QMainWindow(parent),
     connect(session_, &Session::advanced, this, &MainWindow::onAdvanced);
     connect(session_, &Session::reloaded, this, &MainWindow::onReloaded);
     connect(session_, &Session::rewound, this, [this] { // drop what the views indexed
+        eventLog_->clear();
         timeline_->clearRun();
         chart_->setTrace(nullptr);
     });
@@ -86,10 +91,23 @@ MainWindow::MainWindow(Session* session, QWidget* parent) : QMainWindow(parent),
         playAct_->setIcon(style()->standardIcon(on ? QStyle::SP_MediaPause : QStyle::SP_MediaPlay));
     });
     connect(timeline_, &view::TimelineView::rangeChanged, chart_, &view::EevdfChart::setRange);
-    connect(timeline_, &view::TimelineView::taskSelected, chart_, [this](int t) {
-        chart_->setTask(t);
-        histogram_->setTask(t);
-        refreshPanels(true);
+    // The log lists the visible range; a drag fires many range changes, the log follows once they settle.
+    logTimer_ = new QTimer(this);
+    logTimer_->setSingleShot(true);
+    logTimer_->setInterval(60);
+    connect(logTimer_, &QTimer::timeout, this, [this] {
+        if (!session_->busy() && session_->loaded()) eventLog_->refresh(timeline_->data(), timeline_->axis().start, timeline_->axis().end);
+    });
+    connect(timeline_, &view::TimelineView::rangeChanged, logTimer_, qOverload<>(&QTimer::start));
+    connect(eventLog_, &view::EventLogPanel::taskSelected, this, [this](int t) { select(t >= 0 ? std::vector<TaskId>{t} : std::vector<TaskId>{}); });
+    connect(eventLog_, &view::EventLogPanel::timeActivated, this, [this](qint64 t) { timeline_->centerOn(t); });
+    connect(timeline_, &view::TimelineView::taskSelected, this, [this](int t) { select(t >= 0 ? std::vector<TaskId>{t} : std::vector<TaskId>{}); });
+    connect(timeline_, &view::TimelineView::taskToggled, this, [this](int t) {
+        std::vector<TaskId> sel = timeline_->selectedTasks();
+        if (const auto it = std::find(sel.begin(), sel.end(), t); it != sel.end()) sel.erase(it);
+        else if (sel.size() < view::EevdfChart::kMaxTasks) sel.push_back(t);
+        else statusBar()->showMessage(tr("The chart shows at most %1 tasks.").arg(view::EevdfChart::kMaxTasks), 5000);
+        select(sel);
     });
     connect(timeline_, &view::TimelineView::cursorMoved, this, [this](qint64, int cpu) {
         if (cpu >= 0) inspector_->setCpu(cpu);
@@ -103,13 +121,18 @@ MainWindow::MainWindow(Session* session, QWidget* parent) : QMainWindow(parent),
         inspectAt_.reset();
         refreshPanels(true);
     });
-    connect(inspector_, &view::InspectorPanel::taskSelected, this, [this](int t) {
-        timeline_->setSelectedTask(t);
-        chart_->setTask(t);
-        histogram_->setTask(t);
-        refreshPanels(true);
-    });
+    connect(inspector_, &view::InspectorPanel::taskSelected, this, [this](int t) { select({t}); });
     connect(params_, &view::ParamsPanel::changeRequested, session_, [this](const ParamChange& c) { session_->apply(c); });
+    connect(params_, &view::ParamsPanel::kernelRequested, this, [this](const QString& spec) {
+        const bool fresh = session_->engine().now() == 0;
+        if (!fresh && QMessageBox::question(this, tr("Restart with another kernel?"),
+                                            tr("A kernel build is chosen at boot: the run restarts from 0 with kernel %1, "
+                                               "without the live changes made so far.").arg(spec)) != QMessageBox::Yes) {
+            params_->sync(session_->engine()); // show the kernel that still runs
+            return;
+        }
+        session_->restartWithKernel(spec);
+    });
 
     QSettings settings;
     restoreGeometry(settings.value("window/geometry").toByteArray());
@@ -130,6 +153,15 @@ void MainWindow::buildActions() {
     recentMenu_ = file->addMenu(tr("Open &recent"));
     file->addSeparator();
     file->addAction(tr("&Export timeline (PNG, SVG, PDF)..."), QKeySequence(tr("Ctrl+E")), this, &MainWindow::exportDialog);
+    file->addAction(tr("Export &chart (PNG, SVG, PDF)..."), this, [this] {
+        const QString path = QFileDialog::getSaveFileName(this, tr("Export chart"), "chart.png",
+                                                          tr("PNG image (*.png);;SVG drawing (*.svg);;PDF document (*.pdf)"));
+        if (path.isEmpty()) return;
+        const bool png = path.endsWith(".png", Qt::CaseInsensitive);
+        const QString err = exportChartTo(path, png ? 2 * charts_->currentWidget()->width() : 0, png ? 2 * charts_->currentWidget()->height() : 0);
+        if (!err.isEmpty()) QMessageBox::warning(this, tr("Export failed"), err);
+        else statusBar()->showMessage(tr("Exported %1").arg(path), 5000);
+    });
     file->addAction(tr("Export &metrics (CSV, JSON)..."), this, [this] {
         const QString path = QFileDialog::getSaveFileName(this, tr("Export metrics"), "metrics.csv",
                                                           tr("CSV table (*.csv);;JSON (*.json)"));
@@ -200,17 +232,35 @@ void MainWindow::buildDocks() {
     params_ = new view::ParamsPanel(this);
     inspector_ = new view::InspectorPanel(this);
     metrics_ = new view::MetricsPanel(this);
+    eventLog_ = new view::EventLogPanel(this);
     QMenu* viewMenu = menuBar()->addMenu(tr("&View"));
     QDockWidget* pd = dock(params_, tr("Parameters"), "paramsDock", Qt::LeftDockWidgetArea);
     QDockWidget* id = dock(inspector_, tr("Inspector"), "inspectorDock", Qt::RightDockWidgetArea);
     QDockWidget* md = dock(metrics_, tr("Metrics"), "metricsDock", Qt::RightDockWidgetArea);
+    QDockWidget* ld = dock(eventLog_, tr("Event log"), "eventLogDock", Qt::RightDockWidgetArea);
+    tabifyDockWidget(md, ld);
+    md->raise();
     // The timeline is what people come for: side panels start narrow, inspector and metrics share
     // one column.
     defaultDockSizes_ = [this, pd, id, md] {
         resizeDocks({pd, id}, {240, 360}, Qt::Horizontal);
         resizeDocks({id, md}, {420, 380}, Qt::Vertical);
     };
-    for (QDockWidget* d : {pd, id, md}) viewMenu->addAction(d->toggleViewAction());
+    for (QDockWidget* d : {pd, id, md, ld}) viewMenu->addAction(d->toggleViewAction());
+    viewMenu->addSeparator();
+    QMenu* themeMenu = viewMenu->addMenu(tr("&Theme"));
+    auto* themes = new QActionGroup(this);
+    const QString current = QSettings().value("theme", "system").toString();
+    for (Theme t : {Theme::System, Theme::Light, Theme::Dark}) {
+        QAction* a = themeMenu->addAction(t == Theme::System ? tr("Follow the &system") : t == Theme::Light ? tr("&Light") : tr("&Dark"));
+        a->setCheckable(true);
+        a->setChecked(themeName(t) == current);
+        themes->addAction(a);
+        connect(a, &QAction::triggered, this, [t] {
+            applyTheme(t);
+            QSettings().setValue("theme", themeName(t));
+        });
+    }
     QMenu* help = menuBar()->addMenu(tr("&Help"));
     help->addAction(tr("&Keys"), this, [this] {
         QMessageBox::information(this, tr("Keys"),
@@ -259,6 +309,12 @@ QString MainWindow::exportTimelineTo(const QString& path, int width, int height)
                                 timeline_->font());
 }
 
+QString MainWindow::exportChartTo(const QString& path, int width, int height) {
+    if (!session_->loaded()) return tr("no run loaded");
+    QCustomPlot* plot = charts_->currentWidget() == histogram_ ? histogram_->plot() : chart_->plot();
+    return view::exportPlot(plot, path, width, height);
+}
+
 QString MainWindow::exportMetricsTo(const QString& path) {
     if (!session_->loaded() || session_->busy()) return tr("no run to export");
     const bool json = path.endsWith(".json", Qt::CaseInsensitive);
@@ -283,6 +339,7 @@ void MainWindow::exportDialog() {
 
 void MainWindow::onReloaded() {
     inspectAt_.reset();
+    eventLog_->clear();
     const Engine& e = session_->engine();
     timeline_->clearRun();
     chart_->setTrace(nullptr);
@@ -292,9 +349,7 @@ void MainWindow::onReloaded() {
     chart_->setTrace(&e.trace());
     // Start with the first task selected so that the chart shows something at once.
     const TaskId first = e.tasks().empty() ? kNoTask : TaskId(e.tasks().size() - 1);
-    timeline_->setSelectedTask(first);
-    chart_->setTask(first);
-    histogram_->setTask(first);
+    select(first >= 0 ? std::vector<TaskId>{first} : std::vector<TaskId>{});
     setWindowTitle(tr("SchedScope - %1").arg(QString::fromStdString(session_->scenario().name)));
     refreshPanels(true);
 }
@@ -305,7 +360,8 @@ void MainWindow::onBusy(bool busy) {
     progress_->setValue(0);
     progress_->setVisible(busy);
     cancel_->setVisible(busy);
-    for (QWidget* w : std::initializer_list<QWidget*>{params_, inspector_, metrics_, chart_, histogram_}) w->setEnabled(!busy);
+    for (QWidget* w : std::initializer_list<QWidget*>{params_, inspector_, metrics_, chart_, histogram_, eventLog_}) w->setEnabled(!busy);
+    if (busy) eventLog_->clear(); // it points into the trace the worker now grows
     if (!busy) { // what the views indexed may predate the run: start them afresh
         timeline_->clearRun();
         chart_->setTrace(nullptr);
@@ -341,19 +397,29 @@ void MainWindow::refreshPanels(bool force) {
         inspector_->refresh(e);
     }
     metrics_->refresh(e.trace(), e.now());
+    eventLog_->refresh(timeline_->data(), timeline_->axis().start, timeline_->axis().end);
     histogram_->refresh(e.trace());
 }
 
-void MainWindow::selectTaskByComm(const QString& comm) {
+// One selection for every view: the timeline highlights all selected tasks, the chart draws them
+// all (the first is the primary one), the histogram and inspector follow the primary one.
+void MainWindow::select(const std::vector<TaskId>& tasks) {
+    timeline_->setSelectedTasks(tasks);
+    chart_->setTasks(tasks);
+    histogram_->setTask(tasks.empty() ? kNoTask : tasks.front());
+    refreshPanels(true);
+}
+
+void MainWindow::selectTasksByComm(const QStringList& comms) {
     const auto& tasks = session_->engine().tasks();
-    for (TaskId t = 0; t < TaskId(tasks.size()); ++t)
-        if (QString::fromStdString(tasks[size_t(t)].comm) == comm) {
-            timeline_->setSelectedTask(t);
-            chart_->setTask(t);
-            histogram_->setTask(t);
-            refreshPanels(true);
-            return;
-        }
+    std::vector<TaskId> sel;
+    for (const QString& comm : comms)
+        for (TaskId t = 0; t < TaskId(tasks.size()); ++t)
+            if (QString::fromStdString(tasks[size_t(t)].comm) == comm) {
+                sel.push_back(t);
+                break;
+            }
+    select(sel);
 }
 
 void MainWindow::setTaskLanes(bool on) { taskLanesAct_->setChecked(on); }
@@ -362,6 +428,13 @@ void MainWindow::inspectAt(qint64 time, int cpu) {
     inspector_->setCpu(cpu);
     inspectAt_ = time;
     refreshPanels(true);
+}
+
+void MainWindow::showEventLog() {
+    if (auto* d = findChild<QDockWidget*>("eventLogDock")) {
+        d->show();
+        d->raise();
+    }
 }
 
 void MainWindow::showDelayHistogram() { charts_->setCurrentWidget(histogram_); }

@@ -7,6 +7,7 @@
 #include <QMainWindow>
 #include <functional>
 #include <optional>
+#include <vector>
 
 class QAction;
 class QComboBox;
@@ -22,6 +23,7 @@ class LatencyHistogram;
 class ParamsPanel;
 class InspectorPanel;
 class MetricsPanel;
+class EventLogPanel;
 } // namespace view
 
 class MainWindow : public QMainWindow {
@@ -30,12 +32,16 @@ public:
     explicit MainWindow(Session* session, QWidget* parent = nullptr);
     bool openScenario(const QString& nameOrPath);
     view::TimelineView* timeline() const { return timeline_; }
-    void selectTaskByComm(const QString& comm);
+    void selectTasksByComm(const QStringList& comms); // the first task of each comm
+    void select(const std::vector<int>& tasks);
     void showDelayHistogram();
+    void showEventLog();
     void inspectAt(qint64 time, int cpu); // the inspector shows that earlier moment
     void setTaskLanes(bool on);
     // Exports the timeline's visible range; returns an error text, empty on success.
     QString exportTimelineTo(const QString& path, int width = 0, int height = 0);
+    // The chart on show (EEVDF or delay histogram) as .png/.svg/.pdf; size 0 = as on screen.
+    QString exportChartTo(const QString& path, int width = 0, int height = 0);
     // Metrics as .csv or .json, written atomically; returns an error text, empty on success.
     QString exportMetricsTo(const QString& path);
 
@@ -61,6 +67,8 @@ private:
     view::ParamsPanel* params_ = nullptr;
     view::InspectorPanel* inspector_ = nullptr;
     view::MetricsPanel* metrics_ = nullptr;
+    view::EventLogPanel* eventLog_ = nullptr;
+    class QTimer* logTimer_ = nullptr;
     QAction* playAct_ = nullptr;
     QAction* taskLanesAct_ = nullptr;
     QComboBox* speed_ = nullptr;

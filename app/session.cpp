@@ -77,6 +77,22 @@ void Session::reset() {
     emit advanced();
 }
 
+QString Session::restartWithKernel(const QString& spec) {
+    if (busy_) return tr("a run is in progress in the background; cancel it first");
+    SchedConfig cfg = scenario_.config;
+    if (!parseKernelSpec(spec.toStdString(), cfg.build, cfg.profile)) return tr("unknown kernel '%1' (6.18, 6.12, auto-rfc)").arg(spec);
+    if (const std::string why = cfg.validate(); !why.empty()) {
+        const QString err = tr("Kernel %1 refused: %2").arg(spec, QString::fromStdString(why));
+        emit message(err);
+        emit advanced(); // the panels show the unchanged kernel again
+        return err;
+    }
+    scenario_.config = cfg;
+    reset();
+    emit message(tr("Restarted with kernel %1.").arg(spec));
+    return {};
+}
+
 void Session::play() {
     if (!engine_ || busy_ || timer_.isActive()) return;
     if (engine_->now() >= scenario_.duration) {

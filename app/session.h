@@ -51,6 +51,9 @@ public slots:
     void stepBack(qint64 dt);      // runTo(now - dt)
     void stepBackEvent();          // to the state just before the last event
     void reset();
+    // A kernel build / version ("6.18", "6.12", "auto-rfc") is chosen at boot, so it cannot change
+    // under a running engine: the scenario restarts with it. Returns an error text, empty on success.
+    QString restartWithKernel(const QString& spec);
     // Applies now; returns an error text (empty on success) and reports it via message().
     QString apply(const sched::ParamChange& change);
 

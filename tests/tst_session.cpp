@@ -10,7 +10,9 @@
 #include <QApplication>
 #include <QJsonDocument>
 #include <QJsonObject>
+#include <QImage>
 #include <QSignalSpy>
+#include <QSvgRenderer>
 #include <QTemporaryDir>
 
 using namespace sched;
@@ -197,6 +199,78 @@ private slots:
         QTest::keyClick(t, Qt::Key_Home);
         QCOMPARE(t->axis().start, Time(0));
         QVERIFY(t->axis().end >= 400 * kNsPerMs);
+    }
+    void aKernelBuildChangeRestartsTheRunWithThatBuild() {
+        Session s;
+        QVERIFY(s.load("preempt-switch", nullptr)); // starts under none
+        s.runTo(50 * kNsPerMs);
+        QCOMPARE(s.restartWithKernel("auto-rfc"), QString());
+        QCOMPARE(s.engine().now(), Time(0));
+        QCOMPARE(s.engine().config().build, KernelBuild::Auto);
+        s.runTo(30 * kNsPerMs);
+        const uint64_t events = s.engine().eventsProcessed();
+        QVERIFY(s.restartWithKernel("6.10").contains("unknown kernel"));
+        QCOMPARE(s.engine().eventsProcessed(), events); // refused: the run goes on untouched
+        QCOMPARE(s.restartWithKernel("6.12"), QString());
+        QCOMPARE(s.engine().config().profile, KernelProfile::V6_12);
+        QCOMPARE(s.engine().config().build, KernelBuild::Dynamic);
+    }
+    void theLazyModelCannotRestartOnAKernelWithoutIt() {
+        Session s;
+        QVERIFY(s.load("fair-pair", nullptr)); // starts under lazy
+        s.runTo(30 * kNsPerMs);
+        const uint64_t events = s.engine().eventsProcessed();
+        QVERIFY(s.restartWithKernel("6.12").contains("lazy"));
+        QVERIFY(s.restartWithKernel("auto-rfc").contains("lazy"));
+        QCOMPARE(s.engine().eventsProcessed(), events);
+        QCOMPARE(s.engine().config().profile, KernelProfile::V6_18);
+    }
+    void ctrlClickAddsTasksToTheSelection() {
+        Session s;
+        MainWindow w(&s);
+        QVERIFY(w.openScenario("fair-pair"));
+        w.resize(1200, 800);
+        w.show();
+        s.runTo(50 * kNsPerMs);
+        view::TimelineView* t = w.timeline();
+        t->setRange(0, 50 * kNsPerMs);
+        const int y = t->layout().laneTop(0) + t->layout().lane / 2;
+        const Slices& sl = s.engine().trace().slices;
+        size_t other = 1;
+        while (other < sl.size() && sl.task[other] == sl.task[0]) ++other;
+        QVERIFY(other < sl.size());
+        const auto xMid = [&](size_t i) { return t->layout().gutter + int(t->axis().toX((sl.start[i] + sl.end[i]) / 2)); };
+        const int x1 = xMid(0), x2 = xMid(other); // slices of the two hogs
+        QTest::mouseClick(t, Qt::LeftButton, {}, QPoint(x1, y));
+        QCOMPARE(t->selectedTasks().size(), size_t(1));
+        const TaskId first = t->selectedTasks()[0];
+        QTest::mouseClick(t, Qt::LeftButton, Qt::ControlModifier, QPoint(x2, y));
+        QCOMPARE(t->selectedTasks().size(), size_t(2));
+        QCOMPARE(t->selectedTasks()[0], first); // the primary one stays first
+        QVERIFY(t->selectedTasks()[1] != first);
+        QTest::mouseClick(t, Qt::LeftButton, Qt::ControlModifier, QPoint(x1, y)); // again: removed
+        QCOMPARE(t->selectedTasks().size(), size_t(1));
+        QVERIFY(t->selectedTasks()[0] != first);
+    }
+    void chartsExportAsPngSvgAndPdf() {
+        Session s;
+        MainWindow w(&s);
+        QVERIFY(w.openScenario("fair-pair"));
+        w.resize(1200, 800);
+        w.show();
+        s.runTo(50 * kNsPerMs);
+        QTemporaryDir dir;
+        QCOMPARE(w.exportChartTo(dir.filePath("c.png"), 900, 500), QString());
+        QCOMPARE(QImage(dir.filePath("c.png")).size(), QSize(900, 500));
+        QCOMPARE(w.exportChartTo(dir.filePath("c.svg"), 900, 500), QString());
+        QVERIFY(QSvgRenderer(dir.filePath("c.svg")).isValid());
+        QCOMPARE(w.exportChartTo(dir.filePath("c.pdf"), 900, 500), QString());
+        QFile pdf(dir.filePath("c.pdf"));
+        QVERIFY(pdf.open(QIODevice::ReadOnly));
+        QVERIFY(pdf.read(5) == "%PDF-" && pdf.size() > 2000);
+        QVERIFY(w.exportChartTo(dir.filePath("c.bmp")).contains(".png, .svg or .pdf"));
+        QVERIFY(w.exportChartTo(dir.filePath("nodir/c.png")).contains("cannot write"));
+        QVERIFY(!QFile::exists(dir.filePath("nodir/c.png")));
     }
 };
 

@@ -1,6 +1,9 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "eevdf_chart.h"
 
+#include "task_colors.h"
+
+#include <QEvent>
 #include <QLabel>
 #include <QVBoxLayout>
 #include <cmath>
@@ -8,18 +11,24 @@
 
 namespace view {
 
+namespace {
+bool isDark(const QPalette& pal) { return pal.color(QPalette::Base).lightness() < 128; }
+// Task colours are fills; as lines on a light background they need more contrast.
+QColor lineColor(const sched::Trace& tr, sched::TaskId t, bool dark) {
+    const QColor c = taskColor(t, tr.tasks[size_t(t)].comm, dark);
+    return dark ? c : c.darker(150);
+}
+} // namespace
+
 EevdfChart::EevdfChart(QWidget* parent) : QWidget(parent) {
     auto* lay = new QVBoxLayout(this);
     lay->setContentsMargins(0, 0, 0, 0);
     lay->setSpacing(2);
-    title_ = new QLabel(tr("Select a task in the timeline to chart its vruntime, deadline and lag."), this);
+    title_ = new QLabel(this);
     title_->setContentsMargins(6, 2, 6, 0);
     lay->addWidget(title_);
     plot_ = new QCustomPlot(this);
     lay->addWidget(plot_, 1);
-    const bool dark = palette().color(QPalette::Base).lightness() < 128;
-    const QColor fg = palette().color(QPalette::Text), bg = palette().color(QPalette::Base);
-    plot_->setBackground(bg);
 
     QCPAxisRect* top = plot_->axisRect();
     lagRect_ = new QCPAxisRect(plot_);
@@ -29,7 +38,38 @@ EevdfChart::EevdfChart(QWidget* parent) : QWidget(parent) {
     auto* group = new QCPMarginGroup(plot_);
     top->setMarginGroup(QCP::msLeft | QCP::msRight, group);
     lagRect_->setMarginGroup(QCP::msLeft | QCP::msRight, group);
-    for (QCPAxisRect* r : {top, lagRect_})
+    top->axis(QCPAxis::atLeft)->setLabel(tr("virtual time (ms)"));
+    lagRect_->axis(QCPAxis::atLeft)->setLabel(tr("lag V-v (ms)"));
+    lagRect_->axis(QCPAxis::atBottom)->setLabel(tr("time (ms)"));
+
+    V_ = plot_->addGraph(top->axis(QCPAxis::atBottom), top->axis(QCPAxis::atLeft));
+    V_->setLineStyle(QCPGraph::lsStepLeft);
+    lagPos_ = plot_->addGraph(lagRect_->axis(QCPAxis::atBottom), lagRect_->axis(QCPAxis::atLeft));
+    lagPos_->setName(tr("eligible (lag >= 0)"));
+    lagPos_->setPen(QPen(QColor(40, 170, 80)));
+    lagPos_->setBrush(QColor(40, 170, 80, 90));
+    lagPos_->setLineStyle(QCPGraph::lsStepLeft);
+    lagNeg_ = plot_->addGraph(lagRect_->axis(QCPAxis::atBottom), lagRect_->axis(QCPAxis::atLeft));
+    lagNeg_->setName(tr("not eligible"));
+    lagNeg_->setPen(QPen(QColor(210, 60, 60)));
+    lagNeg_->setBrush(QColor(210, 60, 60, 90));
+    lagNeg_->setLineStyle(QCPGraph::lsStepLeft);
+    plot_->legend->setVisible(true);
+    QFont small = font();
+    small.setPointSizeF(small.pointSizeF() * 0.85);
+    plot_->legend->setFont(small);
+    // The lines rise from bottom left to top right: the top left corner stays free for the legend.
+    top->insetLayout()->setInsetAlignment(0, Qt::AlignTop | Qt::AlignLeft);
+    plot_->legend->setRowSpacing(-3);
+    applyPalette();
+    updateTitle();
+}
+
+void EevdfChart::applyPalette() {
+    const bool dark = isDark(palette());
+    const QColor fg = palette().color(QPalette::Text), bg = palette().color(QPalette::Base);
+    plot_->setBackground(bg);
+    for (QCPAxisRect* r : {plot_->axisRect(0), lagRect_})
         for (QCPAxis* a : r->axes()) {
             a->setBasePen(QPen(fg));
             a->setTickPen(QPen(fg));
@@ -38,56 +78,135 @@ EevdfChart::EevdfChart(QWidget* parent) : QWidget(parent) {
             a->setLabelColor(fg);
             a->grid()->setPen(QPen(dark ? QColor(70, 70, 70) : QColor(220, 220, 220)));
         }
-    top->axis(QCPAxis::atLeft)->setLabel(tr("virtual time (ms)"));
-    lagRect_->axis(QCPAxis::atLeft)->setLabel(tr("lag V-v (ms)"));
-    lagRect_->axis(QCPAxis::atBottom)->setLabel(tr("time (ms)"));
-
-    v_ = plot_->addGraph(top->axis(QCPAxis::atBottom), top->axis(QCPAxis::atLeft));
-    v_->setName("vruntime");
-    v_->setPen(QPen(dark ? QColor(100, 180, 255) : QColor(0, 90, 200), 1.6));
-    v_->setLineStyle(QCPGraph::lsStepLeft);
-    d_ = plot_->addGraph(top->axis(QCPAxis::atBottom), top->axis(QCPAxis::atLeft));
-    d_->setName("deadline");
-    d_->setPen(QPen(dark ? QColor(255, 170, 80) : QColor(210, 110, 0), 1.2, Qt::DashLine));
-    d_->setLineStyle(QCPGraph::lsStepLeft);
-    V_ = plot_->addGraph(top->axis(QCPAxis::atBottom), top->axis(QCPAxis::atLeft));
-    V_->setName("V (avg_vruntime)");
     V_->setPen(QPen(fg, 1.2));
-    V_->setLineStyle(QCPGraph::lsStepLeft);
-    lagPos_ = plot_->addGraph(lagRect_->axis(QCPAxis::atBottom), lagRect_->axis(QCPAxis::atLeft));
-    lagPos_->setName("eligible");
-    lagPos_->setPen(QPen(QColor(40, 170, 80)));
-    lagPos_->setBrush(QColor(40, 170, 80, 90));
-    lagPos_->setLineStyle(QCPGraph::lsStepLeft);
-    lagNeg_ = plot_->addGraph(lagRect_->axis(QCPAxis::atBottom), lagRect_->axis(QCPAxis::atLeft));
-    lagNeg_->setName("not eligible");
-    lagNeg_->setPen(QPen(QColor(210, 60, 60)));
-    lagNeg_->setBrush(QColor(210, 60, 60, 90));
-    lagNeg_->setLineStyle(QCPGraph::lsStepLeft);
-    plot_->legend->setVisible(true);
     plot_->legend->setBrush(bg);
     plot_->legend->setTextColor(fg);
-    plot_->legend->setFont(font());
-    top->insetLayout()->setInsetAlignment(0, Qt::AlignBottom | Qt::AlignRight); // the lines rise to the top right
+    plot_->legend->setBorderPen(QPen(fg));
+    if (trace_)
+        for (const Series& s : series_) {
+            const QColor c = lineColor(*trace_, s.task, dark);
+            s.v->setPen(QPen(c, 1.6));
+            s.d->setPen(QPen(c, 1.2, Qt::DashLine));
+            if (s.lag) s.lag->setPen(QPen(c, 1.2));
+        }
+    plot_->replot(QCustomPlot::rpQueuedReplot);
+}
+
+void EevdfChart::changeEvent(QEvent* e) {
+    if (e->type() == QEvent::PaletteChange) applyPalette();
+    QWidget::changeEvent(e);
 }
 
 void EevdfChart::setTrace(const sched::Trace* trace) {
-    if (trace != trace_ || (trace && trace->samples.size() < consumed_)) {
+    const bool fresh = trace != trace_ || (trace && trace->samples.size() < consumed_);
+    trace_ = trace;
+    if (fresh) {
         byTask_.clear();
         consumed_ = 0;
-        plotted_ = 0;
-        for (QCPGraph* g : {v_, d_, V_, lagPos_, lagNeg_}) g->data()->clear();
+        rebuildSeries();
     }
-    trace_ = trace;
     catchUp();
 }
 
-void EevdfChart::setTask(sched::TaskId task) {
-    if (task == task_) return;
-    task_ = task;
-    plotted_ = 0;
-    for (QCPGraph* g : {v_, d_, V_, lagPos_, lagNeg_}) g->data()->clear();
+void EevdfChart::setTasks(const std::vector<sched::TaskId>& tasks) {
+    std::vector<sched::TaskId> t = tasks;
+    if (t.size() > kMaxTasks) t.resize(kMaxTasks);
+    if (t == tasks_) return;
+    tasks_ = std::move(t);
+    rebuildSeries();
     catchUp();
+}
+
+// One vruntime, deadline and lag graph per task; the V line and the shaded lag belong to the first.
+void EevdfChart::rebuildSeries() {
+    for (const Series& s : series_) {
+        plot_->removeGraph(s.v);
+        plot_->removeGraph(s.d);
+        if (s.lag) plot_->removeGraph(s.lag);
+    }
+    series_.clear();
+    for (QCPGraph* g : {V_, lagPos_, lagNeg_}) g->data()->clear();
+    if (!trace_) return;
+    QCPAxisRect* top = plot_->axisRect(0);
+    // Graphs added last are drawn on top: add the primary task last, keep series_ in selection order.
+    std::vector<sched::TaskId> valid;
+    for (sched::TaskId t : tasks_)
+        if (t >= 0 && size_t(t) < trace_->tasks.size()) valid.push_back(t);
+    for (size_t k = valid.size(); k-- > 0;) {
+        const sched::TaskId t = valid[k];
+        Series s{t, nullptr, nullptr, nullptr};
+        const auto& task = trace_->tasks[size_t(t)];
+        s.v = plot_->addGraph(top->axis(QCPAxis::atBottom), top->axis(QCPAxis::atLeft));
+        s.v->setName(QString("%1:%2 vruntime").arg(QString::fromStdString(task.comm)).arg(task.pid));
+        s.d = plot_->addGraph(top->axis(QCPAxis::atBottom), top->axis(QCPAxis::atLeft));
+        s.d->setName(k == 0 ? tr("deadline (dashed)") : QString());
+        if (k > 0) {
+            s.lag = plot_->addGraph(lagRect_->axis(QCPAxis::atBottom), lagRect_->axis(QCPAxis::atLeft));
+            s.lag->removeFromLegend();
+            s.d->removeFromLegend();
+        }
+        for (QCPGraph* g : {s.v, s.d, s.lag})
+            if (g) g->setLineStyle(QCPGraph::lsStepLeft);
+        series_.insert(series_.begin(), s);
+    }
+    V_->setName(series_.empty() ? tr("V (avg_vruntime)") : tr("V (avg_vruntime) of %1's runqueue").arg(QString::fromStdString(trace_->tasks[size_t(series_[0].task)].comm)));
+    applyPalette();
+}
+
+// Index new samples by task and append each charted task's new samples to its graphs.
+void EevdfChart::catchUp() {
+    if (!trace_) {
+        updateTitle();
+        return;
+    }
+    const sched::EevdfSamples& s = trace_->samples;
+    for (; consumed_ < s.size(); ++consumed_) {
+        const size_t t = size_t(s.task[consumed_]);
+        if (t >= byTask_.size()) byTask_.resize(t + 1);
+        byTask_[t].push_back(uint32_t(consumed_));
+    }
+    for (size_t k = 0; k < series_.size(); ++k) {
+        Series& ser = series_[k];
+        if (size_t(ser.task) >= byTask_.size()) continue;
+        const auto& idx = byTask_[size_t(ser.task)];
+        for (; ser.plotted < idx.size(); ++ser.plotted) {
+            const uint32_t i = idx[ser.plotted];
+            const double x = s.time[i] / 1e6;
+            const double lag = (s.avgVruntime[i] - s.vruntime[i]) / 1e6;
+            ser.v->addData(x, s.vruntime[i] / 1e6);
+            ser.d->addData(x, s.deadline[i] / 1e6);
+            if (k == 0) {
+                V_->addData(x, s.avgVruntime[i] / 1e6);
+                lagPos_->addData(x, lag >= 0 ? lag : 0.0);
+                lagNeg_->addData(x, lag < 0 ? lag : 0.0);
+            } else {
+                ser.lag->addData(x, lag);
+            }
+            if (!s.onRq[i]) { // off the runqueue (asleep): break the lines until the next sample
+                const double gap = std::nextafter(x, x + 1);
+                for (QCPGraph* g : {ser.v, ser.d, ser.lag}) if (g) g->addData(gap, qQNaN());
+                if (k == 0) for (QCPGraph* g : {V_, lagPos_, lagNeg_}) g->addData(gap, qQNaN());
+            }
+        }
+    }
+    updateTitle();
+    rebuild();
+}
+
+void EevdfChart::updateTitle() {
+    if (!trace_ || series_.empty()) {
+        title_->setText(tr("Select a task in the timeline to chart its vruntime, deadline and lag (Ctrl+click adds tasks)."));
+        return;
+    }
+    QStringList names;
+    size_t samples = 0;
+    for (const Series& s : series_) {
+        const auto& task = trace_->tasks[size_t(s.task)];
+        names << QString("%1:%2").arg(QString::fromStdString(task.comm)).arg(task.pid);
+        if (size_t(s.task) < byTask_.size()) samples += byTask_[size_t(s.task)].size();
+    }
+    title_->setText(tr("%1 - vruntime (solid), deadline (dashed), V; lag below (%2 samples). Ctrl+click a slice to add or remove a task.")
+                        .arg(names.join(", ")).arg(samples));
 }
 
 void EevdfChart::setRange(qint64 start, qint64 end) {
@@ -97,56 +216,30 @@ void EevdfChart::setRange(qint64 start, qint64 end) {
     rebuild();
 }
 
-// Index new samples by task and append the selected task's new samples to the graphs.
-void EevdfChart::catchUp() {
-    if (!trace_) return;
-    const sched::EevdfSamples& s = trace_->samples;
-    for (; consumed_ < s.size(); ++consumed_) {
-        const size_t t = size_t(s.task[consumed_]);
-        if (t >= byTask_.size()) byTask_.resize(t + 1);
-        byTask_[t].push_back(uint32_t(consumed_));
-    }
-    if (task_ < 0 || size_t(task_) >= byTask_.size()) {
-        title_->setText(task_ < 0 ? tr("Select a task in the timeline to chart its vruntime, deadline and lag.")
-                                  : tr("No EEVDF samples for this task yet."));
-        plot_->replot(QCustomPlot::rpQueuedReplot);
-        return;
-    }
-    const auto& idx = byTask_[size_t(task_)];
-    for (; plotted_ < idx.size(); ++plotted_) {
-        const uint32_t i = idx[plotted_];
-        const double x = s.time[i] / 1e6;
-        const double lag = (s.avgVruntime[i] - s.vruntime[i]) / 1e6;
-        v_->addData(x, s.vruntime[i] / 1e6);
-        d_->addData(x, s.deadline[i] / 1e6);
-        V_->addData(x, s.avgVruntime[i] / 1e6);
-        lagPos_->addData(x, lag >= 0 ? lag : 0.0);
-        lagNeg_->addData(x, lag < 0 ? lag : 0.0);
-        if (!s.onRq[i]) { // off the runqueue (asleep): break the lines until the next sample
-            const double gap = std::nextafter(x, x + 1);
-            for (QCPGraph* g : {v_, d_, V_, lagPos_, lagNeg_}) g->addData(gap, qQNaN());
-        }
-    }
-    const auto& task = trace_->tasks[size_t(task_)];
-    title_->setText(tr("%1:%2 - vruntime, deadline and the runqueue's V; lag below (%3 samples)")
-                        .arg(QString::fromStdString(task.comm)).arg(task.pid).arg(idx.size()));
-    rebuild();
-}
-
+// Fit the y axes to what the charted tasks do inside the visible time range.
 void EevdfChart::rebuild() {
-    bool found = false;
-    QCPRange yr = v_->data()->valueRange(found, QCP::sdBoth, QCPRange(start_ / 1e6, end_ / 1e6));
-    if (found) {
-        bool f2 = false;
-        const QCPRange dr = d_->data()->valueRange(f2, QCP::sdBoth, QCPRange(start_ / 1e6, end_ / 1e6));
-        if (f2) yr.expand(dr);
+    const QCPRange xr(start_ / 1e6, end_ / 1e6);
+    QCPRange yr, lr(-0.05, 0.05);
+    bool any = false;
+    const auto widen = [&xr](QCPGraph* g, QCPRange& r, bool& have) {
+        if (!g) return;
+        bool found = false;
+        const QCPRange gr = g->data()->valueRange(found, QCP::sdBoth, xr);
+        if (!found) return;
+        if (have) r.expand(gr);
+        else r = gr;
+        have = true;
+    };
+    for (const Series& s : series_) {
+        widen(s.v, yr, any);
+        widen(s.d, yr, any);
+    }
+    if (any) {
         const double pad = std::max(0.05, yr.size() * 0.08);
         plot_->axisRect(0)->axis(QCPAxis::atLeft)->setRange(yr.lower - pad, yr.upper + pad);
-        bool f3 = false;
-        QCPRange lr = lagNeg_->data()->valueRange(f3, QCP::sdBoth, QCPRange(start_ / 1e6, end_ / 1e6));
-        bool f4 = false;
-        const QCPRange lp = lagPos_->data()->valueRange(f4, QCP::sdBoth, QCPRange(start_ / 1e6, end_ / 1e6));
-        if (f4) lr.expand(lp);
+        bool lagAny = true;
+        for (QCPGraph* g : {lagPos_, lagNeg_}) widen(g, lr, lagAny);
+        for (const Series& s : series_) widen(s.lag, lr, lagAny);
         lagRect_->axis(QCPAxis::atLeft)->setRange(std::min(-0.05, lr.lower * 1.1), std::max(0.05, lr.upper * 1.1));
     }
     plot_->replot(QCustomPlot::rpQueuedReplot);

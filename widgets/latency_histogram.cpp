@@ -4,6 +4,7 @@
 #include "duration.h"
 #include "latency.h"
 
+#include <QEvent>
 #include <QLabel>
 #include <QVBoxLayout>
 #include <cmath>
@@ -29,15 +30,6 @@ LatencyHistogram::LatencyHistogram(QWidget* parent) : QWidget(parent) {
     lay->addWidget(title_);
     plot_ = new QCustomPlot(this);
     lay->addWidget(plot_, 1);
-    const QColor fg = palette().color(QPalette::Text);
-    plot_->setBackground(palette().color(QPalette::Base));
-    for (QCPAxis* a : plot_->axisRect()->axes()) {
-        a->setBasePen(QPen(fg));
-        a->setTickPen(QPen(fg));
-        a->setSubTickPen(QPen(fg));
-        a->setTickLabelColor(fg);
-        a->setLabelColor(fg);
-    }
     plot_->xAxis->setScaleType(QCPAxis::stLogarithmic);
     plot_->xAxis->setTicker(QSharedPointer<QCPAxisTickerLog>(new QCPAxisTickerLog));
     plot_->xAxis->setLabel(tr("scheduling delay (us), log scale"));
@@ -47,6 +39,25 @@ LatencyHistogram::LatencyHistogram(QWidget* parent) : QWidget(parent) {
     bars_->setWidthType(QCPBars::wtPlotCoords);
     bars_->setPen(Qt::NoPen);
     bars_->setBrush(QColor(0, 120, 200, 190));
+    applyPalette();
+}
+
+void LatencyHistogram::applyPalette() {
+    const QColor fg = palette().color(QPalette::Text);
+    plot_->setBackground(palette().color(QPalette::Base));
+    for (QCPAxis* a : plot_->axisRect()->axes()) {
+        a->setBasePen(QPen(fg));
+        a->setTickPen(QPen(fg));
+        a->setSubTickPen(QPen(fg));
+        a->setTickLabelColor(fg);
+        a->setLabelColor(fg);
+    }
+    plot_->replot(QCustomPlot::rpQueuedReplot);
+}
+
+void LatencyHistogram::changeEvent(QEvent* e) {
+    if (e->type() == QEvent::PaletteChange) applyPalette();
+    QWidget::changeEvent(e);
 }
 
 void LatencyHistogram::refresh(const Trace& trace) {

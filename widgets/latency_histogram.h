@@ -23,8 +23,13 @@ public:
     static int binOf(sched::Time delay);
     static double binLowerUs(int bin);
     static constexpr int kBins = 31;
+    QCustomPlot* plot() const { return plot_; }
+
+protected:
+    void changeEvent(QEvent* e) override;
 
 private:
+    void applyPalette();
     QCustomPlot* plot_ = nullptr;
     QCPBars* bars_ = nullptr;
     QLabel* title_ = nullptr;

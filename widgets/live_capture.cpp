@@ -12,6 +12,7 @@ LiveState captureLive(const sched::Engine& e) {
         s.sliceStart.push_back(rq.sliceStart);
         s.flag.push_back(rq.flag);
         s.flagSetAt.push_back(rq.flagSetAt);
+        s.flagReason.push_back({uint8_t(rq.flagReason[0]), uint8_t(rq.flagReason[1])});
     }
     return s;
 }

@@ -2,6 +2,7 @@
 #include "params_panel.h"
 
 #include "duration.h"
+#include "policy_delegate.h"
 
 #include <QCheckBox>
 #include <QComboBox>
@@ -21,7 +22,13 @@ using namespace sched;
 ParamsPanel::ParamsPanel(QWidget* parent) : QWidget(parent) {
     auto* lay = new QVBoxLayout(this);
     auto* form = new QFormLayout;
-    kernel_ = new QLabel(this);
+    kernel_ = new QComboBox(this);
+    // A kernel build is chosen at boot: changing it restarts the run (the scenario's settings and
+    // scheduled changes, without the live changes made so far).
+    kernel_->addItem(tr("6.18 PREEMPT_DYNAMIC"), "6.18");
+    kernel_->addItem(tr("6.18 PREEMPT_AUTO (lazy RFC)"), "auto-rfc");
+    kernel_->addItem(tr("6.12 PREEMPT_DYNAMIC"), "6.12");
+    kernel_->setToolTip(tr("The kernel build and version: a boot-time choice, so a change restarts the run"));
     form->addRow(tr("Kernel"), kernel_);
     model_ = new QComboBox(this);
     for (auto m : {PreemptModel::None, PreemptModel::Voluntary, PreemptModel::Full, PreemptModel::Lazy})
@@ -54,16 +61,20 @@ ParamsPanel::ParamsPanel(QWidget* parent) : QWidget(parent) {
     lay->addWidget(fbox);
 
     tasks_ = new QTableWidget(0, 5, this);
-    tasks_->setHorizontalHeaderLabels({tr("task"), tr("pid"), tr("policy"), tr("nice"), tr("slice ms")});
+    tasks_->setHorizontalHeaderLabels({tr("task"), tr("pid"), tr("policy"), tr("nice/prio"), tr("slice ms")});
+    tasks_->setItemDelegateForColumn(2, new PolicyDelegate(tasks_));
     tasks_->verticalHeader()->setVisible(false);
     tasks_->horizontalHeader()->setSectionResizeMode(QHeaderView::Interactive);
     tasks_->horizontalHeader()->setDefaultSectionSize(64);
     tasks_->horizontalHeader()->setStretchLastSection(true);
-    tasks_->setToolTip(tr("Edit nice or slice (0 = base slice) to call sched_setattr() now"));
+    tasks_->setToolTip(tr("Edit policy, nice (rt priority for SCHED_FIFO/RR) or slice (0 = base slice) to call sched_setattr() now"));
     lay->addWidget(tasks_, 1);
 
     connect(model_, &QComboBox::currentIndexChanged, this, [this] {
         if (!syncing_) emit changeRequested(ParamChange::preemptModel(PreemptModel(model_->currentData().toInt())));
+    });
+    connect(kernel_, &QComboBox::currentIndexChanged, this, [this] {
+        if (!syncing_) emit kernelRequested(kernel_->currentData().toString());
     });
     connect(hz_, &QComboBox::currentIndexChanged, this, [this] {
         if (!syncing_) emit changeRequested(ParamChange::hzChange(hz_->currentData().toInt()));
@@ -81,8 +92,8 @@ ParamsPanel::ParamsPanel(QWidget* parent) : QWidget(parent) {
 void ParamsPanel::sync(const Engine& e) {
     syncing_ = true;
     const SchedConfig& c = e.config();
-    kernel_->setText(QString("%1 %2").arg(QString::fromStdString(std::string(kernelProfileName(c.profile))),
-                                          QString::fromStdString(std::string(kernelBuildName(c.build)))));
+    kernel_->setCurrentIndex(kernel_->findData(c.build == KernelBuild::Auto ? "auto-rfc"
+                                               : c.profile == KernelProfile::V6_12 ? "6.12" : "6.18"));
     model_->setCurrentIndex(model_->findData(int(c.preempt)));
     for (int i = 0; i < model_->count(); ++i) { // lazy exists only on 6.13+ PREEMPT_DYNAMIC
         SchedConfig probe = c;
@@ -93,10 +104,8 @@ void ParamsPanel::sync(const Engine& e) {
     if (!slice_->hasFocus()) slice_->setValue(double(c.baseSlice()) / 1e6);
     for (size_t k = 0; k < kFeatureCount; ++k) features_[k]->setChecked(c.features[Feature(k)]);
     const auto& tasks = e.tasks();
-    if (tasks.size() != shownTasks_) {
-        tasks_->setRowCount(int(tasks.size()));
-        shownTasks_ = tasks.size();
-    }
+    if (tasks.size() != shown_.size()) tasks_->setRowCount(int(tasks.size()));
+    shown_.resize(tasks.size());
     for (size_t i = 0; i < tasks.size(); ++i) {
         const Task& t = tasks[i];
         auto set = [&](int col, const QString& text, bool editable) {
@@ -110,22 +119,41 @@ void ParamsPanel::sync(const Engine& e) {
         };
         set(0, QString::fromStdString(t.comm), false);
         set(1, QString::number(t.pid), false);
-        set(2, QString::fromStdString(std::string(policyName(t.policy))), false);
-        set(3, QString::number(t.nice), !isRtPolicy(t.policy));
+        set(2, policyShortName(t.policy), true);
+        set(3, QString::number(isRtPolicy(t.policy) ? t.rtPriority : t.nice), true);
         const SchedEntity& se = e.entities()[i];
         set(4, se.customSlice ? QString::number(double(se.slice) / 1e6, 'g', 4) : QString("0"), !isRtPolicy(t.policy));
+        shown_[i] = ShownTask{t.policy, t.nice, t.rtPriority};
     }
     syncing_ = false;
 }
 
+// Each edit becomes the sched_setattr() call it stands for. For SCHED_FIFO/RR the nice column
+// holds sched_priority (1..99); a fair task switched to RT starts at priority 50.
 void ParamsPanel::taskEdited(int row, int column) {
-    if (syncing_ || (column != 3 && column != 4)) return;
-    bool ok = false;
-    const double v = tasks_->item(row, column)->text().toDouble(&ok);
-    if (!ok) return;
+    if (syncing_ || column < 2 || column > 4 || size_t(row) >= shown_.size()) return;
+    const QString text = tasks_->item(row, column)->text();
+    const ShownTask& was = shown_[size_t(row)];
     ParamChange c;
     c.task = TaskId(row);
-    if (column == 3) {
+    if (column == 2) {
+        Policy p;
+        if (!parsePolicy(text.toStdString(), p) || p == was.policy) return;
+        c.kind = ParamChange::Kind::TaskPolicy;
+        c.policy = p;
+        c.nice = isRtPolicy(p) ? 0 : was.nice;
+        c.rtPriority = isRtPolicy(was.policy) ? was.rtPriority : 50;
+        emit changeRequested(c);
+        return;
+    }
+    bool ok = false;
+    const double v = text.toDouble(&ok);
+    if (!ok) return;
+    if (column == 3 && isRtPolicy(was.policy)) {
+        c.kind = ParamChange::Kind::TaskPolicy;
+        c.policy = was.policy;
+        c.rtPriority = int(v);
+    } else if (column == 3) {
         c.kind = ParamChange::Kind::TaskNice;
         c.nice = int(v);
     } else {

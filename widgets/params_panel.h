@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-// Live knobs: preemption model, base slice, HZ, scheduler features, and per-task nice and slice.
+// Live knobs: kernel build (restarts the run), preemption model, base slice, HZ, scheduler
+// features, and per-task policy, nice and slice.
 // The panel never touches the engine: it emits the change, the session applies it at the
 // current simulated time, exactly as writing /sys/kernel/debug/sched/* would.
 #pragma once
@@ -27,17 +28,23 @@ public:
 
 signals:
     void changeRequested(const sched::ParamChange& change);
+    // A kernel build/version ("6.18", "6.12", "auto-rfc"): a boot-time choice, so a restart.
+    void kernelRequested(const QString& spec);
 
 private:
     void taskEdited(int row, int column);
-    QLabel* kernel_ = nullptr;
+    QComboBox* kernel_ = nullptr;
     QComboBox* model_ = nullptr;
     QComboBox* hz_ = nullptr;
     QDoubleSpinBox* slice_ = nullptr;
     std::vector<QCheckBox*> features_;
     QTableWidget* tasks_ = nullptr;
     bool syncing_ = false;
-    size_t shownTasks_ = 0;
+    struct ShownTask { // what the table shows, to turn an edit into the call it stands for
+        sched::Policy policy;
+        int nice, rtPriority;
+    };
+    std::vector<ShownTask> shown_;
 };
 
 } // namespace view

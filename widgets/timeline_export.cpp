@@ -19,10 +19,47 @@ bool exportFormatFromPath(const QString& path, ExportFormat& out) {
     return true;
 }
 
-QString exportTimeline(const QString& path, const TimelineData& data, Time start, Time end, int width, int height,
-                       const QPalette& palette, const QFont& font) {
+QString exportPicture(const QString& path, QSize size, const QString& title, const QColor& background,
+                      const std::function<bool(QPaintDevice&, double)>& paint) {
     ExportFormat fmt;
     if (!exportFormatFromPath(path, fmt)) return QObject::tr("%1: unknown file type; use .png, .svg or .pdf").arg(path);
+    if (size.width() < 1 || size.height() < 1 || size.width() > 32768 || size.height() > 32768)
+        return QObject::tr("%1: a picture of %2 x %3 pixels; accepted: 1..32768 each way").arg(path).arg(size.width()).arg(size.height());
+    QSaveFile file(path);
+    if (!file.open(QIODevice::WriteOnly)) return QObject::tr("%1: cannot write (%2)").arg(path, file.errorString());
+    bool painted = false;
+    if (fmt == ExportFormat::Png) {
+        QImage img(size, QImage::Format_ARGB32_Premultiplied);
+        img.fill(background);
+        painted = paint(img, 1.0) && img.save(&file, "PNG");
+    } else if (fmt == ExportFormat::Svg) {
+        QSvgGenerator gen;
+        gen.setOutputDevice(&file);
+        gen.setSize(size);
+        gen.setViewBox(QRect(QPoint(0, 0), size));
+        gen.setResolution(96); // CSS pixels: browsers show it at the exported size
+        gen.setTitle(title);
+        painted = paint(gen, 1.0);
+    } else {
+        QPdfWriter pdf(&file);
+        pdf.setTitle(title);
+        pdf.setCreator("SchedScope");
+        pdf.setResolution(96);
+        pdf.setPageSize(QPageSize(QSizeF(size), QPageSize::Point));
+        pdf.setPageMargins(QMarginsF(0, 0, 0, 0));
+        // Paint in device pixels of the PDF's resolution: our pixel layout is scaled onto the page.
+        painted = paint(pdf, double(pdf.width()) / size.width());
+    }
+    if (!painted) {
+        file.cancelWriting();
+        return QObject::tr("%1: rendering failed").arg(path);
+    }
+    if (!file.commit()) return QObject::tr("%1: cannot save (%2)").arg(path, file.errorString());
+    return {};
+}
+
+QString exportTimeline(const QString& path, const TimelineData& data, Time start, Time end, int width, int height,
+                       const QPalette& palette, const QFont& font) {
     if (!data.trace) return QObject::tr("nothing to export: no run is loaded");
     if (end <= start) return QObject::tr("the time range is empty");
     TimelineLayout layout;
@@ -31,55 +68,15 @@ QString exportTimeline(const QString& path, const TimelineData& data, Time start
     axis.start = start;
     axis.end = end;
     axis.width = std::max(1, width - layout.gutter);
-    QSaveFile file(path);
-    if (!file.open(QIODevice::WriteOnly)) return QObject::tr("%1: cannot write (%2)").arg(path, file.errorString());
     const QRect rect(0, 0, width, height);
-    bool painted = false;
-    if (fmt == ExportFormat::Png) {
-        QImage img(width, height, QImage::Format_ARGB32_Premultiplied);
-        img.fill(palette.color(QPalette::Base));
-        {
-            QPainter p(&img);
-            p.setRenderHint(QPainter::Antialiasing, false);
-            TimelinePainter::paint(p, rect, axis, data, layout, palette, font);
-        }
-        painted = img.save(&file, "PNG");
-    } else if (fmt == ExportFormat::Svg) {
-        QSvgGenerator gen;
-        gen.setOutputDevice(&file);
-        gen.setSize(rect.size());
-        gen.setViewBox(rect);
-        gen.setResolution(96); // CSS pixels: browsers show it at the exported size
-        gen.setTitle("SchedScope timeline");
+    return exportPicture(path, rect.size(), "SchedScope timeline", palette.color(QPalette::Base), [&](QPaintDevice& dev, double scale) {
         QPainter p;
-        painted = p.begin(&gen);
-        if (painted) {
-            TimelinePainter::paint(p, rect, axis, data, layout, palette, font);
-            p.end();
-        }
-    } else {
-        QPdfWriter pdf(&file);
-        pdf.setTitle("SchedScope timeline");
-        pdf.setCreator("SchedScope");
-        pdf.setResolution(96);
-        pdf.setPageSize(QPageSize(QSizeF(width, height), QPageSize::Point));
-        pdf.setPageMargins(QMarginsF(0, 0, 0, 0));
-        QPainter p;
-        painted = p.begin(&pdf);
-        if (painted) {
-            // Paint in device pixels of the PDF's resolution: scale our pixel layout onto the page.
-            const double sx = double(pdf.width()) / width, sy = double(pdf.height()) / height;
-            p.scale(sx, sy);
-            TimelinePainter::paint(p, rect, axis, data, layout, palette, font);
-            p.end();
-        }
-    }
-    if (!painted) {
-        file.cancelWriting();
-        return QObject::tr("%1: rendering failed").arg(path);
-    }
-    if (!file.commit()) return QObject::tr("%1: cannot save (%2)").arg(path, file.errorString());
-    return {};
+        if (!p.begin(&dev)) return false;
+        p.scale(scale, scale);
+        p.setRenderHint(QPainter::Antialiasing, false);
+        TimelinePainter::paint(p, rect, axis, data, layout, palette, font);
+        return p.end();
+    });
 }
 
 } // namespace view

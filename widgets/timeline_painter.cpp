@@ -111,7 +111,7 @@ void TimelinePainter::paintTaskLanes(QPainter& p, const QRect& r, const TimeAxis
         wait.setAlpha(90);
         const int h = L.taskRow - 3;
         QImage img(axis.width, h, QImage::Format_ARGB32_Premultiplied);
-        img.fill(t == d.selected ? (dark ? QColor(60, 60, 70) : QColor(225, 230, 245)) : QColor(Qt::transparent));
+        img.fill(d.isSelected(t) ? (dark ? QColor(60, 60, 70) : QColor(225, 230, 245)) : QColor(Qt::transparent));
         const QRgb runRgb = run.rgba(), waitRgb = qPremultiply(wait.rgba());
         for (int x = 0; x < axis.width; ++x) {
             const TaskState s = cols[size_t(x)];
@@ -163,7 +163,7 @@ void TimelinePainter::paintLane(QPainter& p, int cpu, const QRect& r, const Time
             const Column& c = cols[size_t(x)];
             const int level = int(std::lround(c.busy * 8));
             if (level <= 0 || c.task < 0) continue;
-            const QRgb rgb = cache.get(c.task, d.selected >= 0 && c.task != d.selected);
+            const QRgb rgb = cache.get(c.task, d.dimmed(c.task));
             for (int yy = L.lane - std::max(2, L.lane * level / 8); yy < L.lane; ++yy)
                 reinterpret_cast<QRgb*>(img.scanLine(yy))[x] = rgb;
         }
@@ -180,7 +180,7 @@ void TimelinePainter::paintLane(QPainter& p, int cpu, const QRect& r, const Time
         if (level > 0 && c.task >= 0) {
             const int h = std::max(2, L.lane * level / 8);
             QColor col = colorFor(d, c.task, dark);
-            if (d.selected >= 0 && c.task != d.selected) col.setAlpha(110);
+            if (d.dimmed(c.task)) col.setAlpha(110);
             p.setBrush(col);
             p.drawRect(QRect(x0 + x, y + L.lane - h, e - x, h));
         }
@@ -205,8 +205,8 @@ void TimelinePainter::paintSlicesExact(QPainter& p, int cpu, const QRect& r, con
         const double xa = std::max(-2.0, axis.toX(it.a)), xb = std::min(double(axis.width) + 2, axis.toX(it.b));
         QRectF rr(x0 + xa, y + 1, std::max(1.0, xb - xa), L.lane - 2);
         QColor col = colorFor(d, it.t, dark);
-        const bool sel = d.selected >= 0 && it.t == d.selected;
-        if (d.selected >= 0 && !sel) col.setAlpha(110);
+        const bool sel = d.isSelected(it.t);
+        if (d.dimmed(it.t)) col.setAlpha(110);
         // Outlines only where there is room for them; thin slices would turn black otherwise.
         if (sel) p.setPen(QPen(dark ? Qt::white : Qt::black, 2));
         else if (rr.width() > 6) p.setPen(QPen(col.darker(140), 1));

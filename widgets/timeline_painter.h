@@ -11,6 +11,7 @@
 
 #include <QFont>
 #include <QPalette>
+#include <algorithm>
 #include <array>
 #include <optional>
 #include <vector>
@@ -26,6 +27,7 @@ struct LiveState {
     std::vector<Time> sliceStart;      // per CPU
     std::vector<std::array<bool, 2>> flag;
     std::vector<std::array<Time, 2>> flagSetAt;
+    std::vector<std::array<uint8_t, 2>> flagReason; // ReschedReason of a bit still set
     int hz = 0; // for tick marks at high zoom; 0 = unknown (an imported trace)
 };
 
@@ -35,7 +37,10 @@ struct TimelineData {
     const FlagIndex* flags = nullptr;
     const TaskLaneIndex* taskLanes = nullptr; // non-null: draw a lane per task under the CPUs
     LiveState live;
-    TaskId selected = sched::kNoTask;
+    std::vector<TaskId> selection; // selected tasks, the primary one first
+    bool hasSelection() const { return !selection.empty(); }
+    bool isSelected(TaskId t) const { return std::find(selection.begin(), selection.end(), t) != selection.end(); }
+    bool dimmed(TaskId t) const { return hasSelection() && !isSelected(t); } // others fade when something is selected
     std::optional<Time> cursor, markerA, markerB;
 };
 

@@ -67,7 +67,7 @@ void TimelineView::clearRun() {
     taskLanes_ = TaskLaneIndex{};
     // The user's selection and markers survive a reload or rewind; what was indexed does not.
     TimelineData fresh;
-    fresh.selected = data_.selected;
+    fresh.selection = data_.selection;
     fresh.markerA = data_.markerA;
     fresh.markerB = data_.markerB;
     data_ = fresh;
@@ -91,9 +91,17 @@ void TimelineView::zoomToFit() {
     changed();
 }
 
-void TimelineView::setSelectedTask(TaskId t) {
-    if (data_.selected == t) return;
-    data_.selected = t;
+void TimelineView::centerOn(Time t) {
+    follow_ = false;
+    const Time half = (axis_.end - axis_.start) / 2;
+    axis_.setRange(t - half, t + half);
+    data_.cursor = t;
+    changed();
+}
+
+void TimelineView::setSelectedTasks(const std::vector<TaskId>& tasks) {
+    if (data_.selection == tasks) return;
+    data_.selection = tasks;
     update();
 }
 
@@ -217,8 +225,12 @@ void TimelineView::mouseReleaseEvent(QMouseEvent* e) {
         dragging_ = false;
         if ((e->pos() - pressPos_).manhattanLength() < 3) { // a click selects the task under it
             const TaskId t = taskAt(e->pos());
-            setSelectedTask(t);
-            emit taskSelected(t);
+            if (e->modifiers() & Qt::ControlModifier) { // Ctrl+click adds a task to the selection or removes it
+                if (t >= 0) emit taskToggled(t);
+            } else {
+                setSelectedTask(t);
+                emit taskSelected(t);
+            }
             if (data_.trace && e->pos().x() >= layout_.gutter)
                 emit momentClicked(timeAtX(e->pos().x()), layout_.cpuAt(e->pos().y(), data_.trace->cpus));
         }

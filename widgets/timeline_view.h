@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // The timeline widget: one lane per CPU plus its need-resched lane. Wheel zooms at the cursor,
 // drag pans, Shift+drag selects a range to zoom into, WASD / arrows zoom and pan, Home fits,
-// 1 / 2 set markers A / B at the cursor (the readout shows their distance). It only reads the run; selections go out as signals.
+// 1 / 2 set markers A / B at the cursor (the readout shows their distance); click selects a task,
+// Ctrl+click adds or removes one. It only reads the run; selections go out as signals.
 #pragma once
 
 #include "timeline_painter.h"
@@ -22,10 +23,13 @@ public:
     const TimeAxis& axis() const { return axis_; }
     void setRange(Time t0, Time t1);
     void zoomToFit();
+    void centerOn(Time t); // keeps the zoom, stops following the present
     void setFollow(bool on) { follow_ = on; }
     void setShowTaskLanes(bool on);
     bool follow() const { return follow_; }
-    void setSelectedTask(TaskId t);
+    void setSelectedTasks(const std::vector<TaskId>& tasks); // the primary one first
+    void setSelectedTask(TaskId t) { setSelectedTasks(t >= 0 ? std::vector<TaskId>{t} : std::vector<TaskId>{}); }
+    const std::vector<TaskId>& selectedTasks() const { return data_.selection; }
     // While the engine runs in a worker thread the view must not read the trace: it shows the
     // picture it had, dimmed, with a progress note.
     void setFrozen(bool frozen);
@@ -38,7 +42,8 @@ public:
 signals:
     void rangeChanged(qint64 start, qint64 end);
     void cursorMoved(qint64 time, int cpu);
-    void taskSelected(int task);
+    void taskSelected(int task); // a click: this task alone (kNoTask: none)
+    void taskToggled(int task);  // a Ctrl+click: add it to the selection or remove it
     void runToRequested(qint64 time); // double-click: go (forward or back) to that time
     void momentClicked(qint64 time, int cpu); // a click on a lane: inspect that moment
 

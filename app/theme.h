@@ -1,0 +1,13 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// The app's colour theme: the platform's palette (default), or a light or dark Fusion palette.
+// The choice persists in QSettings ("theme"); every view reads colours from the palette at paint
+// time or on QEvent::PaletteChange, so a switch applies at once.
+#pragma once
+
+#include <QString>
+
+enum class Theme { System, Light, Dark };
+
+Theme themeFromName(const QString& name, bool* ok = nullptr); // "system", "light", "dark"
+QString themeName(Theme t);
+void applyTheme(Theme t);
