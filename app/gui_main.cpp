@@ -12,6 +12,7 @@
 #include <QCommandLineParser>
 #include <QSettings>
 #include <QTimer>
+#include <optional>
 
 int main(int argc, char** argv) {
     QApplication app(argc, argv);
@@ -31,9 +32,12 @@ int main(int argc, char** argv) {
     QCommandLineOption taskLanes("task-lanes", "show a lane per task under the CPU lanes");
     QCommandLineOption dark("dark", "use the dark theme for this start (same as --theme dark)");
     QCommandLineOption themeOpt("theme", "colour theme for this start: system, light or dark (default: as chosen in View > Theme)", "name");
+    QCommandLineOption branch("branch", "branch at the present moment (after --run-to) with CHANGE, e.g. preempt=full, "
+                              "base_slice=3ms, NO_PREEMPT_SHORT, 'hog nice=5', and open the comparison", "change");
+    QCommandLineOption branchFor("branch-for", "how far both continuations of --branch run (default 100ms)", "time");
     QCommandLineOption eventLog("event-log", "bring the event log to the front of its dock");
     QCommandLineOption inspect("inspect", "show CPU 0's runqueue in the inspector at an earlier TIME", "time");
-    parser.addOptions({play, runTo, range, select, chart, taskLanes, dark, themeOpt, eventLog, inspect});
+    parser.addOptions({play, runTo, range, select, chart, taskLanes, dark, themeOpt, eventLog, inspect, branch, branchFor});
     parser.process(app);
     // --dark / --theme apply to this start only; otherwise the theme chosen in View > Theme.
     Theme theme = themeFromName(QSettings().value("theme", "system").toString());
@@ -80,6 +84,15 @@ int main(int argc, char** argv) {
     if (parser.isSet(inspect)) {
         if (const auto t = sched::parseDuration(parser.value(inspect).toStdString())) w.inspectAt(*t, 0);
         else qWarning("--inspect: '%s' is not a duration (e.g. 210ms)", qPrintable(parser.value(inspect)));
+    }
+    if (parser.isSet(branch)) {
+        sched::ParamChange change;
+        const std::string err = sched::parseParamChange(parser.value(branch).toStdString(), change);
+        std::optional<sched::Time> span = sched::Time(100 * sched::kNsPerMs);
+        if (parser.isSet(branchFor)) span = sched::parseDuration(parser.value(branchFor).toStdString());
+        if (!err.empty()) qWarning("--branch: %s", err.c_str());
+        else if (!span || *span <= 0) qWarning("--branch-for: '%s' is not a duration (e.g. 100ms)", qPrintable(parser.value(branchFor)));
+        else if (const QString why = session.branch(change, *span); !why.isEmpty()) qWarning("--branch: %s", qPrintable(why));
     }
     if (parser.isSet(play)) QTimer::singleShot(0, &session, &Session::play);
     return app.exec();

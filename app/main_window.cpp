@@ -3,7 +3,9 @@
 
 #include "metrics_export.h"
 
+#include "branch_dialog.h"
 #include "builtin_scenarios.h"
+#include "compare_window.h"
 #include "eevdf_chart.h"
 #include "event_log_panel.h"
 #include "inspector_panel.h"
@@ -122,6 +124,7 @@ MainWindow::MainWindow(Session* session, QWidget* parent) : QMainWindow(parent),
         refreshPanels(true);
     });
     connect(inspector_, &view::InspectorPanel::taskSelected, this, [this](int t) { select({t}); });
+    connect(session_, &Session::branchReady, this, &MainWindow::openComparison);
     connect(params_, &view::ParamsPanel::changeRequested, session_, [this](const ParamChange& c) { session_->apply(c); });
     connect(params_, &view::ParamsPanel::kernelRequested, this, [this](const QString& spec) {
         const bool fresh = session_->engine().now() == 0;
@@ -195,6 +198,9 @@ void MainWindow::buildActions() {
     backTick->setToolTip(tr("Back one millisecond of simulated time (Shift+T); double-click the timeline to run or rewind to a time"));
     QAction* reset = tb->addAction(style()->standardIcon(QStyle::SP_MediaSkipBackward), tr("Reset"), session_, &Session::reset);
     reset->setShortcut(QKeySequence(tr("Ctrl+R")));
+    QAction* branch = tb->addAction(tr("Branch here..."), this, &MainWindow::branchDialog);
+    branch->setShortcut(Qt::Key_B);
+    branch->setToolTip(tr("Continue from this moment twice - as it is and with one setting changed - and compare (B)"));
     tb->addSeparator();
     tb->addWidget(new QLabel(tr(" Speed "), this));
     speed_ = new QComboBox(this);
@@ -264,7 +270,7 @@ void MainWindow::buildDocks() {
     QMenu* help = menuBar()->addMenu(tr("&Help"));
     help->addAction(tr("&Keys"), this, [this] {
         QMessageBox::information(this, tr("Keys"),
-                                 tr("Space play/pause   . one event   , back one event   T next tick   Shift+T back 1 ms\n"
+                                 tr("Space play/pause   . one event   , back one event   T next tick   Shift+T back 1 ms   B branch here\n"
                                     "N next switch   Ctrl+R reset   double-click the timeline: run or rewind to that time\n"
                                     "Timeline: wheel zoom at the cursor, drag to pan, Shift+drag to zoom into a range,\n"
                                     "W/S or Up/Down zoom, A/D or Left/Right pan, Home fit, 1/2 set markers A/B,\n"
@@ -335,6 +341,36 @@ void MainWindow::exportDialog() {
     const QString err = exportTimelineTo(path, path.endsWith(".png", Qt::CaseInsensitive) ? 2 * timeline_->width() : 0);
     if (!err.isEmpty()) QMessageBox::warning(this, tr("Export failed"), err);
     else statusBar()->showMessage(tr("Exported %1").arg(path), 5000);
+}
+
+void MainWindow::branchDialog() {
+    if (!session_->loaded() || session_->busy()) return;
+    const Engine& e = session_->engine();
+    const Time remaining = session_->scenario().duration - e.now();
+    if (remaining <= 0) {
+        statusBar()->showMessage(tr("The scenario is over: step back to branch from an earlier moment."), 6000);
+        return;
+    }
+    BranchDialog d(e, remaining, this);
+    if (d.exec() != QDialog::Accepted) return;
+    const QString err = session_->branch(d.change(), d.span());
+    if (!err.isEmpty()) QMessageBox::warning(this, tr("Cannot branch"), err);
+}
+
+CompareWindow* MainWindow::openComparison(std::shared_ptr<Engine> a, std::shared_ptr<Engine> b, qint64 from, const QString& change) {
+    const auto side = [](const std::shared_ptr<Engine>& e, const QString& label) {
+        view::LiveState live; // both runs are finished: nothing is still running
+        live.now = e->now();
+        live.hz = e->config().hz;
+        return CompareWindow::Side{label, std::shared_ptr<const Trace>(e, &e->trace()), live};
+    };
+    const QString base = QString("preempt=%1").arg(QString::fromStdString(std::string(preemptModelName(a->config().preempt))));
+    auto* w = new CompareWindow(side(a, tr("original continuation (%1)").arg(base)), side(b, change), from, a->now(), nullptr);
+    w->show();
+    comparisons_.push_back(w);
+    connect(w, &QObject::destroyed, this, [this, w] { comparisons_.removeAll(w); });
+    statusBar()->showMessage(tr("Branch ready: %1").arg(change), 6000);
+    return w;
 }
 
 void MainWindow::onReloaded() {
@@ -440,6 +476,8 @@ void MainWindow::showEventLog() {
 void MainWindow::showDelayHistogram() { charts_->setCurrentWidget(histogram_); }
 
 void MainWindow::closeEvent(QCloseEvent* ev) {
+    for (const QPointer<CompareWindow>& w : comparisons_)
+        if (w) w->close();
     QSettings settings;
     settings.setValue("window/geometry", saveGeometry());
     settings.setValue("window/state", saveState());

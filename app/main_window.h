@@ -5,6 +5,8 @@
 #pragma once
 
 #include <QMainWindow>
+#include <QPointer>
+#include <memory>
 #include <functional>
 #include <optional>
 #include <vector>
@@ -16,6 +18,10 @@ class QMenu;
 class QProgressBar;
 class QPushButton;
 class Session;
+class CompareWindow;
+namespace sched {
+class Engine;
+}
 namespace view {
 class TimelineView;
 class EevdfChart;
@@ -44,6 +50,8 @@ public:
     QString exportChartTo(const QString& path, int width = 0, int height = 0);
     // Metrics as .csv or .json, written atomically; returns an error text, empty on success.
     QString exportMetricsTo(const QString& path);
+    // A finished branch in a new comparison window (A: original continuation, B: changed).
+    CompareWindow* openComparison(std::shared_ptr<sched::Engine> a, std::shared_ptr<sched::Engine> b, qint64 from, const QString& change);
 
 protected:
     void closeEvent(QCloseEvent*) override;
@@ -58,6 +66,7 @@ private:
     void updateRecentMenu();
     void openDialog();
     void exportDialog();
+    void branchDialog();
 
     Session* session_;
     view::TimelineView* timeline_ = nullptr;
@@ -80,4 +89,5 @@ private:
     qint64 lastPanelRefresh_ = 0;
     std::optional<qint64> inspectAt_; // an earlier moment the inspector shows; none = the present
     std::function<void()> defaultDockSizes_;
+    QList<QPointer<CompareWindow>> comparisons_;
 };

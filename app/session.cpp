@@ -21,6 +21,13 @@ Session::Session(QObject* parent) : QObject(parent) {
                              : tr("Ran to %1 ms.").arg(double(engine_->now()) / 1e6, 0, 'f', 3));
         emit advanced();
     });
+    connect(&branchWatcher_, &QFutureWatcher<void>::finished, this, [this] {
+        branching_ = false;
+        auto a = std::move(branchA_), b = std::move(branchB_);
+        a->finish();
+        b->finish();
+        emit branchReady(a, b, branchFrom_, branchLabel_);
+    });
 }
 
 // The worker owns the engine until it finishes (the GUI thread does not touch it meanwhile);
@@ -46,6 +53,35 @@ void Session::cancel() { cancel_ = true; }
 Session::~Session() {
     cancel_ = true;
     watcher_.waitForFinished(); // the worker uses engine_ until it returns
+    branchWatcher_.waitForFinished();
+}
+
+QString Session::branch(const ParamChange& change, Time span) {
+    if (!engine_ || busy_) return tr("no run to branch from");
+    if (branching_) return tr("a branch is still being computed");
+    pause();
+    // Copies (trace included) taken in this thread while nothing else touches the engine.
+    auto a = std::make_shared<Engine>(*engine_);
+    auto b = std::make_shared<Engine>(*engine_);
+    const std::string err = b->apply(change);
+    if (!err.empty()) {
+        emit message(tr("Branch refused: %1").arg(QString::fromStdString(err)));
+        return QString::fromStdString(err);
+    }
+    branching_ = true;
+    branchA_ = a;
+    branchB_ = b;
+    branchFrom_ = engine_->now();
+    branchLabel_ = tr("%1 at %2 ms").arg(QString::fromStdString(change.label())).arg(double(branchFrom_) / 1e6, 0, 'f', 3);
+    const Time to = std::min<Time>(scenario_.duration, branchFrom_ + span);
+    emit message(tr("Branching at %1 ms: running both continuations to %2 ms...").arg(double(branchFrom_) / 1e6, 0, 'f', 3).arg(double(to) / 1e6, 0, 'f', 3));
+    // The two continuations are independent values: one worker each (two cores, two runs).
+    branchWatcher_.setFuture(QtConcurrent::run([a, b, to] {
+        QFuture<void> other = QtConcurrent::run([b, to] { b->runUntil(to); });
+        a->runUntil(to);
+        other.waitForFinished();
+    }));
+    return {};
 }
 
 bool Session::load(const QString& nameOrPath, QString* error) {

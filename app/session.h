@@ -12,6 +12,7 @@
 #include <QObject>
 #include <QTimer>
 #include <atomic>
+#include <memory>
 #include <optional>
 
 class Session : public QObject {
@@ -56,6 +57,12 @@ public slots:
     QString restartWithKernel(const QString& spec);
     // Applies now; returns an error text (empty on success) and reports it via message().
     QString apply(const sched::ParamChange& change);
+    // Branch here: two copies of the present run on for `span` in a worker thread each, one as it
+    // is (the original continuation) and one with `change` applied now; branchReady() hands both
+    // over. The live engine is not touched, so the window stays usable meanwhile. Returns an
+    // error text if the branch cannot start (the change is refused, or a branch is running).
+    QString branch(const sched::ParamChange& change, sched::Time span);
+    bool branching() const { return branching_; }
 
 signals:
     void reloaded();           // a new engine (load or reset)
@@ -65,6 +72,8 @@ signals:
     void message(const QString& text);
     void busyChanged(bool busy);
     void progress(int percent);
+    // A finished branch: a = the original continuation, b = with the change; both from `from`.
+    void branchReady(std::shared_ptr<sched::Engine> a, std::shared_ptr<sched::Engine> b, qint64 from, const QString& change);
 
 private:
     void onFrame();
@@ -92,4 +101,10 @@ private:
     QFutureWatcher<void> watcher_;
     QTimer progressTimer_;
     sched::Time backgroundThreshold_ = 2 * sched::kNsPerSec;
+    // Branch here.
+    bool branching_ = false;
+    QFutureWatcher<void> branchWatcher_;
+    std::shared_ptr<sched::Engine> branchA_, branchB_;
+    sched::Time branchFrom_ = 0;
+    QString branchLabel_;
 };

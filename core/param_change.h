@@ -7,6 +7,7 @@
 #include "types.h"
 
 #include <string>
+#include <string_view>
 
 namespace sched {
 
@@ -46,5 +47,10 @@ struct ParamChange {
         return c;
     }
 };
+
+// Reads what label() prints ("preempt=full", "base_slice=3ms", "HZ=1000", "NO_PREEMPT_SHORT",
+// "hog nice=5", "task 3 slice=0.5ms", "waker policy=SCHED_FIFO"). Returns an error naming what
+// is wrong and what would be accepted, empty on success.
+std::string parseParamChange(std::string_view spec, ParamChange& out);
 
 } // namespace sched

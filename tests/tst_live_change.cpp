@@ -115,6 +115,43 @@ private slots:
         e.finish();
         checkRunLengths(e, 500 * kNsPerMs, 10 * kNsPerMs, 4 * kNsPerMs, 1 * kNsPerMs);
     }
+    void aChangeReadsBackFromItsLabel() {
+        ParamChange nice;
+        nice.kind = ParamChange::Kind::TaskNice;
+        nice.comm = "hog";
+        nice.nice = -5;
+        ParamChange slice;
+        slice.kind = ParamChange::Kind::TaskSlice;
+        slice.task = 3;
+        slice.value = 500 * kNsPerUs;
+        ParamChange policy;
+        policy.kind = ParamChange::Kind::TaskPolicy;
+        policy.comm = "kworker/0:1";
+        policy.policy = Policy::Batch;
+        ParamChange base;
+        base.kind = ParamChange::Kind::BaseSlice;
+        base.value = 3 * kNsPerMs;
+        for (const ParamChange& c : {ParamChange::preemptModel(PreemptModel::Lazy), ParamChange::hzChange(1000),
+                                     ParamChange::featureChange(Feature::PreemptShort, false), ParamChange::featureChange(Feature::HrTick, true),
+                                     nice, slice, policy, base}) {
+            ParamChange back;
+            const std::string err = parseParamChange(c.label(), back);
+            QVERIFY2(err.empty(), err.c_str());
+            QCOMPARE(back.label(), c.label());
+            QCOMPARE(int(back.kind), int(c.kind));
+        }
+    }
+    void malformedChangesSayWhatWouldBeAccepted() {
+        ParamChange c;
+        QVERIFY(parseParamChange("preempt=fast", c).find("none, voluntary, full, lazy") != std::string::npos);
+        QVERIFY(parseParamChange("HZ=500", c).find("100, 250, 300, 1000") != std::string::npos);
+        QVERIFY(parseParamChange("base_slice=1s", c).find("0.1-100 ms") != std::string::npos);
+        QVERIFY(parseParamChange("NO_SUCH_FEATURE", c).find("accepted") != std::string::npos);
+        QVERIFY(parseParamChange("hog nice=40", c).find("-20 to 19") != std::string::npos);
+        QVERIFY(parseParamChange("hog policy=deadline", c).find("fifo") != std::string::npos);
+        QVERIFY(parseParamChange("task x nice=1", c).find("task ID") != std::string::npos);
+        QVERIFY(parseParamChange("", c).find("accepted") != std::string::npos);
+    }
 };
 
 QTEST_GUILESS_MAIN(TestLiveChange)

@@ -2,6 +2,7 @@
 // The session controller and the main window: stepping moves exactly as far as asked, a live
 // change applies at the current simulated time and shows as a marker, key bindings of the
 // timeline zoom and pan.
+#include "compare_window.h"
 #include "main_window.h"
 #include "session.h"
 #include "test_support.h"
@@ -251,6 +252,48 @@ private slots:
         QTest::mouseClick(t, Qt::LeftButton, Qt::ControlModifier, QPoint(x1, y)); // again: removed
         QCOMPARE(t->selectedTasks().size(), size_t(1));
         QVERIFY(t->selectedTasks()[0] != first);
+    }
+    void branchHereRunsBothContinuationsFromTheSameState() {
+        Session s;
+        MainWindow w(&s);
+        QVERIFY(w.openScenario("kernel-hogs-waker")); // preempt=none
+        s.runTo(150 * kNsPerMs);
+        const uint64_t events = s.engine().eventsProcessed();
+        QSignalSpy ready(&s, &Session::branchReady);
+        QVERIFY(s.branch(ParamChange::preemptModel(PreemptModel::Full), 200 * kNsPerMs).isEmpty());
+        QVERIFY(s.branching());
+        QVERIFY(!s.branch(ParamChange::hzChange(1000), kNsPerMs).isEmpty()); // one branch at a time
+        QVERIFY(ready.wait(20000));
+        QCOMPARE(s.engine().eventsProcessed(), events); // the live run did not move
+        auto a = ready[0][0].value<std::shared_ptr<Engine>>(), b = ready[0][1].value<std::shared_ptr<Engine>>();
+        QCOMPARE(ready[0][2].toLongLong(), qint64(150 * kNsPerMs));
+        QCOMPARE(a->now(), Time(350 * kNsPerMs));
+        QCOMPARE(b->now(), Time(350 * kNsPerMs));
+        QCOMPARE(a->config().preempt, PreemptModel::None);
+        QCOMPARE(b->config().preempt, PreemptModel::Full);
+        // Up to the branch both traces are the live run's: the same slices in the same order.
+        const Slices &sa = a->trace().slices, &sb = b->trace().slices, &live = s.engine().trace().slices;
+        size_t shared = 0;
+        while (shared < live.size() && live.end[shared] <= 150 * kNsPerMs) ++shared;
+        QVERIFY(shared > 10);
+        for (size_t i = 0; i < shared; ++i) {
+            QCOMPARE(sa.start[i], live.start[i]);
+            QCOMPARE(sb.start[i], live.start[i]);
+            QCOMPARE(sb.task[i], live.task[i]);
+        }
+        QVERIFY(b->trace().markers.size() == a->trace().markers.size() + 1);
+        CompareWindow* cw = w.openComparison(a, b, 150 * kNsPerMs, "preempt=full at 150 ms");
+        QCOMPARE(cw->comparison().from, Time(150 * kNsPerMs));
+        QVERIFY(!cw->comparison().rows.empty());
+        cw->timelineA()->setRange(200 * kNsPerMs, 220 * kNsPerMs); // one axis for both
+        QCOMPARE(cw->timelineB()->axis().start, Time(200 * kNsPerMs));
+        QCOMPARE(cw->timelineB()->axis().end, Time(220 * kNsPerMs));
+        QTemporaryDir dir;
+        QCOMPARE(cw->saveTable(dir.filePath("cmp.txt")), QString());
+        QFile f(dir.filePath("cmp.txt"));
+        QVERIFY(f.open(QIODevice::ReadOnly));
+        QVERIFY(f.readAll().contains("waker"));
+        cw->close();
     }
     void chartsExportAsPngSvgAndPdf() {
         Session s;
