@@ -5,10 +5,12 @@
 #include "live_capture.h"
 #include "session.h"
 #include "timeline_painter.h"
+#include "timeline_view.h"
 
 #include <QApplication>
 #include <QElapsedTimer>
 #include <QImage>
+#include <QMouseEvent>
 #include <QFile>
 #include <QPainter>
 #include <QTemporaryDir>
@@ -81,6 +83,31 @@ int main(int argc, char** argv) {
         const double summaries = t.nsecsElapsed() / 1e6;
         std::printf("paint 1920x%d, %-22s median %6.2f ms  (min %.2f, max %.2f; summaries alone %.2f ms)\n", img.height(), z.name,
                     ms[ms.size() / 2], ms.front(), ms.back(), summaries);
+    }
+    // The widget caches its picture without the cursor: a mouse move repaints with one blit.
+    {
+        view::TimelineView v;
+        v.resize(1920, 1080);
+        v.setFollow(false);
+        v.setRun(&e.trace(), d.live);
+        v.setRange(0, 17 * kNsPerSec);
+        QImage target(v.size(), QImage::Format_ARGB32_Premultiplied);
+        std::vector<double> first, moved;
+        for (int i = 0; i < 9; ++i) {
+            v.setRange(0, 17 * kNsPerSec - i); // a new zoom: summaries are recomputed
+            t.restart();
+            v.render(&target);
+            first.push_back(t.nsecsElapsed() / 1e6);
+            QMouseEvent move(QEvent::MouseMove, QPointF(300 + 10 * i, 200), QPointF(300 + 10 * i, 200), Qt::NoButton, Qt::NoButton, Qt::NoModifier);
+            QApplication::sendEvent(&v, &move);
+            t.restart();
+            v.render(&target);
+            moved.push_back(t.nsecsElapsed() / 1e6);
+        }
+        std::sort(first.begin(), first.end());
+        std::sort(moved.begin(), moved.end());
+        std::printf("widget 1920x1080 full zoom-out: new range median %.2f ms, cursor move (cached picture) median %.2f ms\n",
+                    first[first.size() / 2], moved[moved.size() / 2]);
     }
     t.restart();
     s.stepBack(kNsPerSec);

@@ -136,6 +136,35 @@ private slots:
         // the hog is never asleep: it is running or waiting for the CPU
         for (auto st : idx.columns(taskByComm(e, "hog"), t0, t1, w)) QVERIFY(st != view::TaskState::Sleeping);
     }
+    void taskLanesShowThePresentBeforeItIsInTheTrace() {
+        // The running task's open slice and the waiting task's open wait are not in the trace
+        // until they end; with the live state the lanes must look as they will once both have ended.
+        Engine e = engineFrom(R"J({"machine": {"cpus": 1, "hz": 250, "preempt": "none"},
+          "tasks": [ {"comm": "hog", "behavior": [{"repeat": "forever", "body": [{"run": "10ms"}]}]},
+                     {"comm": "sl", "behavior": [{"repeat": "forever", "body": [{"run": "1ms"}, {"sleep": "2ms"}]}]} ]})J");
+        for (Time until : {Time(73 * kNsPerMs + 300000), Time(120 * kNsPerMs + 1)}) {
+            Engine live = e;
+            live.runUntil(until);
+            const TaskId curr = live.cpus()[0].curr;
+            QVERIFY(curr >= 0);
+            const Time since = live.cpus()[0].sliceStart;
+            QVERIFY(since < live.now());
+            TaskLaneIndex open;
+            open.update(live.trace());
+            Engine closed = live; // runs on until both open stretches have ended
+            closed.runUntil(live.now() + 40 * kNsPerMs);
+            closed.finish();
+            TaskLaneIndex done;
+            done.update(closed.trace());
+            const Time t0 = live.now() - 20 * kNsPerMs, t1 = live.now();
+            for (TaskId t : {taskByComm(live, "hog"), taskByComm(live, "sl")}) {
+                const auto withLive = open.columns(t, t0, t1, 400, live.now(), t == curr ? since : -1);
+                QCOMPARE(withLive, done.columns(t, t0, t1, 400));
+                if (t == curr) QCOMPARE(withLive.back(), view::TaskState::Running);
+                else QVERIFY(withLive.back() != view::TaskState::Running);
+            }
+        }
+    }
     void flagColumnsMarkTheSetIntervals() {
         Engine e = builtinEngine("kernel-hogs-waker");
         e.runUntil(200 * kNsPerMs);

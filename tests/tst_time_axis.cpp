@@ -61,6 +61,13 @@ private slots:
         QCOMPARE(formatTickLabel(1500 * sched::kNsPerUs, 500 * sched::kNsPerUs), std::string("1.5ms"));
         QCOMPARE(formatTickLabel(350 * sched::kNsPerUs, 50 * sched::kNsPerUs), std::string("350us"));
         QCOMPARE(formatTickLabel(3 * kNsPerSec, kNsPerSec), std::string("3s"));
+        // Deep zoom late in a run: the unit of the time, the decimals of the step.
+        QCOMPARE(formatTickLabel(10050 * sched::kNsPerUs, 50 * sched::kNsPerUs), std::string("10.05ms"));
+        QCOMPARE(formatTickLabel(1204 * kNsPerMs, kNsPerMs), std::string("1.204s"));
+        QCOMPARE(formatTickLabel(1204 * kNsPerMs, 2 * kNsPerMs), std::string("1.204s"));
+        QCOMPARE(formatTickLabel(2 * kNsPerSec + 500 * kNsPerMs, 500 * kNsPerMs), std::string("2.5s"));
+        QCOMPARE(formatTickLabel(0, 50 * sched::kNsPerUs), std::string("0us"));
+        QCOMPARE(formatTickLabel(300 * kNsPerMs + 120, 20), std::string("300.00012ms"));
     }
 };
 

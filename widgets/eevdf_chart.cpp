@@ -33,8 +33,6 @@ EevdfChart::EevdfChart(QWidget* parent) : QWidget(parent) {
     QCPAxisRect* top = plot_->axisRect();
     lagRect_ = new QCPAxisRect(plot_);
     plot_->plotLayout()->addElement(1, 0, lagRect_);
-    plot_->plotLayout()->setRowStretchFactor(0, 2);
-    plot_->plotLayout()->setRowStretchFactor(1, 1);
     auto* group = new QCPMarginGroup(plot_);
     top->setMarginGroup(QCP::msLeft | QCP::msRight, group);
     lagRect_->setMarginGroup(QCP::msLeft | QCP::msRight, group);
@@ -58,9 +56,21 @@ EevdfChart::EevdfChart(QWidget* parent) : QWidget(parent) {
     QFont small = font();
     small.setPointSizeF(small.pointSizeF() * 0.85);
     plot_->legend->setFont(small);
-    // The lines rise from bottom left to top right: the top left corner stays free for the legend.
-    top->insetLayout()->setInsetAlignment(0, Qt::AlignTop | Qt::AlignLeft);
-    plot_->legend->setRowSpacing(-3);
+    // The legend gets its own strip above the plots, in rows of four: inside the axis rect it
+    // would hide the lines wherever the zoom puts them.
+    auto* strip = new QCPLayoutGrid;
+    plot_->plotLayout()->insertRow(0);
+    plot_->plotLayout()->addElement(0, 0, strip);
+    strip->setMargins(QMargins(0, 0, 0, 0));
+    top->insetLayout()->take(plot_->legend);
+    strip->addElement(0, 0, plot_->legend);
+    plot_->legend->setFillOrder(QCPLayoutGrid::foColumnsFirst);
+    plot_->legend->setWrap(4);
+    plot_->legend->setRowSpacing(0);
+    plot_->legend->setColumnSpacing(12);
+    plot_->legend->setBorderPen(Qt::NoPen);
+    plot_->plotLayout()->setRowStretchFactor(0, 0.001);
+    plot_->plotLayout()->setRowSpacing(2);
     applyPalette();
     updateTitle();
 }
@@ -69,6 +79,8 @@ void EevdfChart::applyPalette() {
     const bool dark = isDark(palette());
     const QColor fg = palette().color(QPalette::Text), bg = palette().color(QPalette::Base);
     plot_->setBackground(bg);
+    plot_->plotLayout()->setRowStretchFactor(1, 2); // vruntime and deadline
+    plot_->plotLayout()->setRowStretchFactor(2, 1); // lag
     for (QCPAxisRect* r : {plot_->axisRect(0), lagRect_})
         for (QCPAxis* a : r->axes()) {
             a->setBasePen(QPen(fg));
@@ -81,7 +93,7 @@ void EevdfChart::applyPalette() {
     V_->setPen(QPen(fg, 1.2));
     plot_->legend->setBrush(bg);
     plot_->legend->setTextColor(fg);
-    plot_->legend->setBorderPen(QPen(fg));
+
     if (trace_)
         for (const Series& s : series_) {
             const QColor c = lineColor(*trace_, s.task, dark);

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "flag_index.h"
 
+#include "time_axis.h"
+
 #include <algorithm>
 
 namespace view {
@@ -21,6 +23,7 @@ void FlagIndex::update(const sched::Trace& trace) {
         l.idx.push_back(uint32_t(consumed_));
         l.set.push_back(f.set[consumed_]);
         l.clear.push_back(f.clear[consumed_]);
+        l.reason.push_back(f.reason[consumed_]);
     }
 }
 
@@ -40,9 +43,9 @@ std::vector<uint8_t> FlagIndex::columns(int cpu, int bit, Time t0, Time t1, int 
     if (l.idx.empty()) return cols;
     // Sweep the columns left to right; k = first interval that clears after the column start.
     size_t k = size_t(std::upper_bound(l.clear.begin(), l.clear.end(), t0) - l.clear.begin());
+    const ColumnEdges edge(t0, t1, width);
     for (int x = 0; x < width && k < l.idx.size(); ++x) {
-        const Time a = t0 + Time((sched::int128(t1 - t0) * x) / width);
-        const Time b = t0 + Time((sched::int128(t1 - t0) * (x + 1)) / width);
+        const Time a = edge(x), b = edge(x + 1);
         if (l.clear[k] <= a) { // gallop to the first interval clearing after a
             size_t lo = k, step = 1, hi = k;
             while (hi < l.clear.size() && l.clear[hi] <= a) {
@@ -60,7 +63,7 @@ std::vector<uint8_t> FlagIndex::columns(int cpu, int bit, Time t0, Time t1, int 
             const Time cover = std::max<Time>(1, std::min(b, l.clear[j]) - std::max(a, l.set[j]));
             if (cover > best) {
                 best = cover;
-                cols[size_t(x)] = uint8_t(1 + trace_->flags.reason[l.idx[j]]);
+                cols[size_t(x)] = uint8_t(1 + l.reason[j]);
             }
         }
     }

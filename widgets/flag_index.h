@@ -25,6 +25,7 @@ private:
     struct Lane {
         std::vector<uint32_t> idx;
         std::vector<Time> set, clear;
+        std::vector<uint8_t> reason; // a copy, so a column does not reach into the trace
     };
     std::vector<std::array<Lane, 2>> lanes_;
     const sched::Trace* trace_ = nullptr;

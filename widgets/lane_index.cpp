@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "lane_index.h"
 
+#include "time_axis.h"
+
 #include <algorithm>
 
 namespace view {
@@ -71,7 +73,7 @@ std::vector<Column> LaneIndex::columns(int cpu, Time t0, Time t1, int width, Tas
     const bool haveSlices = l && !l->idx.empty();
     const sched::Trace* tr = trace_;
     // Boundary x: time a_x, the first slice starting at or after it, and the busy time before it.
-    auto boundary = [&](int x) { return t0 + Time((sched::int128(t1 - t0) * x) / width); };
+    const ColumnEdges boundary(t0, t1, width);
     Time a = boundary(0);
     size_t posA = haveSlices ? size_t(std::lower_bound(l->start.begin(), l->start.end(), a) - l->start.begin()) : 0;
     auto busyAt = [&](size_t pos, Time t) -> Time {

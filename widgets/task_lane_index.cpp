@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "task_lane_index.h"
 
+#include "time_axis.h"
+
 #include <algorithm>
 
 namespace view {
@@ -51,17 +53,35 @@ void TaskLaneIndex::update(const sched::Trace& trace) {
     }
 }
 
-std::vector<TaskState> TaskLaneIndex::columns(TaskId task, Time t0, Time t1, int width) const {
+// A task waits for a CPU from its preemption (it never stopped being runnable) or from its first
+// wakeup after it last ran (sched_waking), until it is switched in.
+Time TaskLaneIndex::waitingSince(const Lane& l, Time until) const {
+    if (l.lastPreempted && l.lastEnd >= 0) return l.lastEnd;
+    const auto it = std::lower_bound(l.wakes.begin(), l.wakes.end(), l.lastEnd);
+    return it != l.wakes.end() && *it <= until ? *it : -1;
+}
+
+std::vector<TaskState> TaskLaneIndex::columns(TaskId task, Time t0, Time t1, int width, Time now, Time runningSince) const {
     std::vector<TaskState> cols(size_t(std::max(width, 0)), TaskState::Sleeping);
     if (task < 0 || size_t(task) >= lanes_.size() || width <= 0 || t1 <= t0) return cols;
     const Lane& l = lanes_[size_t(task)];
+    // The open stretch at `now`, which the closed slices do not cover yet.
+    Time openRunA = 0, openRunB = 0, openWaitA = 0, openWaitB = 0;
+    if (now >= 0) {
+        const Time waitEnd = runningSince >= 0 ? runningSince : now;
+        if (const Time w = waitingSince(l, waitEnd); w >= 0) openWaitA = w, openWaitB = waitEnd;
+        if (runningSince >= 0) openRunA = runningSince, openRunB = now;
+    }
+    const auto overlap = [](Time a, Time b, Time x, Time y) { return std::max<Time>(0, std::min(b, y) - std::max(a, x)); };
     size_t hr = 0, hw = 0;
+    const ColumnEdges edge(t0, t1, width);
     Time a = t0;
     Time runA = l.running.coveredUntil(a, hr), waitA = l.runnable.coveredUntil(a, hw);
     for (int x = 0; x < width; ++x) {
-        const Time b = t0 + Time((sched::int128(t1 - t0) * (x + 1)) / width);
+        const Time b = edge(x + 1);
         const Time runB = l.running.coveredUntil(b, hr), waitB = l.runnable.coveredUntil(b, hw);
-        const Time run = runB - runA, wait = waitB - waitA, sleep = (b - a) - run - wait;
+        const Time run = runB - runA + overlap(a, b, openRunA, openRunB), wait = waitB - waitA + overlap(a, b, openWaitA, openWaitB);
+        const Time sleep = (b - a) - run - wait;
         if (run > 0 && run >= wait && run >= sleep / 4) cols[size_t(x)] = TaskState::Running; // running shows first
         else if (wait > 0 && wait >= sleep / 4) cols[size_t(x)] = TaskState::Runnable;
         a = b;

@@ -20,8 +20,10 @@ class TaskLaneIndex {
 public:
     void update(const sched::Trace& trace);
     size_t tasks() const { return lanes_.size(); }
-    // The state covering most of each column of [t0, t1).
-    std::vector<TaskState> columns(TaskId task, Time t0, Time t1, int width) const;
+    // The state covering most of each column of [t0, t1). The present is not in the trace yet:
+    // with now >= 0 the task's open stretch is added - running since runningSince if it runs
+    // now (runningSince >= 0), else runnable since it was preempted or woken, if it was.
+    std::vector<TaskState> columns(TaskId task, Time t0, Time t1, int width, Time now = -1, Time runningSince = -1) const;
 
 private:
     // Sorted, non-overlapping intervals with prefix sums of their lengths.
@@ -30,6 +32,8 @@ private:
         void add(Time a, Time b);
         Time coveredUntil(Time t, size_t& hint) const; // covered time in (-inf, t)
     };
+    struct Lane;
+    Time waitingSince(const Lane& l, Time until) const; // start of the wait that ends at `until`, or -1
     struct Lane {
         Series running, runnable;
         Time lastEnd = -1;

@@ -45,12 +45,14 @@ Time niceTickStep(double minNs) {
 std::string formatTickLabel(Time t, Time step) {
     struct U { Time scale; const char* name; };
     const U units[] = {{sched::kNsPerSec, "s"}, {sched::kNsPerMs, "ms"}, {sched::kNsPerUs, "us"}, {1, "ns"}};
+    // The unit follows the size of the time itself ("10.05ms", not "10050us"), the decimals
+    // follow the step, so that neighbouring labels differ and none is longer than needed.
+    const Time magnitude = std::max<Time>(t < 0 ? -t : t, step);
     const U* u = &units[3];
-    // The largest unit the step is at least a tenth of: 20 ms steps read "20ms", 0.5 ms "0.5ms".
     for (const U& c : units)
-        if (c.scale > 1 && step * 10 >= c.scale && (c.scale != sched::kNsPerSec || step * 10 >= 10 * c.scale / 10)) { u = &c; break; }
+        if (magnitude >= c.scale) { u = &c; break; }
     int decimals = 0;
-    for (Time s = u->scale; s > step && decimals < 6; s /= 10) ++decimals;
+    for (Time s = u->scale; s > step && decimals < 9; s /= 10) ++decimals; // 1 or 2 ms steps in seconds: 3
     char buf[64];
     std::snprintf(buf, sizeof buf, "%.*f%s", decimals, double(t) / double(u->scale), u->name);
     return buf;

@@ -6,9 +6,22 @@
 
 #include "types.h"
 
+#include <cstdint>
+
 namespace view {
 
 using sched::Time;
+
+// The edges of `width` equal columns of [t0, t1): edge x = t0 + floor((t1 - t0) * x / width),
+// exactly, in 64-bit arithmetic unless the product could overflow (a 128-bit division per
+// column costs more than the rest of a summary column).
+struct ColumnEdges {
+    Time t0, span;
+    int width;
+    bool wide;
+    ColumnEdges(Time a, Time b, int w) : t0(a), span(b - a), width(w > 0 ? w : 1), wide(span > INT64_MAX / (width + 1)) {}
+    Time operator()(int x) const { return t0 + (wide ? Time((sched::int128(span) * x) / width) : span * x / width); }
+};
 
 struct TimeAxis {
     Time start = 0;
@@ -20,7 +33,7 @@ struct TimeAxis {
     double toX(Time t) const { return double(t - start) / nsPerPixel(); }
     Time toTime(double x) const { return start + Time(x * nsPerPixel()); }
     // Time at the left edge of pixel column x and at the right edge (exclusive).
-    Time columnStart(int x) const { return start + Time((sched::int128(span()) * x) / (width > 0 ? width : 1)); }
+    Time columnStart(int x) const { return ColumnEdges(start, end, width)(x); }
     Time columnEnd(int x) const { return columnStart(x + 1); }
 
     // Zoom by factor (> 1 zooms in) keeping the time under pixel x where it is.

@@ -9,6 +9,7 @@
 #include <QPainter>
 #include <QPolygonF>
 #include <cmath>
+#include <thread>
 
 namespace view {
 
@@ -39,6 +40,15 @@ template <class Fn> void forEachInRange(const std::vector<Time>& times, Time t0,
 }
 
 // Task colours are computed once per task and paint call.
+// A pixel of a 32-bit image, writable. QImage::scanLine() checks for sharing (detach) on every
+// call, which costs more than the write itself in these per-pixel loops; bits() once does not.
+struct Pixels {
+    uchar* bits;
+    qsizetype bpl;
+    explicit Pixels(QImage& img) : bits(img.bits()), bpl(img.bytesPerLine()) {}
+    QRgb& at(int x, int y) const { return reinterpret_cast<QRgb*>(bits + bpl * y)[x]; }
+};
+
 struct ColorCache {
     const TimelineData& d;
     bool dark;
@@ -62,7 +72,27 @@ void TimelinePainter::paint(QPainter& p, const QRect& rect, const TimeAxis& axis
     p.fillRect(rect, pal.color(QPalette::Base));
     paintRuler(p, rect, axis, L, pal);
     const int cpus = d.trace ? d.trace->cpus : 0;
+    // Lanes outside the clip (scrolled out of view) cost nothing.
+    const QRect clip = p.hasClipping() ? p.clipBoundingRect().toAlignedRect() & rect : rect;
+    std::vector<int> shown;
     for (int c = 0; c < cpus; ++c) {
+        const int top = rect.top() + L.laneTop(c);
+        if (top <= clip.bottom() && top + L.lane + L.flagLane + L.gap >= clip.top()) shown.push_back(c);
+    }
+    // The lane summaries are pure reads of the indexes: half of them are computed on a second
+    // thread while this one does the other half, then painting goes on in this thread.
+    std::vector<LaneSummary> sums{size_t(cpus)};
+    const auto summarizeFrom = [&](size_t first, size_t step) {
+        for (size_t k = first; k < shown.size(); k += step) sums[size_t(shown[k])] = summarize(shown[k], axis, d);
+    };
+    if (shown.size() >= 8) {
+        std::thread helper(summarizeFrom, 1, 2);
+        summarizeFrom(0, 2);
+        helper.join();
+    } else {
+        summarizeFrom(0, 1);
+    }
+    for (int c : shown) {
         const QRect label(rect.left(), rect.top() + L.laneTop(c), L.gutter - 6, L.lane);
         p.setPen(pal.color(QPalette::Text));
         p.drawText(label, Qt::AlignRight | Qt::AlignVCenter, QString("CPU%1").arg(c));
@@ -75,8 +105,8 @@ void TimelinePainter::paint(QPainter& p, const QRect& rect, const TimeAxis& axis
                        Qt::AlignRight | Qt::AlignVCenter, "resched");
             p.setFont(font);
         }
-        paintLane(p, c, rect, axis, d, L, dark);
-        paintFlags(p, c, rect, axis, d, L, dark);
+        paintLane(p, c, rect, axis, d, L, dark, sums[size_t(c)]);
+        paintFlags(p, c, rect, axis, d, L, dark, sums[size_t(c)]);
     }
     if (d.taskLanes) paintTaskLanes(p, rect, axis, d, L, pal);
     paintMarkers(p, rect, axis, d, L, pal);
@@ -105,19 +135,23 @@ void TimelinePainter::paintTaskLanes(QPainter& p, const QRect& r, const TimeAxis
         p.setPen(pal.color(QPalette::Text));
         p.drawText(QRect(r.left(), y, L.gutter - 6, L.taskRow), Qt::AlignRight | Qt::AlignVCenter,
                    QString("%1:%2").arg(QString::fromStdString(task.comm).left(8)).arg(task.pid));
-        const auto cols = d.taskLanes->columns(t, axis.start, axis.end, axis.width);
+        Time runningSince = -1;
+        for (size_t c = 0; c < d.live.curr.size(); ++c)
+            if (d.live.curr[c] == t) runningSince = d.live.sliceStart[c];
+        const auto cols = d.taskLanes->columns(t, axis.start, axis.end, axis.width, d.live.curr.empty() ? -1 : d.live.now, runningSince);
         const QColor run = colorFor(d, t, dark);
         QColor wait = run;
         wait.setAlpha(90);
         const int h = L.taskRow - 3;
         QImage img(axis.width, h, QImage::Format_ARGB32_Premultiplied);
         img.fill(d.isSelected(t) ? (dark ? QColor(60, 60, 70) : QColor(225, 230, 245)) : QColor(Qt::transparent));
+        const Pixels px(img);
         const QRgb runRgb = run.rgba(), waitRgb = qPremultiply(wait.rgba());
         for (int x = 0; x < axis.width; ++x) {
             const TaskState s = cols[size_t(x)];
             if (s == TaskState::Sleeping) continue;
             for (int yy = 0; yy < h; ++yy)
-                if (s == TaskState::Running || ((x + yy) % 4) < 2) reinterpret_cast<QRgb*>(img.scanLine(yy))[x] = s == TaskState::Running ? runRgb : waitRgb;
+                if (s == TaskState::Running || ((x + yy) % 4) < 2) px.at(x, yy) = s == TaskState::Running ? runRgb : waitRgb;
         }
         p.drawImage(x0, y + 1, img);
     }
@@ -140,24 +174,36 @@ void TimelinePainter::paintRuler(QPainter& p, const QRect& r, const TimeAxis& ax
     }
 }
 
+// Few slices in view: they are drawn one by one; many: one column per pixel. Flags always by column.
+LaneSummary TimelinePainter::summarize(int cpu, const TimeAxis& axis, const TimelineData& d) {
+    LaneSummary s;
+    const size_t budget = size_t(std::max(1, axis.width / 3));
+    s.exact = d.lanes->slicesIn(cpu, axis.start, axis.end, budget + 1).size() <= budget;
+    if (!s.exact) {
+        const TaskId openTask = cpu < int(d.live.curr.size()) ? d.live.curr[size_t(cpu)] : sched::kNoTask;
+        const Time openStart = cpu < int(d.live.sliceStart.size()) ? d.live.sliceStart[size_t(cpu)] : 0;
+        s.cols = d.lanes->columns(cpu, axis.start, axis.end, axis.width, openTask, openStart, d.live.now);
+    }
+    for (int bit = 0; bit < 2; ++bit) s.flags[size_t(bit)] = d.flags->columns(cpu, bit, axis.start, axis.end, axis.width);
+    return s;
+}
+
 void TimelinePainter::paintLane(QPainter& p, int cpu, const QRect& r, const TimeAxis& axis, const TimelineData& d,
-                                const TimelineLayout& L, bool dark) {
+                                const TimelineLayout& L, bool dark, const LaneSummary& sum) {
     const int x0 = r.left() + L.gutter;
     const int y = r.top() + L.laneTop(cpu);
     p.fillRect(QRect(x0, y, axis.width, L.lane), dark ? QColor(40, 40, 44) : QColor(236, 236, 240));
-    const size_t budget = size_t(std::max(1, axis.width / 3));
-    const auto visible = d.lanes->slicesIn(cpu, axis.start, axis.end, budget + 1);
-    if (visible.size() <= budget) {
+    if (sum.exact) {
         paintSlicesExact(p, cpu, r, axis, d, L, dark);
         return;
     }
     // Zoomed out: one column per pixel, merged into runs of the same task and busy level.
-    const TaskId openTask = cpu < int(d.live.curr.size()) ? d.live.curr[size_t(cpu)] : sched::kNoTask;
-    const Time openStart = cpu < int(d.live.sliceStart.size()) ? d.live.sliceStart[size_t(cpu)] : 0;
-    const auto cols = d.lanes->columns(cpu, axis.start, axis.end, axis.width, openTask, openStart, d.live.now);
+    const std::vector<Column>& cols = sum.cols;
     if (isRaster(p)) {
-        QImage img(axis.width, L.lane, QImage::Format_ARGB32_Premultiplied);
+        // Opaque (RGB32): drawImage() copies it instead of blending every pixel.
+        QImage img(axis.width, L.lane, QImage::Format_RGB32);
         img.fill(dark ? QColor(40, 40, 44) : QColor(236, 236, 240));
+        const Pixels px(img);
         ColorCache cache{d, dark, {}};
         for (int x = 0; x < axis.width; ++x) {
             const Column& c = cols[size_t(x)];
@@ -165,7 +211,7 @@ void TimelinePainter::paintLane(QPainter& p, int cpu, const QRect& r, const Time
             if (level <= 0 || c.task < 0) continue;
             const QRgb rgb = cache.get(c.task, d.dimmed(c.task));
             for (int yy = L.lane - std::max(2, L.lane * level / 8); yy < L.lane; ++yy)
-                reinterpret_cast<QRgb*>(img.scanLine(yy))[x] = rgb;
+                px.at(x, yy) = rgb;
         }
         p.drawImage(x0, y, img);
         return;
@@ -257,7 +303,7 @@ void TimelinePainter::paintSlicesExact(QPainter& p, int cpu, const QRect& r, con
 }
 
 void TimelinePainter::paintFlags(QPainter& p, int cpu, const QRect& r, const TimeAxis& axis, const TimelineData& d,
-                                 const TimelineLayout& L, bool dark) {
+                                 const TimelineLayout& L, bool dark, const LaneSummary& sum) {
     const int x0 = r.left() + L.gutter;
     const int y = r.top() + L.laneTop(cpu) + L.lane + 1;
     const int half = (L.flagLane - 1) / 2;
@@ -266,7 +312,7 @@ void TimelinePainter::paintFlags(QPainter& p, int cpu, const QRect& r, const Tim
     for (int bit = 0; bit < 2; ++bit) {
         const int by = bit == int(sched::ReschedBit::Lazy) ? y : y + half; // lazy on top, eager below
         const QColor col = bit == int(sched::ReschedBit::Lazy) ? lazyFlagColor(dark) : eagerFlagColor(dark);
-        const auto cols = d.flags->columns(cpu, bit, axis.start, axis.end, axis.width);
+        const std::vector<uint8_t>& cols = sum.flags[size_t(bit)];
         p.setPen(Qt::NoPen);
         p.setBrush(col);
         // Runs of set columns; an instant set-and-clear still gets 2 pixels.
@@ -279,12 +325,13 @@ void TimelinePainter::paintFlags(QPainter& p, int cpu, const QRect& r, const Tim
             x = e;
         }
         if (isRaster(p) && runs.size() > 64) { // many short runs: one image instead of many rectangles
-            QImage img(axis.width, half, QImage::Format_ARGB32_Premultiplied);
-            img.fill(Qt::transparent);
+            QImage img(axis.width, half, QImage::Format_RGB32); // opaque on the lane's background: copied, not blended
+            img.fill(dark ? QColor(30, 30, 33) : QColor(246, 246, 248));
+            const Pixels px(img);
             const QRgb rgb = col.rgb();
             for (const auto& [x, w] : runs)
                 for (int yy = 0; yy < half; ++yy) {
-                    QRgb* line = reinterpret_cast<QRgb*>(img.scanLine(yy));
+                    QRgb* line = &px.at(0, yy);
                     for (int k = x; k < std::min(axis.width, x + w); ++k) line[k] = rgb;
                 }
             p.drawImage(x0, by, img);

@@ -58,6 +58,13 @@ struct TimelineLayout {
     int cpuAt(int y, int cpus) const; // -1 if y is not on a CPU lane
 };
 
+// What one CPU lane shows at one zoom, computed before painting (and off the painting thread).
+struct LaneSummary {
+    bool exact = false;                       // few slices in view: drawn one by one, no columns
+    std::vector<Column> cols;                 // else one per pixel column
+    std::array<std::vector<uint8_t>, 2> flags; // per ReschedBit, one per pixel column
+};
+
 class TimelinePainter {
 public:
     static void paint(QPainter& p, const QRect& rect, const TimeAxis& axis, const TimelineData& d,
@@ -65,12 +72,13 @@ public:
 
 private:
     static void paintRuler(QPainter& p, const QRect& r, const TimeAxis& axis, const TimelineLayout& L, const QPalette& pal);
+    static LaneSummary summarize(int cpu, const TimeAxis& axis, const TimelineData& d);
     static void paintLane(QPainter& p, int cpu, const QRect& r, const TimeAxis& axis, const TimelineData& d,
-                          const TimelineLayout& L, bool dark);
+                          const TimelineLayout& L, bool dark, const LaneSummary& sum);
     static void paintSlicesExact(QPainter& p, int cpu, const QRect& r, const TimeAxis& axis, const TimelineData& d,
                                  const TimelineLayout& L, bool dark);
     static void paintFlags(QPainter& p, int cpu, const QRect& r, const TimeAxis& axis, const TimelineData& d,
-                           const TimelineLayout& L, bool dark);
+                           const TimelineLayout& L, bool dark, const LaneSummary& sum);
     static void paintTaskLanes(QPainter& p, const QRect& r, const TimeAxis& axis, const TimelineData& d,
                                const TimelineLayout& L, const QPalette& pal);
     static void paintMarkers(QPainter& p, const QRect& r, const TimeAxis& axis, const TimelineData& d,

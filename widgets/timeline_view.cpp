@@ -8,6 +8,7 @@
 #include <QPainter>
 #include <QToolTip>
 #include <QWheelEvent>
+#include <cmath>
 #include <algorithm>
 
 namespace view {
@@ -157,7 +158,32 @@ void TimelineView::paintEvent(QPaintEvent*) {
         p.drawText(rect(), Qt::AlignCenter, tr("No run loaded"));
         return;
     }
-    TimelinePainter::paint(p, rect(), axis_, data_, layout_, palette(), font());
+    // The picture without the cursor is cached: moving the mouse (cursor line and readout, hover)
+    // repaints with one blit instead of recomputing every lane's summary.
+    // Only the part in view (a scroll area shows a band of a tall timeline) is painted.
+    const QRect shown = visibleRegion().isEmpty() ? rect() : visibleRegion().boundingRect() & rect();
+    const PictureKey key = pictureKey(shown);
+    if (!(key == cachedKey_) || cache_.isNull()) {
+        const qreal dpr = devicePixelRatioF();
+        if (cache_.size() != shown.size() * dpr) { // reused while the size stays: no new pages to fault in
+            cache_ = QImage(shown.size() * dpr, QImage::Format_RGB32);
+            cache_.setDevicePixelRatio(dpr);
+        }
+        QPainter cp(&cache_);
+        cp.translate(-shown.topLeft());
+        cp.setClipRect(shown);
+        TimelineData base = data_;
+        base.cursor.reset();
+        TimelinePainter::paint(cp, rect(), axis_, base, layout_, palette(), font());
+        cachedKey_ = key;
+    }
+    p.drawImage(shown.topLeft(), cache_);
+    if (data_.cursor && *data_.cursor >= axis_.start && *data_.cursor < axis_.end) {
+        const int x = layout_.gutter + int(std::lround(axis_.toX(*data_.cursor)));
+        const int cpus = data_.trace->cpus, rows = data_.taskLanes ? int(data_.trace->tasks.size()) : 0;
+        p.setPen(QPen(palette().color(QPalette::Text), 1));
+        p.drawLine(x, layout_.ruler, x, layout_.height(cpus, rows));
+    }
     if (selecting_) {
         QColor c = palette().color(QPalette::Highlight);
         c.setAlpha(60);
@@ -171,6 +197,32 @@ void TimelineView::paintEvent(QPaintEvent*) {
         p.setPen(palette().color(QPalette::Text));
         p.drawText(QRect(x + 4, layout_.ruler, 400, layout_.markerBand), Qt::AlignLeft | Qt::AlignVCenter, label);
     }
+}
+
+// Everything the cached picture depends on except the cursor. The trace only grows, so its
+// column lengths tell whether it changed.
+TimelineView::PictureKey TimelineView::pictureKey(const QRect& shown) const {
+    PictureKey k;
+    k.size = size();
+    k.shown = shown;
+    k.dpr = devicePixelRatioF();
+    k.axis = axis_;
+    k.trace = data_.trace;
+    if (const sched::Trace* t = data_.trace)
+        k.lengths = {t->slices.size(), t->flags.size(), t->wakeups.size(), t->migrations.size(), t->markers.size(), t->tasks.size()};
+    k.now = data_.live.now;
+    k.curr = data_.live.curr;
+    k.sliceStart = data_.live.sliceStart;
+    k.flag = data_.live.flag;
+    k.flagSetAt = data_.live.flagSetAt;
+    k.selection = data_.selection;
+    k.markerA = data_.markerA;
+    k.markerB = data_.markerB;
+    k.taskLanes = data_.taskLanes != nullptr;
+    k.lane = layout_.lane;
+    k.palette = palette().cacheKey();
+    k.font = font().key();
+    return k;
 }
 
 void TimelineView::wheelEvent(QWheelEvent* e) {

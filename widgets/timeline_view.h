@@ -7,6 +7,7 @@
 
 #include "timeline_painter.h"
 
+#include <QImage>
 #include <QPixmap>
 #include <QWidget>
 
@@ -67,8 +68,31 @@ private:
     TaskId taskAt(const QPoint& pos, uint32_t* sliceOut = nullptr) const;
     QString tooltipAt(const QPoint& pos) const;
 
+    struct PictureKey {
+        QSize size;
+        QRect shown;
+        qreal dpr = 0;
+        TimeAxis axis;
+        const sched::Trace* trace = nullptr;
+        std::array<size_t, 6> lengths{};
+        Time now = 0;
+        std::vector<TaskId> curr, selection;
+        std::vector<Time> sliceStart;
+        std::vector<std::array<bool, 2>> flag;
+        std::vector<std::array<Time, 2>> flagSetAt;
+        std::optional<Time> markerA, markerB;
+        bool taskLanes = false;
+        int lane = 0;
+        qint64 palette = 0;
+        QString font;
+        bool operator==(const PictureKey&) const = default;
+    };
+    PictureKey pictureKey(const QRect& shown) const;
+
     TimeAxis axis_;
     TimelineLayout layout_;
+    QImage cache_;
+    PictureKey cachedKey_;
     TimelineData data_;
     LaneIndex lanes_;
     FlagIndex flags_;
