@@ -243,14 +243,16 @@ void MainWindow::buildDocks() {
     QDockWidget* pd = dock(params_, tr("Parameters"), "paramsDock", Qt::LeftDockWidgetArea);
     QDockWidget* id = dock(inspector_, tr("Inspector"), "inspectorDock", Qt::RightDockWidgetArea);
     QDockWidget* md = dock(metrics_, tr("Metrics"), "metricsDock", Qt::RightDockWidgetArea);
-    QDockWidget* ld = dock(eventLog_, tr("Event log"), "eventLogDock", Qt::RightDockWidgetArea);
-    tabifyDockWidget(md, ld);
-    md->raise();
+    // The log needs width for its lines: it sits under the charts, between the side columns.
+    setCorner(Qt::BottomLeftCorner, Qt::LeftDockWidgetArea);
+    setCorner(Qt::BottomRightCorner, Qt::RightDockWidgetArea);
+    QDockWidget* ld = dock(eventLog_, tr("Event log"), "eventLogDock", Qt::BottomDockWidgetArea);
     // The timeline is what people come for: side panels start narrow, inspector and metrics share
     // one column.
-    defaultDockSizes_ = [this, pd, id, md] {
+    defaultDockSizes_ = [this, pd, id, md, ld] {
         resizeDocks({pd, id}, {240, 360}, Qt::Horizontal);
         resizeDocks({id, md}, {420, 380}, Qt::Vertical);
+        resizeDocks({ld}, {170}, Qt::Vertical);
     };
     for (QDockWidget* d : {pd, id, md, ld}) viewMenu->addAction(d->toggleViewAction());
     viewMenu->addSeparator();

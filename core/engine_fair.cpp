@@ -93,6 +93,9 @@ void Engine::enqueueEntity(CpuId c, TaskId t, bool /*wakeup*/, bool initial) {
     if (!isCurr) cfs.enqueueTree(ents_, t);
     se.onRq = true;
     recordSample(t);
+    // V jumps for everyone when an entity joins; the running one is sampled too (O(1)), so that
+    // its lag line shows the jump (waiting entities' lines interpolate V between their samples).
+    if (cfs.curr >= 0 && cfs.curr != t) recordSample(cfs.curr);
 }
 
 // dequeue_entity(). Returns false when DELAY_DEQUEUE keeps a non-eligible sleeper queued.
@@ -123,6 +126,7 @@ bool Engine::dequeueEntity(CpuId c, TaskId t, bool sleep, bool delayedFinish, bo
         if (cfg_.features[Feature::DelayZero] && se.vlag > 0) se.vlag = 0;
     }
     recordSample(t);
+    if (cfs.curr >= 0 && cfs.curr != t) recordSample(cfs.curr); // V jumped: see enqueueEntity()
     return true;
 }
 
@@ -156,6 +160,7 @@ void Engine::setNextEntity(CpuId c, TaskId t) {
     cfs.curr = t;
     se.prevSumExecRuntime = se.sumExecRuntime;
     se.execStart = now_;
+    recordSample(t); // where the chart's lines start rising: v, deadline and V at the pick
 }
 
 // put_prev_entity(): a still-queued entity goes back into the tree.

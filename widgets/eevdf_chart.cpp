@@ -26,8 +26,10 @@ EevdfChart::EevdfChart(QWidget* parent) : QWidget(parent) {
     lay->setSpacing(2);
     title_ = new QLabel(this);
     title_->setContentsMargins(6, 2, 6, 0);
+    title_->setWordWrap(true); // a long list of tasks must not widen the window
     lay->addWidget(title_);
     plot_ = new QCustomPlot(this);
+    plot_->setMinimumSize(320, 160); // else the legend's width becomes the window's minimum
     lay->addWidget(plot_, 1);
 
     QCPAxisRect* top = plot_->axisRect();
@@ -41,17 +43,20 @@ EevdfChart::EevdfChart(QWidget* parent) : QWidget(parent) {
     lagRect_->axis(QCPAxis::atBottom)->setLabel(tr("time (ms)"));
 
     V_ = plot_->addGraph(top->axis(QCPAxis::atBottom), top->axis(QCPAxis::atLeft));
-    V_->setLineStyle(QCPGraph::lsStepLeft);
+    // Between two samples V, a running task's vruntime and so the lag change linearly (the
+    // running task's weighted progress), a waiting task's vruntime not at all: straight lines
+    // between samples are exact for both. A deadline only jumps (update_deadline): steps.
+    V_->setLineStyle(QCPGraph::lsLine);
     lagPos_ = plot_->addGraph(lagRect_->axis(QCPAxis::atBottom), lagRect_->axis(QCPAxis::atLeft));
     lagPos_->setName(tr("eligible (lag >= 0)"));
     lagPos_->setPen(QPen(QColor(40, 170, 80)));
     lagPos_->setBrush(QColor(40, 170, 80, 90));
-    lagPos_->setLineStyle(QCPGraph::lsStepLeft);
+    lagPos_->setLineStyle(QCPGraph::lsLine);
     lagNeg_ = plot_->addGraph(lagRect_->axis(QCPAxis::atBottom), lagRect_->axis(QCPAxis::atLeft));
     lagNeg_->setName(tr("not eligible"));
     lagNeg_->setPen(QPen(QColor(210, 60, 60)));
     lagNeg_->setBrush(QColor(210, 60, 60, 90));
-    lagNeg_->setLineStyle(QCPGraph::lsStepLeft);
+    lagNeg_->setLineStyle(QCPGraph::lsLine);
     plot_->legend->setVisible(true);
     QFont small = font();
     small.setPointSizeF(small.pointSizeF() * 0.85);
@@ -158,7 +163,7 @@ void EevdfChart::rebuildSeries() {
             s.d->removeFromLegend();
         }
         for (QCPGraph* g : {s.v, s.d, s.lag})
-            if (g) g->setLineStyle(QCPGraph::lsStepLeft);
+            if (g) g->setLineStyle(g == s.d ? QCPGraph::lsStepLeft : QCPGraph::lsLine);
         series_.insert(series_.begin(), s);
     }
     V_->setName(series_.empty() ? tr("V (avg_vruntime)") : tr("V (avg_vruntime) of %1's runqueue").arg(QString::fromStdString(trace_->tasks[size_t(series_[0].task)].comm)));
@@ -187,14 +192,16 @@ void EevdfChart::catchUp() {
             const double lag = (s.avgVruntime[i] - s.vruntime[i]) / 1e6;
             ser.v->addData(x, s.vruntime[i] / 1e6);
             ser.d->addData(x, s.deadline[i] / 1e6);
-            if (k == 0) {
+            // A sample taken as the entity leaves carries V without it: its lag is no lag.
+            const bool queued = s.onRq[i] != 0;
+            if (queued && k == 0) {
                 V_->addData(x, s.avgVruntime[i] / 1e6);
                 lagPos_->addData(x, lag >= 0 ? lag : 0.0);
                 lagNeg_->addData(x, lag < 0 ? lag : 0.0);
-            } else {
+            } else if (queued) {
                 ser.lag->addData(x, lag);
             }
-            if (!s.onRq[i]) { // off the runqueue (asleep): break the lines until the next sample
+            if (!queued) { // off the runqueue (asleep): break the lines until the next sample
                 const double gap = std::nextafter(x, x + 1);
                 for (QCPGraph* g : {ser.v, ser.d, ser.lag}) if (g) g->addData(gap, qQNaN());
                 if (k == 0) for (QCPGraph* g : {V_, lagPos_, lagNeg_}) g->addData(gap, qQNaN());

@@ -27,8 +27,10 @@ LatencyHistogram::LatencyHistogram(QWidget* parent) : QWidget(parent) {
     lay->setContentsMargins(0, 0, 0, 0);
     title_ = new QLabel(this);
     title_->setContentsMargins(6, 2, 6, 0);
+    title_->setWordWrap(true); // a long list of tasks must not widen the window
     lay->addWidget(title_);
     plot_ = new QCustomPlot(this);
+    plot_->setMinimumSize(320, 160); // else the legend's width becomes the window's minimum
     lay->addWidget(plot_, 1);
     plot_->xAxis->setScaleType(QCPAxis::stLogarithmic);
     plot_->xAxis->setTicker(QSharedPointer<QCPAxisTickerLog>(new QCPAxisTickerLog));
