@@ -14,7 +14,7 @@
 using namespace sched;
 using namespace view;
 
-class TestTimelineExport : public QObject {
+class TestTimelineExport : public QObject { // and the legend the exports carry
     Q_OBJECT
     Engine engine_ = builtinEngine("kernel-hogs-waker");
     LaneIndex lanes_;
@@ -23,6 +23,24 @@ class TestTimelineExport : public QObject {
     QTemporaryDir dir_;
 
 private slots:
+    // The legend is made from the lanes' own summaries: its CPU times add up to the busy time
+    // of the lanes in view, whether the lanes are drawn slice by slice or by pixel column.
+    void legendListsTheTasksInViewBusiestFirst() {
+        for (int width : {60, 4000}) { // zoomed out (columns) and slice by slice
+            TimeAxis axis{10 * kNsPerMs, 110 * kNsPerMs, width};
+            const auto tasks = TimelinePainter::visibleTasks(axis, data_);
+            QCOMPARE(tasks.size(), size_t(3)); // two hogs and the waker
+            QCOMPARE(engine_.trace().tasks[size_t(tasks.back().first)].comm, std::string("waker"));
+            for (size_t k = 1; k < tasks.size(); ++k) QVERIFY(tasks[k - 1].second >= tasks[k].second);
+            double sum = 0, busy = 0;
+            for (const auto& t : tasks) sum += t.second;
+            for (int c = 0; c < 2; ++c) busy += double(lanes_.busyIn(c, axis.start, axis.end));
+            for (int c = 0; c < 2; ++c) // and the slices still running at 120 ms, up to the window's end
+                if (data_.live.curr[size_t(c)] >= 0)
+                    busy += double(std::max<Time>(0, axis.end - std::max(axis.start, data_.live.sliceStart[size_t(c)])));
+            QVERIFY2(std::abs(sum - busy) <= 1e-6 * busy, qPrintable(QString("%1 vs %2 at width %3").arg(sum).arg(busy).arg(width)));
+        }
+    }
     void initTestCase() {
         engine_.runUntil(120 * kNsPerMs);
         lanes_.update(engine_.trace());

@@ -4,6 +4,7 @@
 #include "task_colors.h"
 
 #include <QCoreApplication>
+#include <QFontMetrics>
 #include <QImage>
 #include <QPaintEngine>
 #include <QPainter>
@@ -108,9 +109,81 @@ void TimelinePainter::paint(QPainter& p, const QRect& rect, const TimeAxis& axis
         paintLane(p, c, rect, axis, d, L, dark, sums[size_t(c)]);
         paintFlags(p, c, rect, axis, d, L, dark, sums[size_t(c)]);
     }
+    // The legend names what the lanes in view show; a legend of lanes scrolled away would not.
+    const int legendY = rect.top() + L.legendTop(cpus);
+    if (legendY <= clip.bottom() && legendY + L.legend >= clip.top()) paintLegend(p, rect, L, d, pal, visibleTasks(axis, d, shown, sums));
     if (d.taskLanes) paintTaskLanes(p, rect, axis, d, L, pal);
     paintMarkers(p, rect, axis, d, L, pal);
     p.restore();
+}
+
+std::vector<std::pair<TaskId, double>> TimelinePainter::visibleTasks(const TimeAxis& axis, const TimelineData& d) {
+    std::vector<int> cpus;
+    std::vector<LaneSummary> sums;
+    for (int c = 0; d.trace && c < d.trace->cpus; ++c) {
+        cpus.push_back(c);
+        sums.push_back(summarize(c, axis, d));
+    }
+    return visibleTasks(axis, d, cpus, sums);
+}
+
+std::vector<std::pair<TaskId, double>> TimelinePainter::visibleTasks(const TimeAxis& axis, const TimelineData& d,
+                                                                     const std::vector<int>& cpus,
+                                                                     const std::vector<LaneSummary>& sums) {
+    std::vector<double> ns(d.trace ? d.trace->tasks.size() : 0, 0.0);
+    const auto add = [&](TaskId t, double v) {
+        if (t >= 0 && size_t(t) < ns.size()) ns[size_t(t)] += v;
+    };
+    const double perColumn = axis.nsPerPixel();
+    for (int c : cpus) {
+        const LaneSummary& s = sums[size_t(c)];
+        if (!s.exact) {
+            for (const Column& col : s.cols) add(col.task, double(col.busy) * perColumn);
+            continue;
+        }
+        const sched::Slices& sl = d.trace->slices;
+        for (uint32_t i : d.lanes->slicesIn(c, axis.start, axis.end, size_t(axis.width)))
+            add(sl.task[i], double(std::min(sl.end[i], axis.end) - std::max(sl.start[i], axis.start)));
+        if (c < int(d.live.curr.size()) && d.live.curr[size_t(c)] >= 0)
+            add(d.live.curr[size_t(c)], double(std::max<Time>(0, std::min(d.live.now, axis.end) - std::max(d.live.sliceStart[size_t(c)], axis.start))));
+    }
+    std::vector<std::pair<TaskId, double>> out;
+    for (size_t t = 0; t < ns.size(); ++t)
+        if (ns[t] > 0) out.emplace_back(TaskId(t), ns[t]);
+    std::stable_sort(out.begin(), out.end(), [](const auto& a, const auto& b) { return a.second > b.second; });
+    return out;
+}
+
+// A swatch and "comm:pid" per task, the busiest first, as many as fit; then how many more.
+void TimelinePainter::paintLegend(QPainter& p, const QRect& r, const TimelineLayout& L, const TimelineData& d, const QPalette& pal,
+                                  const std::vector<std::pair<TaskId, double>>& tasks) {
+    const bool dark = isDark(pal);
+    const int y = r.top() + L.legendTop(d.trace->cpus);
+    const QFontMetrics fm(p.font());
+    int x = r.left() + L.gutter;
+    const int right = r.right() - 4;
+    p.setPen(pal.color(QPalette::PlaceholderText));
+    p.drawText(QRect(r.left(), y, L.gutter - 6, L.legend), Qt::AlignRight | Qt::AlignVCenter,
+               QCoreApplication::translate("TimelinePainter", "tasks"));
+    for (size_t k = 0; k < tasks.size(); ++k) {
+        const auto& task = d.trace->tasks[size_t(tasks[k].first)];
+        const QString name = QString("%1:%2").arg(QString::fromStdString(task.comm)).arg(task.pid);
+        const int w = 14 + fm.horizontalAdvance(name) + 12;
+        const QString more = QCoreApplication::translate("TimelinePainter", "+%1 more").arg(tasks.size() - k);
+        if (x + w > right - (k + 1 < tasks.size() ? fm.horizontalAdvance(more) : 0)) {
+            p.setPen(pal.color(QPalette::PlaceholderText));
+            p.drawText(QRect(x, y, right - x, L.legend), Qt::AlignLeft | Qt::AlignVCenter, more);
+            return;
+        }
+        QColor col = colorFor(d, tasks[k].first, dark);
+        if (d.dimmed(tasks[k].first)) col.setAlpha(110);
+        p.setPen(d.isSelected(tasks[k].first) ? QPen(pal.color(QPalette::Text), 1.5) : QPen(col.darker(140), 1));
+        p.setBrush(col);
+        p.drawRect(QRect(x, y + (L.legend - 10) / 2, 10, 10));
+        p.setPen(pal.color(QPalette::Text));
+        p.drawText(QRect(x + 14, y, w - 14, L.legend), Qt::AlignLeft | Qt::AlignVCenter, name);
+        x += w;
+    }
 }
 
 // One thin row per task: its colour while running, a lighter striped tone while runnable
@@ -123,8 +196,8 @@ void TimelinePainter::paintTaskLanes(QPainter& p, const QRect& r, const TimeAxis
     const QRect clip = p.hasClipping() ? p.clipBoundingRect().toAlignedRect() : r;
     const int x0 = r.left() + L.gutter;
     p.setPen(pal.color(QPalette::PlaceholderText));
-    p.drawText(QRect(r.left(), r.top() + L.laneTop(cpus), 400, 14), Qt::AlignLeft | Qt::AlignVCenter,
-               QCoreApplication::translate("TimelinePainter", "tasks: running / runnable (striped) / sleeping"));
+    p.drawText(QRect(r.left(), r.top() + L.laneTop(cpus) + L.legend, 400, 14), Qt::AlignLeft | Qt::AlignVCenter,
+               QCoreApplication::translate("TimelinePainter", "task lanes: running / runnable (striped) / sleeping"));
     QFont small = p.font();
     small.setPointSizeF(small.pointSizeF() * 0.8);
     p.setFont(small);

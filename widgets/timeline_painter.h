@@ -14,6 +14,7 @@
 #include <algorithm>
 #include <array>
 #include <optional>
+#include <utility>
 #include <vector>
 
 class QPainter;
@@ -52,9 +53,11 @@ struct TimelineLayout {
     int flagLane = 9; // its need-resched lane
     int gap = 7;
     int taskRow = 13; // optional per-task lanes
+    int legend = 18;  // the colour legend under the CPU lanes
     int laneTop(int cpu) const { return ruler + markerBand + cpu * (lane + flagLane + gap); }
-    int taskTop(int cpus, int task) const { return laneTop(cpus) + 14 + task * taskRow; }
-    int height(int cpus, int tasks = 0) const { return tasks > 0 ? taskTop(cpus, tasks) + 4 : laneTop(cpus) + 4; }
+    int legendTop(int cpus) const { return laneTop(cpus); }
+    int taskTop(int cpus, int task) const { return laneTop(cpus) + legend + 14 + task * taskRow; }
+    int height(int cpus, int tasks = 0) const { return tasks > 0 ? taskTop(cpus, tasks) + 4 : laneTop(cpus) + legend + 4; }
     int cpuAt(int y, int cpus) const; // -1 if y is not on a CPU lane
 };
 
@@ -69,10 +72,17 @@ class TimelinePainter {
 public:
     static void paint(QPainter& p, const QRect& rect, const TimeAxis& axis, const TimelineData& d,
                       const TimelineLayout& layout, const QPalette& pal, const QFont& font);
+    // The tasks seen in the CPU lanes of [axis.start, axis.end), with the CPU time each shows
+    // there (ns, from the same summaries the lanes are drawn from), largest first: the legend.
+    static std::vector<std::pair<TaskId, double>> visibleTasks(const TimeAxis& axis, const TimelineData& d);
 
 private:
     static void paintRuler(QPainter& p, const QRect& r, const TimeAxis& axis, const TimelineLayout& L, const QPalette& pal);
     static LaneSummary summarize(int cpu, const TimeAxis& axis, const TimelineData& d);
+    static std::vector<std::pair<TaskId, double>> visibleTasks(const TimeAxis& axis, const TimelineData& d,
+                                                               const std::vector<int>& cpus, const std::vector<LaneSummary>& sums);
+    static void paintLegend(QPainter& p, const QRect& r, const TimelineLayout& L, const TimelineData& d, const QPalette& pal,
+                            const std::vector<std::pair<TaskId, double>>& tasks);
     static void paintLane(QPainter& p, int cpu, const QRect& r, const TimeAxis& axis, const TimelineData& d,
                           const TimelineLayout& L, bool dark, const LaneSummary& sum);
     static void paintSlicesExact(QPainter& p, int cpu, const QRect& r, const TimeAxis& axis, const TimelineData& d,

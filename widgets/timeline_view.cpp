@@ -120,7 +120,7 @@ void TimelineView::resizeEvent(QResizeEvent*) {
 void TimelineView::fitLanes() {
     const int cpus = data_.trace ? std::max(1, data_.trace->cpus) : 2;
     const int taskRows = data_.taskLanes && data_.trace ? int(data_.trace->tasks.size()) : 0;
-    const int avail = height() - layout_.ruler - layout_.markerBand - 4 - (taskRows ? 14 + taskRows * layout_.taskRow : 0);
+    const int avail = height() - layout_.ruler - layout_.markerBand - layout_.legend - 4 - (taskRows ? 14 + taskRows * layout_.taskRow : 0);
     layout_.lane = std::clamp(avail / cpus - layout_.flagLane - layout_.gap, 22, 80);
 }
 
