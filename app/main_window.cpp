@@ -313,7 +313,7 @@ QString MainWindow::exportTimelineTo(const QString& path, int width, int height)
     if (!session_->loaded()) return tr("no run loaded");
     const view::TimelineData d = timeline_->data();
     return view::exportTimeline(path, d, timeline_->axis().start, timeline_->axis().end, width > 0 ? width : timeline_->width(),
-                                height > 0 ? height : timeline_->layout().height(d.trace ? d.trace->cpus : 1), palette(),
+                                height > 0 ? height : timeline_->layout().height(d.trace ? d.trace->cpus : 1, d.taskLanes ? int(d.trace->tasks.size()) : 0), palette(),
                                 timeline_->font());
 }
 
@@ -368,6 +368,7 @@ CompareWindow* MainWindow::openComparison(std::shared_ptr<Engine> a, std::shared
     };
     const QString base = QString("preempt=%1").arg(QString::fromStdString(std::string(preemptModelName(a->config().preempt))));
     auto* w = new CompareWindow(side(a, tr("original continuation (%1)").arg(base)), side(b, change), from, a->now(), nullptr);
+    w->setGeometry(geometry()); // over the main window, as large
     w->show();
     comparisons_.push_back(w);
     connect(w, &QObject::destroyed, this, [this, w] { comparisons_.removeAll(w); });

@@ -63,7 +63,7 @@ QString exportTimeline(const QString& path, const TimelineData& data, Time start
     if (!data.trace) return QObject::tr("nothing to export: no run is loaded");
     if (end <= start) return QObject::tr("the time range is empty");
     TimelineLayout layout;
-    height = std::max(height, layout.height(data.trace->cpus));
+    height = std::max(height, layout.height(data.trace->cpus, data.taskLanes ? int(data.trace->tasks.size()) : 0)); // all of it
     TimeAxis axis;
     axis.start = start;
     axis.end = end;
