@@ -80,6 +80,7 @@ void Engine::scheduleChange(const ParamChange& c, Time at) {
 void Engine::startTask(TaskId id) {
     Task& t = tasks_[size_t(id)];
     if (t.state != TaskState::NotStarted) return;
+    t.startedAt = now_;
     const TaskId parent = t.parent;
     // A forked child is woken from its parent's CPU; a task the scenario starts has no waker on any
     // CPU, so it is treated like a remote wakeup (an eager bit sends an IPI).

@@ -97,7 +97,14 @@ Engine::Step Engine::doOpAction(CpuId c, TaskId id, const Op& op) {
         return Step::Continue;
     case OpKind::Loop:
         t.iterations++;
-        if (op.count == 0) {
+        if (op.until > 0) { // massive_intr: "while (time() - start < runtime)"
+            if (now_ - t.startedAt < op.until) {
+                t.ip = uint32_t(op.target);
+                t.opStarted = false;
+            } else {
+                advanceOp(t);
+            }
+        } else if (op.count == 0) {
             t.ip = uint32_t(op.target);
             t.opStarted = false;
         } else {
@@ -187,8 +194,11 @@ void Engine::armTimer(TaskId id, Time at) {
     Task& t = tasks_[size_t(id)];
     t.timerGen++;
     t.timerExpiry = at;
+    // hrtimer_nanosleep() arms the range [at, at + timer_slack_ns]; with nothing else to coalesce
+    // with, the hard expiry fires. RT tasks have no slack (rt_or_dl_task_policy() -> 0 since 6.7).
+    const Time slack = isRtPolicy(t.policy) ? 0 : cfg_.costs.timerSlack;
     // The wakeup happens once the hrtimer interrupt has been entered.
-    queue_.push(std::max(at, now_) + cfg_.costs.timerIrq, EventKind::Timer, id, t.timerGen);
+    queue_.push(std::max(at + slack, now_) + cfg_.costs.timerIrq, EventKind::Timer, id, t.timerGen);
 }
 
 // hrtimer expiry: an interrupt on the CPU where the timer was armed wakes the task.

@@ -36,6 +36,7 @@ struct Op {
     int32_t channel = -1;           // Write / Read
     int32_t target = 0;             // Loop: op index; Fork: program index
     int64_t count = 0;              // Loop: iterations (0 = forever); Fork: children
+    Time until = 0;                 // Loop: repeat while the task has existed less than this (massive_intr's runtime); 0 = use count
     int32_t loopSlot = -1;          // Loop: index of this loop's counter in Task::loopLeft
     bool thread = false;            // Fork: children are threads of the parent's process
 };

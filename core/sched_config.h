@@ -17,6 +17,7 @@ struct FixedCosts {
     Time timerIrq = 2 * kNsPerUs;       // hrtimer interrupt entry: expiry -> wakeup
     Time idleExit = 5 * kNsPerUs;       // idle loop noticing need_resched (polling / C-state exit)
     Time migration = 5 * kNsPerUs;      // cache refill after a task changes CPU (charged on arrival)
+    Time timerSlack = 50 * kNsPerUs;    // timer_slack_ns of fair tasks: hrtimer sleeps end this much late
 };
 
 struct SchedConfig {

@@ -50,6 +50,7 @@ struct Task {
     Time opDone = 0;    // work done in the current op (places the cond_resched() points)
     std::vector<int64_t> loopLeft;
     int64_t iterations = 0; // times a loop op was passed (massive_intr's loop counter)
+    Time startedAt = -1;    // when it was forked or started (a Loop's `until` counts from here)
     Rng rng;
 
     // timers and waiting

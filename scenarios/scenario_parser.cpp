@@ -207,11 +207,12 @@ bool ScenarioReader::machine(const JsonValue& m, Scenario& s) {
     if (auto* v = m.find("costs")) {
         const std::string cf = "machine.costs";
         if (!expect(*v, JT::Object, cf) ||
-            !checkKeys(*v, cf, {"context_switch", "wakeup", "ipi", "timer_irq", "idle_exit", "migration"}))
+            !checkKeys(*v, cf, {"context_switch", "wakeup", "ipi", "timer_irq", "idle_exit", "migration", "timer_slack"}))
             return false;
         const std::pair<const char*, Time*> costs[] = {{"context_switch", &c.costs.contextSwitch}, {"wakeup", &c.costs.wakeup},
                                                        {"ipi", &c.costs.ipiLatency}, {"timer_irq", &c.costs.timerIrq},
-                                                       {"idle_exit", &c.costs.idleExit}, {"migration", &c.costs.migration}};
+                                                       {"idle_exit", &c.costs.idleExit}, {"migration", &c.costs.migration},
+                                                       {"timer_slack", &c.costs.timerSlack}};
         for (const auto& [key, dst] : costs)
             if (auto* x = v->find(key); x && !duration(*x, join(cf, key), *dst, 0, 10 * kNsPerMs)) return false;
     }
@@ -346,7 +347,10 @@ bool ScenarioReader::op(const JsonValue& v, const std::string& f, Program& prog,
         if (!checkKeys(v, f, {"repeat", "body"})) return false;
         if (depth > 8) return fail(v.pos, f, "repeats nested deeper than 8 levels");
         if (arg.isString() && arg.text == "forever") op.count = 0;
-        else if (!integerAs(arg, af, 1, INT64_MAX / 2, op.count)) return fail(arg.pos, af, "accepted: a count of 1 or more, or \"forever\"");
+        else if (arg.isString() && parseDuration(arg.text)) { // "10s": while the task is younger than that
+            if (!duration(arg, af, op.until, kNsPerUs, 3600 * kNsPerSec)) return false;
+        } else if (!arg.isNumber()) return fail(arg.pos, af, "accepted: a count of 1 or more, \"forever\", or a duration (\"10s\": while the task has existed less than that)");
+        else if (!integerAs(arg, af, 1, INT64_MAX / 2, op.count)) return false;
         const JsonValue* body = v.find("body");
         if (!body) return fail(v.pos, f, "a repeat needs a \"body\": an array of operations");
         op.kind = OpKind::Loop;
