@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "run_command.h"
 
+#include "workload.h"
+
 #include "builtin_scenarios.h"
 #include "cli_export.h"
 #include "duration.h"
@@ -21,6 +23,7 @@ struct RunResult {
     std::vector<CpuUsage> cpu;
     Time elapsed = 0;
     std::string engineError;
+    std::vector<std::string> toolOutput; // per scenario workload, the tool's own output
 };
 
 RunResult simulate(const scen::Scenario& s, uint64_t seed, const LatencyOptions& lo) {
@@ -38,6 +41,7 @@ RunResult simulate(const scen::Scenario& s, uint64_t seed, const LatencyOptions&
     for (Time end : e.trace().slices.end) lastEnd = std::max(lastEnd, end);
     r.elapsed = allDead ? lastEnd : s.duration;
     r.engineError = e.error();
+    for (const scen::Workload& w : s.workloads) r.toolOutput.push_back(scen::workloadReport(w, e));
     return r;
 }
 
@@ -113,7 +117,10 @@ int runCommand(const RunOptions& o, std::ostream& out, std::ostream& err) {
             }
             j << "],\n     \"cpu_busy_ns\": [";
             for (size_t c = 0; c < runs[r].cpu.size(); ++c) j << (c ? ", " : "") << runs[r].cpu[c].busy;
-            j << "]}";
+            j << "],\n     \"tool_output\": {";
+            for (size_t w = 0; w < s.workloads.size(); ++w)
+                j << (w ? ", " : "") << jsonQuote(s.workloads[w].tool + " " + s.workloads[w].args) << ": " << jsonQuote(runs[r].toolOutput[w]);
+            j << "}}";
         }
         j << "\n  ]\n}\n";
         out << j.str();
@@ -137,6 +144,8 @@ int runCommand(const RunOptions& o, std::ostream& out, std::ostream& err) {
                       (long long)runs[0].cpu[c].switches);
         out << b;
     }
+    for (size_t w = 0; w < s.workloads.size(); ++w) // each tool's own output, as it prints it
+        out << "\n$ " << s.workloads[w].tool << " " << s.workloads[w].args << "   (run 1)\n" << runs[0].toolOutput[w];
     return 0;
 }
 

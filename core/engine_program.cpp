@@ -197,8 +197,10 @@ void Engine::armTimer(TaskId id, Time at) {
     // hrtimer_nanosleep() arms the range [at, at + timer_slack_ns]; with nothing else to coalesce
     // with, the hard expiry fires. RT tasks have no slack (rt_or_dl_task_policy() -> 0 since 6.7).
     const Time slack = isRtPolicy(t.policy) ? 0 : cfg_.costs.timerSlack;
+    const Distribution& jitter = cfg_.costs.timerJitter;
+    const Time late = jitter.kind == Distribution::Kind::Fixed ? jitter.a : jitter.sample(t.rng);
     // The wakeup happens once the hrtimer interrupt has been entered.
-    queue_.push(std::max(at + slack, now_) + cfg_.costs.timerIrq, EventKind::Timer, id, t.timerGen);
+    queue_.push(std::max(at + slack, now_) + cfg_.costs.timerIrq + late, EventKind::Timer, id, t.timerGen);
 }
 
 // hrtimer expiry: an interrupt on the CPU where the timer was armed wakes the task.
@@ -219,6 +221,9 @@ void Engine::recordTimerLatency(Task& t) {
     t.latLast = lat;
     t.latMin = std::min(t.latMin, lat);
     t.latMax = std::max(t.latMax, lat);
+    const size_t bin = size_t(std::clamp<Time>(lat / kNsPerUs, 0, 1'000'000));
+    if (t.latHist.size() <= bin) t.latHist.resize(bin + 1, 0);
+    t.latHist[bin]++;
     // Next expiry on the grid; periods already missed produce no sample.
     const Op& op = programs_[size_t(t.program)].ops[t.ip];
     if (op.period > 0) {

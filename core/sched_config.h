@@ -3,6 +3,7 @@
 // Engine::apply(ParamChange).
 #pragma once
 
+#include "distribution.h"
 #include "sched_features.h"
 #include "types.h"
 
@@ -18,6 +19,9 @@ struct FixedCosts {
     Time idleExit = 5 * kNsPerUs;       // idle loop noticing need_resched (polling / C-state exit)
     Time migration = 5 * kNsPerUs;      // cache refill after a task changes CPU (charged on arrival)
     Time timerSlack = 50 * kNsPerUs;    // timer_slack_ns of fair tasks: hrtimer sleeps end this much late
+    // Variable part of the timer interrupt's delivery (a virtual machine's timer emulation, C-state
+    // exits): drawn per expiry from the sleeping task's random stream; none by default.
+    Distribution timerJitter = Distribution::fixed(0);
 };
 
 struct SchedConfig {

@@ -70,6 +70,7 @@ struct Task {
     // periodic-timer latency (cyclictest's measurement)
     int64_t latCount = 0;
     Time latMin = kNever, latMax = 0, latSum = 0, latLast = 0;
+    std::vector<int64_t> latHist; // samples per whole microsecond of latency (grown as needed, last bin: 1 s and more)
 
     int kernelPrio() const { return isRtPolicy(policy) ? 99 - rtPriority : 120 + nice; }
 };

@@ -44,7 +44,7 @@ sched::Engine instantiate(const Scenario& s, uint64_t seed, sched::TraceOptions 
         for (int i = 0; i < g.count; ++i) {
             sched::TaskSpec spec;
             spec.comm = g.comm;
-            spec.group = g.threads ? thisGroup : -1;
+            spec.group = g.process >= 0 ? g.process : g.threads ? thisGroup : -1;
             spec.program = g.program;
             spec.policy = g.policy;
             spec.nice = g.nice;

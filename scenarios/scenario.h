@@ -4,6 +4,7 @@
 #pragma once
 
 #include "engine.h"
+#include "workload_spec.h"
 
 #include <string>
 #include <vector>
@@ -19,6 +20,7 @@ struct TaskGroupSpec {
     std::string comm;
     int count = 1;
     bool threads = false; // the count tasks are threads of one process (one tgid)
+    int process = -1;     // >= 0: its tasks are threads of that earlier group's process instead
     int32_t program = 0;
     sched::Policy policy = sched::Policy::Normal;
     int nice = 0;
@@ -46,6 +48,7 @@ struct Scenario {
     std::vector<ChannelSpec> channels;
     std::vector<TaskGroupSpec> tasks;
     std::vector<TimedChange> changes;
+    std::vector<Workload> workloads; // tool models among the tasks, for their reports
 };
 
 struct ScenarioError {

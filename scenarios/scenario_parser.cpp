@@ -2,6 +2,7 @@
 // JSON -> Scenario, with an error naming file, line, column and field for anything wrong.
 #include "json_value.h"
 #include "scenario.h"
+#include "workload.h"
 
 #include "duration.h"
 
@@ -82,6 +83,7 @@ private:
     bool op(const JsonValue& v, const std::string& f, Program& prog, int depth);
     bool task(const JsonValue& v, const std::string& f, Scenario& s);
     bool change(const JsonValue& v, const std::string& f, Scenario& s);
+    bool workload(const JsonValue& v, const std::string& f, Scenario& s);
     bool cpuList(const JsonValue& v, const std::string& f, int cpus, CpuMask& out);
 
     std::string file_;
@@ -207,7 +209,7 @@ bool ScenarioReader::machine(const JsonValue& m, Scenario& s) {
     if (auto* v = m.find("costs")) {
         const std::string cf = "machine.costs";
         if (!expect(*v, JT::Object, cf) ||
-            !checkKeys(*v, cf, {"context_switch", "wakeup", "ipi", "timer_irq", "idle_exit", "migration", "timer_slack"}))
+            !checkKeys(*v, cf, {"context_switch", "wakeup", "ipi", "timer_irq", "idle_exit", "migration", "timer_slack", "timer_jitter"}))
             return false;
         const std::pair<const char*, Time*> costs[] = {{"context_switch", &c.costs.contextSwitch}, {"wakeup", &c.costs.wakeup},
                                                        {"ipi", &c.costs.ipiLatency}, {"timer_irq", &c.costs.timerIrq},
@@ -215,6 +217,7 @@ bool ScenarioReader::machine(const JsonValue& m, Scenario& s) {
                                                        {"timer_slack", &c.costs.timerSlack}};
         for (const auto& [key, dst] : costs)
             if (auto* x = v->find(key); x && !duration(*x, join(cf, key), *dst, 0, 10 * kNsPerMs)) return false;
+        if (auto* x = v->find("timer_jitter"); x && !distribution(*x, join(cf, "timer_jitter"), c.costs.timerJitter)) return false;
     }
     if (std::string e = c.validate(); !e.empty()) return fail(m.pos, f, e);
     return true;
@@ -375,6 +378,7 @@ bool ScenarioReader::cpuList(const JsonValue& v, const std::string& f, int cpus,
 
 bool ScenarioReader::task(const JsonValue& v, const std::string& f, Scenario& s) {
     if (!expect(v, JT::Object, f)) return false;
+    if (v.find("workload")) return workload(v, f, s);
     if (!checkKeys(v, f, {"comm", "count", "threads", "program", "behavior", "policy", "nice", "priority", "slice", "cpus",
                           "start_cpu", "start"}))
         return false;
@@ -427,6 +431,39 @@ bool ScenarioReader::task(const JsonValue& v, const std::string& f, Scenario& s)
         return fail(v.find("start_cpu")->pos, join(f, "start_cpu"), "the start CPU is not in \"cpus\"");
     if (auto* x = v.find("start"); x && !duration(*x, join(f, "start"), t.start, 0, 3600 * kNsPerSec)) return false;
     s.tasks.push_back(t);
+    return true;
+}
+
+// {"workload": "massive_intr", "args": "8 10 8 1", "slice": "100ms", "nice": 0, "start": "1s"}:
+// the tool's tasks; slice and nice apply to all of them (forked ones inherit them).
+bool ScenarioReader::workload(const JsonValue& v, const std::string& f, Scenario& s) {
+    if (!checkKeys(v, f, {"workload", "args", "slice", "nice", "start"})) return false;
+    const JsonValue& tool = *v.find("workload");
+    if (!expect(tool, JT::String, join(f, "workload"))) return false;
+    std::string args;
+    if (auto* a = v.find("args")) {
+        if (!expect(*a, JT::String, join(f, "args"))) return false;
+        args = a->text;
+    }
+    Workload w;
+    if (std::string e = addWorkload(tool.text, args, s, w); !e.empty()) {
+        if (e.rfind("unknown workload", 0) == 0) return fail(tool.pos, join(f, "workload"), e);
+        const JsonValue* a = v.find("args");
+        return fail(a ? a->pos : v.pos, join(f, "args"), e);
+    }
+    Time slice = 0, start = 0;
+    int nice = 0;
+    if (auto* x = v.find("slice"); x && !duration(*x, join(f, "slice"), slice, 100 * kNsPerUs, 100 * kNsPerMs)) return false;
+    if (auto* x = v.find("nice"); x && !integerAs(*x, join(f, "nice"), -20, 19, nice)) return false;
+    if (auto* x = v.find("start"); x && !duration(*x, join(f, "start"), start, 0, 3600 * kNsPerSec)) return false;
+    for (size_t g = w.firstGroup; g < w.firstGroup + w.groups; ++g) {
+        TaskGroupSpec& t = s.tasks[g];
+        t.start = start;
+        if (isRtPolicy(t.policy)) continue; // cyclictest -p: its threads are SCHED_FIFO
+        t.slice = slice;
+        t.nice = nice;
+    }
+    s.workloads.push_back(w);
     return true;
 }
 

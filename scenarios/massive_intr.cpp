@@ -1,0 +1,93 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// massive_intr (Satoru Takeuchi, 2007; reference §2.1): `massive_intr NPROC RUNTIME [RUN_MS SLEEP_MS]`.
+// The parent forks NPROC worker processes and waits. Each worker sleeps 200 ms (the signal that
+// starts them all together is already pending when that sleep ends), then loops { busy-run
+// RUN_MS of work; nanosleep(SLEEP_MS); count++ } until RUNTIME seconds after its start, and
+// prints "%06d\t%08d" (pid, loops).
+#include "workload.h"
+
+#include <cstdio>
+
+namespace scen {
+
+using namespace sched;
+
+std::string parseMassiveIntr(const std::vector<std::string>& argv, MassiveIntrArgs& out) {
+    if (argv.size() != 2 && argv.size() != 4)
+        return "massive_intr takes NPROC RUNTIME [RUN_MS SLEEP_MS] (e.g. \"8 10\" or \"8 10 8 1\"); got " + std::to_string(argv.size()) + " arguments";
+    long long n = 0, rt = 0, run = 8, sl = 1;
+    if (!wholeNumber(argv[0], 1, 1024, n)) return "NPROC: '" + argv[0] + "' is not a process count; accepted: 1 to 1024";
+    if (!wholeNumber(argv[1], 1, 3600, rt)) return "RUNTIME: '" + argv[1] + "' is not a whole number of seconds; accepted: 1 to 3600";
+    if (argv.size() == 4) {
+        if (!wholeNumber(argv[2], 1, 10000, run)) return "RUN_MS: '" + argv[2] + "' is not a whole number of milliseconds; accepted: 1 to 10000";
+        if (!wholeNumber(argv[3], 0, 10000, sl)) return "SLEEP_MS: '" + argv[3] + "' is not a whole number of milliseconds; accepted: 0 to 10000";
+    }
+    out.nproc = int(n);
+    out.runtime = Time(rt) * kNsPerSec;
+    out.run = Time(run) * kNsPerMs;
+    out.sleep = Time(sl) * kNsPerMs;
+    return {};
+}
+
+void addMassiveIntr(const MassiveIntrArgs& a, Scenario& s) {
+    const int32_t workerProg = int32_t(s.programs.size());
+    Program worker{"", {}, 0}; // unnamed: the forked workers keep the parent's comm
+    Op startSleep;
+    startSleep.kind = OpKind::Sleep;
+    startSleep.duration = Distribution::fixed(200 * kNsPerMs); // usleep(200000) before sigsuspend()
+    worker.ops.push_back(startSleep);
+    Op run;
+    run.kind = OpKind::Run;
+    run.duration = Distribution::fixed(a.run); // a fixed amount of calibrated work, user mode
+    worker.ops.push_back(run);
+    if (a.sleep > 0) {
+        Op sleep;
+        sleep.kind = OpKind::Sleep;
+        sleep.duration = Distribution::fixed(a.sleep);
+        worker.ops.push_back(sleep);
+    }
+    Op loop;
+    loop.kind = OpKind::Loop;
+    loop.target = 1;
+    loop.until = a.runtime; // while (time() - start < runtime), start taken at the fork
+    worker.ops.push_back(loop);
+    Op exit;
+    exit.kind = OpKind::Exit;
+    worker.ops.push_back(exit);
+    worker.finalize();
+    s.programs.push_back(worker);
+    s.programNames.push_back("massive_intr.worker");
+
+    Program parent{"massive_intr", {}, 0};
+    Op fork;
+    fork.kind = OpKind::Fork;
+    fork.target = workerProg;
+    fork.count = a.nproc;
+    fork.cost = 50 * kNsPerUs; // fork() of a small process
+    parent.ops.push_back(fork);
+    Op wait;
+    wait.kind = OpKind::WaitChildren;
+    parent.ops.push_back(wait);
+    parent.ops.push_back(exit);
+    parent.finalize();
+    TaskGroupSpec g;
+    g.comm = "massive_intr";
+    g.program = int32_t(s.programs.size());
+    s.programs.push_back(parent);
+    s.programNames.push_back(parent.name);
+    s.tasks.push_back(g);
+}
+
+std::string massiveIntrReport(const Workload& w, const Engine& e) {
+    std::string out;
+    char line[64];
+    for (const Task& t : e.tasks()) {
+        if (t.comm != w.comm || t.parent < 0 || e.tasks()[size_t(t.parent)].comm != w.comm) continue; // workers only
+        // The loop op counts its passes; the last pass is the one that leaves the loop.
+        std::snprintf(line, sizeof line, "%06d\t%08lld\n", t.pid, (long long)t.iterations);
+        out += line;
+    }
+    return out;
+}
+
+} // namespace scen

@@ -1,0 +1,55 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "workload.h"
+
+#include <charconv>
+#include <sstream>
+
+namespace scen {
+
+bool wholeNumber(const std::string& s, long long lo, long long hi, long long& out) {
+    const auto [p, ec] = std::from_chars(s.data(), s.data() + s.size(), out);
+    return ec == std::errc() && p == s.data() + s.size() && out >= lo && out <= hi;
+}
+
+std::vector<std::string> splitArgs(const std::string& args) {
+    std::istringstream in(args);
+    std::vector<std::string> out;
+    for (std::string w; in >> w;) out.push_back(w);
+    return out;
+}
+
+std::vector<std::string> workloadTools() { return {"massive_intr", "cyclictest"}; }
+
+std::string addWorkload(const std::string& tool, const std::string& args, Scenario& s, Workload& out) {
+    out = Workload{};
+    out.tool = tool;
+    out.args = args;
+    out.firstGroup = s.tasks.size();
+    for (const TaskGroupSpec& g : s.tasks) out.firstTask += g.count;
+    const auto argv = splitArgs(args);
+    if (tool == "massive_intr") {
+        MassiveIntrArgs a;
+        if (std::string e = parseMassiveIntr(argv, a); !e.empty()) return e;
+        addMassiveIntr(a, s);
+        out.params = a;
+    } else if (tool == "cyclictest") {
+        CyclictestArgs a;
+        if (std::string e = parseCyclictest(argv, s.config.cpus, a); !e.empty()) return e;
+        addCyclictest(a, s);
+        out.params = a;
+    } else {
+        std::string list;
+        for (const auto& t : workloadTools()) list += (list.empty() ? "" : ", ") + t;
+        return "unknown workload '" + tool + "'; accepted: " + list;
+    }
+    out.comm = tool;
+    out.groups = s.tasks.size() - out.firstGroup;
+    return {};
+}
+
+std::string workloadReport(const Workload& w, const sched::Engine& e) {
+    if (std::holds_alternative<MassiveIntrArgs>(w.params)) return massiveIntrReport(w, e);
+    return cyclictestReport(w, e);
+}
+
+} // namespace scen

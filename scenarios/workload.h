@@ -1,0 +1,37 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Workload models with the real tools' command lines: a scenario task entry
+// {"workload": "massive_intr", "args": "8 10 8 1"} becomes the tool's processes and threads, and
+// after a run the tool's own output is printed from the engine's state (massive_intr's loop
+// counts, cyclictest's per-thread latency lines). Each tool lives in its own file pair.
+#pragma once
+
+#include "scenario.h"
+
+#include <string>
+#include <vector>
+
+namespace scen {
+
+// A whole-number argument in [lo, hi] (the whole text, no sign tricks).
+bool wholeNumber(const std::string& s, long long lo, long long hi, long long& out);
+
+// Splits a command line at blanks (no quoting: the tools' arguments have none).
+std::vector<std::string> splitArgs(const std::string& args);
+
+// Parses the tool's arguments and adds its programs and task groups to s (with the machine of s
+// already read). Returns an error naming the argument and what is accepted, empty on success.
+std::string addWorkload(const std::string& tool, const std::string& args, Scenario& s, Workload& out);
+std::vector<std::string> workloadTools();
+
+// The tool's own output for the run the engine holds (at its present).
+std::string workloadReport(const Workload& w, const sched::Engine& e);
+
+// Per tool (massive_intr.cpp, cyclictest.cpp).
+std::string parseMassiveIntr(const std::vector<std::string>& argv, MassiveIntrArgs& out);
+void addMassiveIntr(const MassiveIntrArgs& a, Scenario& s);
+std::string massiveIntrReport(const Workload& w, const sched::Engine& e);
+std::string parseCyclictest(const std::vector<std::string>& argv, int cpus, CyclictestArgs& out);
+void addCyclictest(const CyclictestArgs& a, Scenario& s);
+std::string cyclictestReport(const Workload& w, const sched::Engine& e);
+
+} // namespace scen

@@ -1,0 +1,84 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// The engine against the real 2-CPU Linux 6.18 machine of ../shared/traces (HZ 250, preempt=none):
+// scenarios/real-machine/ describes its workloads, and the simulated numbers must land near the
+// measured ones in the traces' README. Tolerances are stated per number; a miss is a finding
+// about the model, not a tolerance to widen.
+#include "test_support.h"
+#include "workload.h"
+
+using namespace sched;
+using namespace scen;
+
+namespace {
+struct Run {
+    Scenario s;
+    Engine e;
+};
+Run runFile(const std::string& name) {
+    Scenario s;
+    ScenarioError err;
+    if (!loadScenarioFile(std::string(SCHEDSCOPE_SCENARIO_DIR) + "/real-machine/" + name, s, err)) qFatal("%s", err.text().c_str());
+    Engine e = instantiate(s, s.seed);
+    e.runUntil(s.duration);
+    e.finish();
+    return {std::move(s), std::move(e)};
+}
+} // namespace
+
+class TestRealMachine : public QObject {
+    Q_OBJECT
+private slots:
+    // massive_intr 8 10 8 1: loop counts 302-306 (mean 304.4), ~306 voluntary and 525-577
+    // involuntary switches per worker, perf stat -e cs 6,877.
+    void massiveIntrLandsNearTheRealRun() {
+        Run r = runFile("massive_intr-8x8ms-1ms.json");
+        int workers = 0;
+        int64_t vol = 0, invol = 0;
+        double loops = 0;
+        for (const Task& t : r.e.tasks()) {
+            if (t.comm != "massive_intr" || t.parent < 0) continue;
+            ++workers;
+            loops += double(t.iterations);
+            vol += t.nvcsw;
+            invol += t.nivcsw;
+            QVERIFY2(t.nivcsw >= 450 && t.nivcsw <= 650, qPrintable(QString("involuntary %1").arg(t.nivcsw))); // real 525-577
+        }
+        QCOMPARE(workers, 8);
+        loops /= workers;
+        QVERIFY2(std::abs(loops - 304.4) <= 0.05 * 304.4, qPrintable(QString("loops %1").arg(loops))); // within 5 %
+        QVERIFY2(std::abs(double(vol) / workers - 306) <= 0.05 * 306, qPrintable(QString("voluntary %1").arg(vol)));
+        const int64_t cs = countSwitches(r.e.trace()).total;
+        QVERIFY2(std::abs(double(cs) - 6877) <= 0.15 * 6877, qPrintable(QString("context switches %1").arg(cs))); // within 15 %
+    }
+
+    // cyclictest -t1 -i 1000 -l 5000 as SCHED_OTHER on the idle machine: 5,498 voluntary and 0
+    // involuntary switches; latency avg 93.18 us, p50 90, p90 109, p99 129 us (min 64, max 702).
+    void cyclictestLandsNearTheRealRun() {
+        Run r = runFile("cyclictest-i1000-l5000.json");
+        int64_t vol = 0, invol = 0;
+        for (const Task& t : r.e.tasks()) {
+            vol += t.nvcsw;
+            invol += t.nivcsw;
+        }
+        QVERIFY2(std::abs(vol - 5498) <= 5, qPrintable(QString("voluntary %1").arg(vol)));
+        QCOMPARE(invol, int64_t(0));
+        const Task& m = r.e.tasks()[1]; // the measuring thread
+        QCOMPARE(m.latCount, int64_t(5000));
+        const double avgUs = double(m.latSum) / double(m.latCount) / 1e3;
+        QVERIFY2(std::abs(avgUs - 93.18) <= 5, qPrintable(QString("avg %1 us").arg(avgUs)));
+        const auto pct = [&](double p) {
+            int64_t seen = 0;
+            const int64_t rank = int64_t(p * double(m.latCount - 1)) + 1;
+            for (size_t b = 0; b < m.latHist.size(); ++b)
+                if ((seen += m.latHist[b]) >= rank) return double(b);
+            return double(m.latHist.size());
+        };
+        QVERIFY2(std::abs(pct(0.5) - 90) <= 5, qPrintable(QString("p50 %1").arg(pct(0.5))));
+        QVERIFY2(std::abs(pct(0.9) - 109) <= 8, qPrintable(QString("p90 %1").arg(pct(0.9))));
+        QVERIFY2(std::abs(pct(0.99) - 129) <= 15, qPrintable(QString("p99 %1").arg(pct(0.99))));
+        QVERIFY2(std::abs(double(m.latMin) / 1e3 - 64) <= 10, qPrintable(QString("min %1").arg(m.latMin)));
+    }
+};
+
+QTEST_GUILESS_MAIN(TestRealMachine)
+#include "tst_real_machine.moc"
