@@ -21,9 +21,10 @@ int32_t Engine::addProgram(Program p) {
     return int32_t(programs_.size() - 1);
 }
 
-int32_t Engine::addChannel(int capacity) {
+int32_t Engine::addChannel(int capacity, int64_t wakeAllWritersAt) {
     Channel ch;
     ch.capacity = std::max(1, capacity);
+    ch.wakeAllWritersAt = std::min<int64_t>(wakeAllWritersAt, ch.capacity - 1);
     channels_.push_back(std::move(ch));
     return int32_t(channels_.size() - 1);
 }

@@ -42,6 +42,10 @@ struct TaskSpec {
 struct Channel {
     int capacity = 1;
     int64_t count = 0;
+    // Blocked writers are woken when the queue has drained to this many messages: all of them at
+    // once (an AF_UNIX socket: unix_writable() wakes the whole wait queue at a quarter of
+    // sk_sndbuf), or -1: one writer per freed message (a pipe's exclusive wr_wait).
+    int64_t wakeAllWritersAt = -1;
     std::deque<TaskId> readers, writers; // blocked tasks, FIFO
 };
 
@@ -55,7 +59,7 @@ public:
 
     // --- set-up (before or during the run) ---
     int32_t addProgram(Program p);          // p must be finalize()d
-    int32_t addChannel(int capacity);
+    int32_t addChannel(int capacity, int64_t wakeAllWritersAt = -1);
     TaskId spawn(const TaskSpec& spec);     // starts at spec.start
     void scheduleChange(const ParamChange& c, Time at);
 

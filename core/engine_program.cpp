@@ -254,7 +254,14 @@ bool Engine::channelRead(CpuId c, TaskId id, int32_t ch) {
         return false;
     }
     q.count--;
-    if (!q.writers.empty()) { // the freed room makes a blocked writer runnable
+    if (q.wakeAllWritersAt >= 0) { // a socket: every blocked writer once enough has drained
+        if (q.count <= q.wakeAllWritersAt)
+            while (!q.writers.empty()) {
+                const TaskId w = q.writers.front();
+                q.writers.pop_front();
+                tryToWakeUp(w, c, id);
+            }
+    } else if (!q.writers.empty()) { // a pipe: the freed room makes one blocked writer runnable
         const TaskId w = q.writers.front();
         q.writers.pop_front();
         tryToWakeUp(w, c, id);

@@ -30,45 +30,21 @@ std::string parseMassiveIntr(const std::vector<std::string>& argv, MassiveIntrAr
 }
 
 void addMassiveIntr(const MassiveIntrArgs& a, Scenario& s) {
-    const int32_t workerProg = int32_t(s.programs.size());
+    // A worker: usleep(200000) before sigsuspend() (the start signal is pending by then), then a
+    // fixed amount of calibrated work in user mode and a nanosleep(), while time() - start < runtime.
     Program worker{"", {}, 0}; // unnamed: the forked workers keep the parent's comm
-    Op startSleep;
-    startSleep.kind = OpKind::Sleep;
-    startSleep.duration = Distribution::fixed(200 * kNsPerMs); // usleep(200000) before sigsuspend()
-    worker.ops.push_back(startSleep);
-    Op run;
-    run.kind = OpKind::Run;
-    run.duration = Distribution::fixed(a.run); // a fixed amount of calibrated work, user mode
-    worker.ops.push_back(run);
-    if (a.sleep > 0) {
-        Op sleep;
-        sleep.kind = OpKind::Sleep;
-        sleep.duration = Distribution::fixed(a.sleep);
-        worker.ops.push_back(sleep);
-    }
-    Op loop;
-    loop.kind = OpKind::Loop;
-    loop.target = 1;
-    loop.until = a.runtime; // while (time() - start < runtime), start taken at the fork
-    worker.ops.push_back(loop);
-    Op exit;
-    exit.kind = OpKind::Exit;
-    worker.ops.push_back(exit);
+    worker.ops = {ops::sleep(200 * kNsPerMs), ops::run(a.run)};
+    if (a.sleep > 0) worker.ops.push_back(ops::sleep(a.sleep));
+    worker.ops.push_back(ops::loop(1, 0, a.runtime));
+    worker.ops.push_back(ops::simple(OpKind::Exit));
     worker.finalize();
+    const int32_t workerProg = int32_t(s.programs.size());
     s.programs.push_back(worker);
     s.programNames.push_back("massive_intr.worker");
-
-    Program parent{"massive_intr", {}, 0};
-    Op fork;
-    fork.kind = OpKind::Fork;
-    fork.target = workerProg;
-    fork.count = a.nproc;
-    fork.cost = 50 * kNsPerUs; // fork() of a small process
-    parent.ops.push_back(fork);
-    Op wait;
-    wait.kind = OpKind::WaitChildren;
-    parent.ops.push_back(wait);
-    parent.ops.push_back(exit);
+    // The parent forks the workers (fork() of a small process) and waits for them.
+    Program parent{"massive_intr", {ops::fork(workerProg, a.nproc, false, 50 * kNsPerUs), ops::simple(OpKind::WaitChildren),
+                                    ops::simple(OpKind::Exit)},
+                   0};
     parent.finalize();
     TaskGroupSpec g;
     g.comm = "massive_intr";

@@ -14,6 +14,7 @@ namespace scen {
 struct ChannelSpec {
     std::string name;
     int capacity = 1;
+    int64_t wakeAllWritersAt = -1; // see sched::Channel
 };
 
 struct TaskGroupSpec {

@@ -6,6 +6,52 @@
 
 namespace scen {
 
+namespace ops {
+using namespace sched;
+Op run(Time work, ExecMode mode) {
+    Op o;
+    o.kind = OpKind::Run;
+    o.mode = mode;
+    o.duration = Distribution::fixed(work);
+    return o;
+}
+Op sleep(Time d) {
+    Op o;
+    o.kind = OpKind::Sleep;
+    o.duration = Distribution::fixed(d);
+    return o;
+}
+Op channel(OpKind readOrWrite, int32_t ch, Time cost) {
+    Op o;
+    o.kind = readOrWrite;
+    o.channel = ch;
+    o.cost = cost;
+    return o;
+}
+Op loop(int32_t target, int64_t count, Time until) {
+    Op o;
+    o.kind = OpKind::Loop;
+    o.target = target;
+    o.count = count;
+    o.until = until;
+    return o;
+}
+Op fork(int32_t program, int64_t count, bool thread, Time cost) {
+    Op o;
+    o.kind = OpKind::Fork;
+    o.target = program;
+    o.count = count;
+    o.thread = thread;
+    o.cost = cost;
+    return o;
+}
+Op simple(OpKind kind) {
+    Op o;
+    o.kind = kind;
+    return o;
+}
+} // namespace ops
+
 bool wholeNumber(const std::string& s, long long lo, long long hi, long long& out) {
     const auto [p, ec] = std::from_chars(s.data(), s.data() + s.size(), out);
     return ec == std::errc() && p == s.data() + s.size() && out >= lo && out <= hi;
@@ -18,7 +64,7 @@ std::vector<std::string> splitArgs(const std::string& args) {
     return out;
 }
 
-std::vector<std::string> workloadTools() { return {"massive_intr", "cyclictest"}; }
+std::vector<std::string> workloadTools() { return {"massive_intr", "cyclictest", "messaging", "hackbench"}; }
 
 std::string addWorkload(const std::string& tool, const std::string& args, Scenario& s, Workload& out) {
     out = Workload{};
@@ -37,18 +83,24 @@ std::string addWorkload(const std::string& tool, const std::string& args, Scenar
         if (std::string e = parseCyclictest(argv, s.config.cpus, a); !e.empty()) return e;
         addCyclictest(a, s);
         out.params = a;
+    } else if (tool == "messaging" || tool == "hackbench") {
+        MessagingArgs a;
+        if (std::string e = parseMessaging(argv, tool == "messaging", a); !e.empty()) return e;
+        addMessaging(a, s);
+        out.params = a;
     } else {
         std::string list;
         for (const auto& t : workloadTools()) list += (list.empty() ? "" : ", ") + t;
         return "unknown workload '" + tool + "'; accepted: " + list;
     }
-    out.comm = tool;
+    out.comm = tool == "messaging" ? "sched-messaging" : tool;
     out.groups = s.tasks.size() - out.firstGroup;
     return {};
 }
 
 std::string workloadReport(const Workload& w, const sched::Engine& e) {
     if (std::holds_alternative<MassiveIntrArgs>(w.params)) return massiveIntrReport(w, e);
+    if (std::holds_alternative<MessagingArgs>(w.params)) return messagingReport(w, e);
     return cyclictestReport(w, e);
 }
 

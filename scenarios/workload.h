@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-// Workload models with the real tools' command lines: a scenario task entry
+// Workload models with the real tools' command lines (massive_intr, cyclictest, perf bench sched
+// messaging, hackbench): a scenario task entry
 // {"workload": "massive_intr", "args": "8 10 8 1"} becomes the tool's processes and threads, and
 // after a run the tool's own output is printed from the engine's state (massive_intr's loop
 // counts, cyclictest's per-thread latency lines). Each tool lives in its own file pair.
@@ -14,6 +15,16 @@ namespace scen {
 
 // A whole-number argument in [lo, hi] (the whole text, no sign tricks).
 bool wholeNumber(const std::string& s, long long lo, long long hi, long long& out);
+
+// Operations for the generators, named as the system calls they stand for.
+namespace ops {
+sched::Op run(sched::Time work, sched::ExecMode mode = sched::ExecMode::User);
+sched::Op sleep(sched::Time d);
+sched::Op channel(sched::OpKind readOrWrite, int32_t ch, sched::Time cost);
+sched::Op loop(int32_t target, int64_t count, sched::Time until = 0);
+sched::Op fork(int32_t program, int64_t count, bool thread, sched::Time cost);
+sched::Op simple(sched::OpKind kind); // WaitChildren, Exit, Yield
+} // namespace ops
 
 // Splits a command line at blanks (no quoting: the tools' arguments have none).
 std::vector<std::string> splitArgs(const std::string& args);
@@ -33,5 +44,8 @@ std::string massiveIntrReport(const Workload& w, const sched::Engine& e);
 std::string parseCyclictest(const std::vector<std::string>& argv, int cpus, CyclictestArgs& out);
 void addCyclictest(const CyclictestArgs& a, Scenario& s);
 std::string cyclictestReport(const Workload& w, const sched::Engine& e);
+std::string parseMessaging(const std::vector<std::string>& argv, bool perf, MessagingArgs& out);
+void addMessaging(const MessagingArgs& a, Scenario& s);
+std::string messagingReport(const Workload& w, const sched::Engine& e);
 
 } // namespace scen

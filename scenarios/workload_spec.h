@@ -27,10 +27,21 @@ struct CyclictestArgs {
     int histogram = 0;        // -h US: histogram buckets of 1 us
 };
 
+// perf bench sched messaging (-g -l -t -p) and rt-tests hackbench (-g -l -f -s -T -P -p).
+struct MessagingArgs {
+    bool perf = true;  // the front end: perf bench's output, or hackbench's
+    int groups = 10;
+    int64_t loops = 100;
+    int fds = 20;      // receivers (and senders) per group
+    int datasize = 100;
+    bool threads = false;
+    bool pipe = false;
+};
+
 struct Workload {
     std::string tool, args;
     std::string comm;             // the tool's comm (its tasks carry it, threads included)
-    std::variant<MassiveIntrArgs, CyclictestArgs> params;
+    std::variant<MassiveIntrArgs, CyclictestArgs, MessagingArgs> params;
     size_t firstGroup = 0, groups = 0; // its entries in Scenario::tasks
     sched::TaskId firstTask = 0;       // the engine's id of its first task (scenario tasks are spawned in order)
 };

@@ -78,6 +78,18 @@ private slots:
         QVERIFY2(std::abs(pct(0.99) - 129) <= 15, qPrintable(QString("p99 %1").arg(pct(0.99))));
         QVERIFY2(std::abs(double(m.latMin) / 1e3 - 64) <= 10, qPrintable(QString("min %1").arg(m.latMin)));
     }
+    // hackbench -g 4 -l 2000 -T: 63,988 voluntary and 11,564 involuntary switches, perf stat
+    // 75,551; "Time: 7.681" traced (6.2-6.8 s untraced).
+    void hackbenchLandsNearTheRealRun() {
+        Run r = runFile("hackbench-g4-l2000-threads.json");
+        const SwitchCounts c = countSwitches(r.e.trace());
+        QVERIFY2(std::abs(double(c.total) - 75551) <= 0.2 * 75551, qPrintable(QString("cs %1").arg(c.total)));
+        QVERIFY2(std::abs(double(c.voluntary) - 63988) <= 0.15 * 63988, qPrintable(QString("voluntary %1").arg(c.voluntary)));
+        QVERIFY2(c.involuntary >= 11564 / 2 && c.involuntary <= 11564 * 3 / 2, qPrintable(QString("involuntary %1").arg(c.involuntary)));
+        const std::string out = workloadReport(r.s.workloads[0], r.e);
+        const double time = std::stod(out.substr(out.find("Time: ") + 6));
+        QVERIFY2(time >= 6.0 && time <= 8.0, out.c_str());
+    }
 };
 
 QTEST_GUILESS_MAIN(TestRealMachine)

@@ -43,7 +43,7 @@ private slots:
         QVERIFY(parseError("massive_intr", "8 10 x 1").find("RUN_MS") != std::string::npos);
         const std::string e = parseError("massive_intr", "8 10 8");
         QVERIFY2(e.find("w.json:1:") == 0 && e.find("tasks[0].args") != std::string::npos, e.c_str());
-        QVERIFY(parseError("hackbenchx", "").find("unknown workload 'hackbenchx'; accepted: massive_intr, cyclictest") != std::string::npos);
+        QVERIFY(parseError("hackbenchx", "").find("unknown workload 'hackbenchx'; accepted: massive_intr, cyclictest, messaging, hackbench") != std::string::npos);
     }
 
     // Alone on a CPU a worker loops {8 ms work, 1 ms sleep (+50 us timer slack)}: about 111 loops
@@ -154,6 +154,57 @@ private slots:
         for (const char* label : {"T:", "(", "P:", "I:", "C:", "Min:", "Act:", "Avg:", "Max:"})
             QCOMPARE(ours.find(label), real.find(label));
         QCOMPARE(ours.size(), real.size());
+    }
+
+    void messagingOptionsAreCheckedAsTheToolsTakeThem() {
+        MessagingArgs a;
+        QVERIFY(parseMessaging({"-g", "20", "-t", "-l", "5000"}, true, a).empty());
+        QVERIFY(a.threads && a.groups == 20 && a.loops == 5000 && a.fds == 20 && !a.pipe);
+        QVERIFY(parseMessaging({"-g", "4", "-l", "2000", "-T", "-f", "10", "-s", "200", "-p"}, false, a).empty());
+        QVERIFY(a.threads && a.fds == 10 && a.datasize == 200 && a.pipe);
+        QVERIFY(parseMessaging({"-T"}, true, a).find("unsupported messaging option '-T'; accepted: -g N, -l N, -t, -p") != std::string::npos);
+        QVERIFY(parseMessaging({"-g", "0"}, false, a).find("-g: '0' is not a group count; accepted: 1 to 1000") != std::string::npos);
+        QVERIFY(parseMessaging({"-l"}, false, a).find("-l: needs a value") != std::string::npos);
+        QVERIFY(parseMessaging({"-g", "1000", "-f", "1000"}, false, a).find("more than 100000 tasks") != std::string::npos);
+    }
+
+    // Every sender writes loops rounds of one message to each receiver of its group; every
+    // receiver reads fds * loops; all finish, and the channels end empty.
+    void messagingMovesExactlyTheMessagesOfTheTopology() {
+        Scenario s = withWorkload("hackbench", "-g 2 -l 30 -f 5 -T", 2);
+        Engine e = instantiate(s, 1);
+        e.runUntil(3 * kNsPerSec);
+        int senders = 0, receivers = 0;
+        for (const Task& t : e.tasks()) {
+            if (t.parent < 0) {
+                QCOMPARE(t.state, TaskState::Dead); // main: all workers reaped
+                continue;
+            }
+            QCOMPARE(t.state, TaskState::Dead);
+            const Program& p = s.programs[size_t(t.program)];
+            const bool sender = p.ops.size() > 1 && p.ops[1].kind == OpKind::Write;
+            (sender ? senders : receivers)++;
+            QCOMPARE(t.iterations, sender ? int64_t(30) : int64_t(5 * 30)); // loop passes
+            QCOMPARE(t.tgid, e.tasks()[0].pid);                             // -T: threads of the main process
+        }
+        QCOMPARE(senders, 10);
+        QCOMPARE(receivers, 10);
+        const auto out = lines(workloadReport(s.workloads[0], e));
+        QCOMPARE(out[0], std::string("Running in threaded mode with 2 groups using 10 file descriptors each (== 20 tasks)"));
+        QCOMPARE(out[1], std::string("Each sender will pass 30 messages of 100 bytes"));
+        QVERIFY(QRegularExpression("^Time: \\d+\\.\\d{3}$").match(QString::fromStdString(out[2])).hasMatch());
+    }
+
+    void perfMessagingPrintsPerfBenchsHeader() {
+        Scenario s = withWorkload("messaging", "-g 1 -l 10 -p", 2);
+        Engine e = instantiate(s, 1);
+        e.runUntil(3 * kNsPerSec);
+        const auto out = lines(workloadReport(s.workloads[0], e));
+        QCOMPARE(out[0], std::string("# Running 'sched/messaging' benchmark:"));
+        QCOMPARE(out[1], std::string("# 20 sender and receiver processes per group"));
+        QCOMPARE(out[2], std::string("# 1 groups == 40 processes run"));
+        QVERIFY(QRegularExpression("^     Total time: \\d+\\.\\d{3} \\[sec\\]$").match(QString::fromStdString(out[4])).hasMatch());
+        for (const Task& t : e.tasks()) QCOMPARE(t.comm, std::string("sched-messaging"));
     }
 
     void workloadTasksTakeTheEntrysSliceAndInheritItWhenForked() {
