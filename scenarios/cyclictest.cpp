@@ -99,24 +99,9 @@ std::string parseCyclictest(const std::vector<std::string>& argv, int cpus, Cycl
 void addCyclictest(const CyclictestArgs& a, Scenario& s) {
     // The main thread (the process, lowest pid): wakes every 10 ms to refresh the display until
     // the measurement threads are done.
-    Program main{"", {}, 0};
-    Op sleep;
-    sleep.kind = OpKind::Sleep;
-    sleep.duration = Distribution::fixed(10 * kNsPerMs);
-    main.ops.push_back(sleep);
-    Op work;
-    work.kind = OpKind::Run;
-    work.duration = Distribution::fixed(5 * kNsPerUs);
-    main.ops.push_back(work);
-    Op mainLoop;
-    mainLoop.kind = OpKind::Loop;
-    mainLoop.target = 0;
     const Time longest = a.interval + Time(std::max(0, a.threads - 1)) * a.distance;
-    mainLoop.until = a.loops > 0 ? Time(a.loops) * longest : a.duration; // 0 with neither: forever
-    main.ops.push_back(mainLoop);
-    Op exit;
-    exit.kind = OpKind::Exit;
-    main.ops.push_back(exit);
+    const Time mainFor = a.loops > 0 ? Time(a.loops) * longest : a.duration; // 0 with neither: forever
+    Program main{"", {ops::sleep(10 * kNsPerMs), ops::run(5 * kNsPerUs), ops::loop(0, 0, mainFor), ops::simple(OpKind::Exit)}, 0};
     main.finalize();
     const int mainGroup = int(s.tasks.size());
     TaskGroupSpec mg;
@@ -129,23 +114,14 @@ void addCyclictest(const CyclictestArgs& a, Scenario& s) {
     // The measurement threads, threads of the main thread's process; one program each, as the
     // period is part of the timer op. Thread i's period is interval + i * distance.
     for (int i = 0; i < a.threads; ++i) {
-        Program p{"", {}, 0};
         Op wait;
         wait.kind = OpKind::TimerWait;
         wait.period = a.interval + Time(i) * a.distance;
         wait.cost = 2 * kNsPerUs; // clock_nanosleep() entry
-        p.ops.push_back(wait);
-        Op run; // clock_gettime(), the statistics update, back into the syscall
-        run.kind = OpKind::Run;
-        run.duration = Distribution::fixed(3 * kNsPerUs);
-        p.ops.push_back(run);
-        Op loop;
-        loop.kind = OpKind::Loop;
-        loop.target = 0;
-        loop.count = a.loops;                                        // 0 = forever ...
-        if (a.loops == 0 && a.duration > 0) loop.until = a.duration; // ... or for -D
-        p.ops.push_back(loop);
-        p.ops.push_back(exit);
+        // Then clock_gettime(), the statistics update, back into the syscall; -l samples, or for
+        // -D, or forever.
+        const Time threadFor = a.loops == 0 ? a.duration : 0;
+        Program p{"", {wait, ops::run(3 * kNsPerUs), ops::loop(0, a.loops, threadFor), ops::simple(OpKind::Exit)}, 0};
         p.finalize();
         TaskGroupSpec g;
         g.comm = "cyclictest";
