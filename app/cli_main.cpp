@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // schedscope-cli: the engine without a GUI, for batch experiments, CI and figures.
+#include "experiment_command.h"
 #include "run_command.h"
 
 #include <iostream>
@@ -34,6 +35,14 @@ int main(int argc, char** argv) {
         }
         return benchCommand(o, std::cout, std::cerr);
     }
-    std::cerr << "schedscope-cli: unknown command '" << cmd << "'; accepted: run, list, bench (see --help)\n";
+    if (cmd == "experiment") {
+        ExperimentOptions o;
+        if (std::string e = parseExperimentOptions(args, o); !e.empty()) {
+            std::cerr << "schedscope-cli experiment: " << e << "\n";
+            return 2;
+        }
+        return experimentCommand(o, std::cout, std::cerr);
+    }
+    std::cerr << "schedscope-cli: unknown command '" << cmd << "'; accepted: run, list, bench, experiment (see --help)\n";
     return 2;
 }

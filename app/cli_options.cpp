@@ -15,6 +15,9 @@ Usage:
   schedscope-cli list                     list the built-in scenarios
   schedscope-cli bench [SCENARIO...] [--runs N] [--duration D]
                                           measure the simulator's speed (best of N runs, default 3)
+  schedscope-cli experiment FILE [options]
+                                          run an experiment (scenarios/experiments/*.json): every
+                                          configuration N times, then the seed's report layout
   schedscope-cli --help
 
 SCENARIO is a scenario file (JSON, see scenarios/README.md) or the name of a built-in scenario
@@ -41,6 +44,13 @@ Options of run (each overrides the scenario's own setting):
   --range A-B            the time range to draw, e.g. 0ms-50ms (default: the whole run)
   --width N              image width in pixels (default 1600)
 
+Options of experiment:
+  --quick                the experiment's quick size (fewer CPUs and runs; for tests)
+  --repeat N             runs per configuration (default: the file's)
+  --json | --csv         every metric's mean, stddev, standard error, min and max instead of text
+  --jobs N               worker threads (default: one per core)
+  --output FILE          write the report to FILE (atomically) instead of standard output
+
 Durations take a unit: ns, us, ms or s (0.7ms, 500us, 2s).
 
 Examples:
@@ -48,6 +58,7 @@ Examples:
   schedscope-cli run preempt-short --feature PREEMPT_SHORT=off --repeat 5
   schedscope-cli run my-workload.json --kernel 6.12 --cpus 4 --json > out.json
   schedscope-cli run kernel-hogs-waker --export-timeline out.svg --range 0ms-50ms
+  schedscope-cli experiment scenarios/experiments/preempt-short.json --quick
 )";
 
 namespace {

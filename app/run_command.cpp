@@ -9,6 +9,7 @@
 #include "latency.h"
 #include "metrics_export.h"
 #include "perf_report.h"
+#include "simulate.h"
 
 #include <cstdio>
 #include <sstream>
@@ -16,34 +17,6 @@
 using namespace sched;
 
 namespace {
-
-struct RunResult {
-    std::vector<LatencyRow> rows;
-    SwitchCounts switches;
-    std::vector<CpuUsage> cpu;
-    Time elapsed = 0;
-    std::string engineError;
-    std::vector<std::string> toolOutput; // per scenario workload, the tool's own output
-};
-
-RunResult simulate(const scen::Scenario& s, uint64_t seed, const LatencyOptions& lo) {
-    Engine e = scen::instantiate(s, seed, TraceOptions{false});
-    e.runUntil(s.duration);
-    e.finish();
-    RunResult r;
-    r.rows = perfSchedLatency(e.trace(), lo);
-    r.switches = countSwitches(e.trace());
-    r.cpu = cpuUsage(e.trace());
-    // Elapsed: until the last task exited, or the scenario's duration.
-    bool allDead = true;
-    Time lastEnd = 0;
-    for (const auto& t : e.tasks()) allDead = allDead && t.state == TaskState::Dead;
-    for (Time end : e.trace().slices.end) lastEnd = std::max(lastEnd, end);
-    r.elapsed = allDead ? lastEnd : s.duration;
-    r.engineError = e.error();
-    for (const scen::Workload& w : s.workloads) r.toolOutput.push_back(scen::workloadReport(w, e));
-    return r;
-}
 
 std::string jsonStats(const RunStats& s) {
     char b[256];

@@ -156,6 +156,19 @@ Engine::Step Engine::doOpAction(CpuId c, TaskId id, const Op& op) {
             blockCurrent(c, id);
             return Step::Blocked;
         }
+        t.unreaped = 0;
+        t.resume = Resume::ExitToUserNext;
+        return Step::Continue;
+    case OpKind::WaitChild:
+        // do_wait() for any child: an exited one is reaped at once; with children alive but none
+        // exited the parent sleeps until one exits (wait_consider_task); with none, -ECHILD.
+        if (t.unreaped == 0 && t.liveChildren > 0) {
+            t.waitingChildren = true;
+            t.resume = Resume::Retry;
+            blockCurrent(c, id);
+            return Step::Blocked;
+        }
+        if (t.unreaped > 0) t.unreaped--;
         t.resume = Resume::ExitToUserNext;
         return Step::Continue;
     case OpKind::Yield: {
@@ -179,9 +192,11 @@ void Engine::blockCurrent(CpuId c, TaskId /*id*/) { schedule(c, SwitchPoint::Blo
 void Engine::exitTask(CpuId c, TaskId id) {
     Task& t = tasks_[size_t(id)];
     t.timerGen++;
+    t.exitedAt = now_;
     if (t.parent >= 0) {
         Task& p = tasks_[size_t(t.parent)];
         p.liveChildren--;
+        p.unreaped++;
         if (p.waitingChildren && p.state == TaskState::Sleeping) {
             p.waitingChildren = false;
             tryToWakeUp(t.parent, c, id);

@@ -258,6 +258,14 @@ void Engine::syncProgress(CpuId c) {
     const Time w = std::min(e, t.remaining);
     t.remaining -= w;
     t.opDone += w;
+    // Overheads (switch, wakeup, migration) and syscall paths are system time; a user-mode
+    // op's work is user time (account_user_time / account_system_time, at ns precision).
+    if (t.opMode == ExecMode::User) {
+        t.utime += w;
+        t.stime += o + (e - w);
+    } else {
+        t.stime += o + e;
+    }
 }
 
 // Schedule the running task's next stop: the end of its work, or the first preemption point

@@ -12,6 +12,7 @@ std::string_view opKindName(OpKind k) {
     case OpKind::Read: return "read";
     case OpKind::Fork: return "fork";
     case OpKind::WaitChildren: return "wait";
+    case OpKind::WaitChild: return "wait-child";
     case OpKind::Yield: return "yield";
     case OpKind::Loop: return "loop";
     case OpKind::Exit: return "exit";
@@ -23,7 +24,7 @@ static bool opAdvancesTime(const Op& op) {
     switch (op.kind) {
     case OpKind::Run: return op.duration.kind != Distribution::Kind::Fixed || op.duration.a > 0 || op.duration.min > 0;
     case OpKind::Sleep: case OpKind::TimerWait: case OpKind::Read: case OpKind::Write:
-    case OpKind::WaitChildren: case OpKind::Exit: return true;
+    case OpKind::WaitChildren: case OpKind::WaitChild: case OpKind::Exit: return true;
     default: return op.cost > 0;
     }
 }

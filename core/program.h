@@ -18,7 +18,8 @@ enum class OpKind : uint8_t {
     Write,        // post one message to a channel; block while it is full
     Read,         // take one message from a channel; block while it is empty
     Fork,         // create children running another program (wake_up_new_task)
-    WaitChildren, // wait(): block until a child exits, until none is left
+    WaitChildren, // wait() until none is left: block until every child has exited
+    WaitChild,    // wait() once: reap one exited child, blocking until one exits (make's jobserver)
     Yield,        // sched_yield()
     Loop,         // jump back to `target` (count times, 0 = forever)
     Exit

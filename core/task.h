@@ -59,6 +59,7 @@ struct Task {
     Time timerExpiry = -1; // expiry that woke the task (latency = run time - expiry)
     int32_t channelWait = -1;
     int liveChildren = 0;
+    int unreaped = 0; // children that exited and were not yet reaped by a WaitChild
     bool waitingChildren = false;
     int rrTicksLeft = 0;
     bool rrExpired = false;
@@ -66,6 +67,8 @@ struct Task {
     // scheduler state and accounting
     Time lastRanAt = INT64_MIN / 2; // for task_hot(): never ran = cold
     int64_t nvcsw = 0, nivcsw = 0, nrMigrations = 0;
+    Time utime = 0, stime = 0; // CPU time in user and in kernel mode (getrusage's ru_utime / ru_stime)
+    Time exitedAt = -1;
 
     // periodic-timer latency (cyclictest's measurement)
     int64_t latCount = 0;

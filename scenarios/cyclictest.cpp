@@ -26,9 +26,17 @@ bool durationArg(const std::string& s, Time& out) {
 }
 } // namespace
 
-std::string parseCyclictest(const std::vector<std::string>& argv, int cpus, CyclictestArgs& out) {
+std::string parseCyclictest(const std::vector<std::string>& rawArgv, int cpus, CyclictestArgs& out) {
     out = CyclictestArgs{};
     bool threadsGiven = false;
+    // getopt bundles flags without values: -Smq is -S -m -q (Mike Galbraith's runs use it).
+    std::vector<std::string> args;
+    for (const std::string& a : rawArgv) {
+        if (a.size() > 2 && a[0] == '-' && a[1] != '-' && a.find_first_not_of("SmqN", 1) == std::string::npos)
+            for (size_t k = 1; k < a.size(); ++k) args.push_back(std::string("-") + a[k]);
+        else args.push_back(a);
+    }
+    const std::vector<std::string>& argv = args;
     for (size_t i = 0; i < argv.size(); ++i) {
         std::string a = argv[i];
         std::string value;

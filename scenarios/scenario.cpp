@@ -23,7 +23,7 @@ std::string ScenarioError::text() const {
     return s;
 }
 
-bool loadScenarioFile(const std::string& path, Scenario& out, ScenarioError& err) {
+bool readTextFile(const std::string& path, std::string& out, ScenarioError& err) {
     std::ifstream in(path, std::ios::binary);
     if (!in) {
         err = ScenarioError{path, 0, 0, "", "cannot open the file (does it exist and is it readable?)"};
@@ -31,7 +31,13 @@ bool loadScenarioFile(const std::string& path, Scenario& out, ScenarioError& err
     }
     std::ostringstream ss;
     ss << in.rdbuf();
-    return parseScenario(ss.str(), path, out, err);
+    out = ss.str();
+    return true;
+}
+
+bool loadScenarioFile(const std::string& path, Scenario& out, ScenarioError& err) {
+    std::string text;
+    return readTextFile(path, text, err) && parseScenario(text, path, out, err);
 }
 
 sched::Engine instantiate(const Scenario& s, uint64_t seed, sched::TraceOptions opts) {

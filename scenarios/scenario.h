@@ -61,7 +61,14 @@ struct ScenarioError {
 };
 
 bool parseScenario(const std::string& text, const std::string& fileName, Scenario& out, ScenarioError& err);
+struct JsonValue;
+// From an already parsed document (an experiment's merged configuration); fields outside the
+// scenario are named with `fieldPrefix` in errors.
+bool parseScenarioJson(const JsonValue& root, const std::string& fileName, const std::string& fieldPrefix, Scenario& out,
+                       ScenarioError& err);
 bool loadScenarioFile(const std::string& path, Scenario& out, ScenarioError& err);
+// The whole file, or an error naming it.
+bool readTextFile(const std::string& path, std::string& out, ScenarioError& err);
 
 // Builds the engine: programs, channels, tasks and the scheduled changes.
 sched::Engine instantiate(const Scenario& s, uint64_t seed, sched::TraceOptions opts = {});

@@ -340,8 +340,9 @@ bool ScenarioReader::op(const JsonValue& v, const std::string& f, Program& prog,
         if (auto* x = v.find("thread"); x && !boolean(*x, join(f, "thread"), op.thread)) return false;
     } else if (kind == "wait") {
         if (!checkKeys(v, f, {"wait", "cost"})) return false;
-        if (!arg.isString() || arg.text != "children") return fail(arg.pos, af, "accepted: \"children\" (wait until every child has exited)");
-        op.kind = OpKind::WaitChildren;
+        if (!arg.isString() || (arg.text != "children" && arg.text != "child"))
+            return fail(arg.pos, af, "accepted: \"children\" (wait until every child has exited) or \"child\" (reap one child, waiting for one to exit)");
+        op.kind = arg.text == "child" ? OpKind::WaitChild : OpKind::WaitChildren;
     } else if (kind == "yield" || kind == "exit") {
         if (!checkKeys(v, f, {kind == "yield" ? "yield" : "exit", "cost"})) return false;
         if (!arg.isBool() || !arg.boolean) return fail(arg.pos, af, "write \"" + kind + "\": true");
@@ -557,10 +558,18 @@ bool parseScenario(const std::string& text, const std::string& fileName, Scenari
         err = ScenarioError{fileName, je.pos.line, je.pos.column, "", "JSON syntax: " + je.message};
         return false;
     }
+    return parseScenarioJson(root, fileName, "", out, err);
+}
+
+bool parseScenarioJson(const JsonValue& root, const std::string& fileName, const std::string& fieldPrefix, Scenario& out,
+                       ScenarioError& err) {
     Scenario s;
     s.source = fileName;
     ScenarioReader r(fileName, err);
-    if (!r.read(root, s)) return false;
+    if (!r.read(root, s)) {
+        if (!fieldPrefix.empty()) err.field = err.field.empty() ? fieldPrefix : fieldPrefix + "." + err.field;
+        return false;
+    }
     if (s.name.empty()) s.name = fileName;
     out = std::move(s);
     return true;

@@ -57,6 +57,13 @@ bool wholeNumber(const std::string& s, long long lo, long long hi, long long& ou
     return ec == std::errc() && p == s.data() + s.size() && out >= lo && out <= hi;
 }
 
+int32_t addProgram(Scenario& s, sched::Program p, const std::string& name) {
+    p.finalize();
+    s.programs.push_back(std::move(p));
+    s.programNames.push_back(name);
+    return int32_t(s.programs.size() - 1);
+}
+
 std::vector<std::string> splitArgs(const std::string& args) {
     std::istringstream in(args);
     std::vector<std::string> out;
@@ -64,7 +71,7 @@ std::vector<std::string> splitArgs(const std::string& args) {
     return out;
 }
 
-std::vector<std::string> workloadTools() { return {"massive_intr", "cyclictest", "messaging", "hackbench"}; }
+std::vector<std::string> workloadTools() { return {"massive_intr", "cyclictest", "messaging", "hackbench", "kernbench", "kthreads", "browser"}; }
 
 std::string addWorkload(const std::string& tool, const std::string& args, Scenario& s, Workload& out) {
     out = Workload{};
@@ -88,19 +95,38 @@ std::string addWorkload(const std::string& tool, const std::string& args, Scenar
         if (std::string e = parseMessaging(argv, tool == "messaging", a); !e.empty()) return e;
         addMessaging(a, s);
         out.params = a;
+    } else if (tool == "kernbench") {
+        KernbenchArgs a;
+        if (std::string e = parseKernbench(argv, s.config.cpus, a); !e.empty()) return e;
+        addKernbench(a, s);
+        out.params = a;
+    } else if (tool == "kthreads") {
+        KthreadsArgs a;
+        if (std::string e = parseKthreads(argv, a); !e.empty()) return e;
+        addKthreads(a, s);
+        out.params = a;
+    } else if (tool == "browser") {
+        BrowserArgs a;
+        if (std::string e = parseBrowser(argv, a); !e.empty()) return e;
+        addBrowser(a, s);
+        out.params = a;
     } else {
         std::string list;
         for (const auto& t : workloadTools()) list += (list.empty() ? "" : ", ") + t;
         return "unknown workload '" + tool + "'; accepted: " + list;
     }
-    out.comm = tool == "messaging" ? "sched-messaging" : tool;
+    out.comm = tool == "messaging" ? "sched-messaging" : tool == "kernbench" ? "make" : tool == "kthreads" ? "kworker" : tool == "browser" ? "chromium-browse" : tool;
     out.groups = s.tasks.size() - out.firstGroup;
+    out.background = tool == "kthreads" || tool == "browser";
     return {};
 }
 
 std::string workloadReport(const Workload& w, const sched::Engine& e) {
     if (std::holds_alternative<MassiveIntrArgs>(w.params)) return massiveIntrReport(w, e);
     if (std::holds_alternative<MessagingArgs>(w.params)) return messagingReport(w, e);
+    if (std::holds_alternative<KernbenchArgs>(w.params)) return kernbenchReport(w, e);
+    if (std::holds_alternative<KthreadsArgs>(w.params)) return kthreadsReport(w, e);
+    if (std::holds_alternative<BrowserArgs>(w.params)) return browserReport(w, e);
     return cyclictestReport(w, e);
 }
 

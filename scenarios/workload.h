@@ -26,6 +26,9 @@ sched::Op fork(int32_t program, int64_t count, bool thread, sched::Time cost);
 sched::Op simple(sched::OpKind kind); // WaitChildren, Exit, Yield
 } // namespace ops
 
+// Finalizes p and appends it to the scenario's programs; returns its index.
+int32_t addProgram(Scenario& s, sched::Program p, const std::string& name);
+
 // Splits a command line at blanks (no quoting: the tools' arguments have none).
 std::vector<std::string> splitArgs(const std::string& args);
 
@@ -47,5 +50,18 @@ std::string cyclictestReport(const Workload& w, const sched::Engine& e);
 std::string parseMessaging(const std::vector<std::string>& argv, bool perf, MessagingArgs& out);
 void addMessaging(const MessagingArgs& a, Scenario& s);
 std::string messagingReport(const Workload& w, const sched::Engine& e);
+std::string parseKernbench(const std::vector<std::string>& argv, int cpus, KernbenchArgs& out);
+void addKernbench(const KernbenchArgs& a, Scenario& s);
+std::string kernbenchReport(const Workload& w, const sched::Engine& e);
+KernbenchNumbers kernbenchNumbers(const Workload& w, const sched::Engine& e);
+std::string parseKthreads(const std::vector<std::string>& argv, KthreadsArgs& out);
+void addKthreads(const KthreadsArgs& a, Scenario& s);
+std::string kthreadsReport(const Workload& w, const sched::Engine& e);
+std::string parseBrowser(const std::vector<std::string>& argv, BrowserArgs& out);
+void addBrowser(const BrowserArgs& a, Scenario& s);
+std::string browserReport(const Workload& w, const sched::Engine& e);
+std::string kernbenchLoadName(const KernbenchArgs& a, int cpus);
+// kernbench's "Average <load> Run (std deviation):" block over runs (sample standard deviation).
+std::string formatKernbench(const std::string& load, const std::vector<KernbenchNumbers>& runs);
 
 } // namespace scen

@@ -38,12 +38,36 @@ struct MessagingArgs {
     bool pipe = false;
 };
 
+// kernbench: one load level, `make -j N` (0 = no limit) over OBJECTS compile jobs.
+struct KernbenchArgs {
+    int jobs = 1;
+    int objects = 2400;
+};
+
+// Per-CPU kernel threads: wake-ups per second per CPU and the mean run.
+struct KthreadsArgs {
+    int rate = 10;
+    sched::Time run = 20 * sched::kNsPerUs;
+};
+
+// The desktop background load (Chromium playing a video).
+struct BrowserArgs {
+    int fps = 24;
+};
+
+// GNU time's fields for make and its waited-for descendants, as kernbench averages them.
+struct KernbenchNumbers {
+    double elapsed = 0, user = 0, system = 0, percentCpu = 0, involuntary = 0, voluntary = 0;
+    bool finished = false;
+};
+
 struct Workload {
     std::string tool, args;
     std::string comm;             // the tool's comm (its tasks carry it, threads included)
-    std::variant<MassiveIntrArgs, CyclictestArgs, MessagingArgs> params;
+    std::variant<MassiveIntrArgs, CyclictestArgs, MessagingArgs, KernbenchArgs, KthreadsArgs, BrowserArgs> params;
     size_t firstGroup = 0, groups = 0; // its entries in Scenario::tasks
     sched::TaskId firstTask = 0;       // the engine's id of its first task (scenario tasks are spawned in order)
+    bool background = false;           // runs for ever beside the measured workloads (kthreads): a run ends without it
 };
 
 } // namespace scen
