@@ -47,6 +47,7 @@ struct Channel {
     // sk_sndbuf), or -1: one writer per freed message (a pipe's exclusive wr_wait).
     int64_t wakeAllWritersAt = -1;
     std::deque<TaskId> readers, writers; // blocked tasks, FIFO
+    Time lastWrite = -1;                 // when the newest message was posted (schbench's wake stamp)
 };
 
 struct TraceOptions {
@@ -183,6 +184,8 @@ private:
     bool channelWrite(CpuId c, TaskId t, int32_t ch);
     bool channelRead(CpuId c, TaskId t, int32_t ch);
     void recordTimerLatency(Task& t);
+    void recordLatency(Task& t, Time lat);
+    void recordRequest(Task& t);
     void forkChildren(CpuId c, TaskId parent, int32_t program, int64_t count);
 
     SchedConfig cfg_;

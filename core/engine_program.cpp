@@ -11,6 +11,8 @@ namespace sched {
 void Engine::beginOp(Task& t, const Op& op) {
     t.opStarted = true;
     t.opDone = 0;
+    if (op.clock == 1) t.reqStart = now_;
+    if (op.clock == 2 && t.reqStart >= 0) recordRequest(t);
     switch (op.kind) {
     case OpKind::Run:
         t.remaining = op.duration.sample(t.rng);
@@ -139,9 +141,17 @@ Engine::Step Engine::doOpAction(CpuId c, TaskId id, const Op& op) {
         if (!done) {
             tt.resume = Resume::Retry;
             tt.channelWait = op.channel;
+            tt.blockedOnRead = op.kind == OpKind::Read;
             blockCurrent(c, id);
             return Step::Blocked;
         }
+        // schbench's wake-up latency: from the wake to running, or, when the message was already
+        // there (the futex value had changed before the wait), from its posting to now.
+        if (op.measureWake) {
+            const Time since = tt.blockedOnRead ? tt.wokenAt : channels_[size_t(op.channel)].lastWrite;
+            if (since >= 0) recordLatency(tt, now_ - since);
+        }
+        tt.blockedOnRead = false;
         tt.resume = Resume::ExitToUserNext;
         return Step::Continue;
     }
@@ -230,7 +240,27 @@ void Engine::onTimer(TaskId id) {
 
 void Engine::recordTimerLatency(Task& t) {
     // cyclictest: latency = clock read after wakeup - programmed expiry.
-    const Time lat = now_ - t.timerExpiry;
+    recordLatency(t, now_ - t.timerExpiry);
+    // Next expiry on the grid; periods already missed produce no sample.
+    const Op& op = programs_[size_t(t.program)].ops[t.ip];
+    if (op.period > 0) {
+        t.timerNext += op.period;
+        if (t.timerNext <= now_) t.timerNext += ((now_ - t.timerNext) / op.period + 1) * op.period;
+    }
+}
+
+// schbench's request: from the stopwatch's start to now, into a 1-us histogram and a per-second count.
+void Engine::recordRequest(Task& t) {
+    const size_t bin = size_t(std::clamp<Time>((now_ - t.reqStart) / kNsPerUs, 0, 1'000'000));
+    if (t.reqHist.size() <= bin) t.reqHist.resize(bin + 1, 0);
+    t.reqHist[bin]++;
+    const size_t sec = size_t(now_ / kNsPerSec);
+    if (t.reqPerSec.size() <= sec) t.reqPerSec.resize(sec + 1, 0);
+    t.reqPerSec[sec]++;
+    t.reqStart = -1;
+}
+
+void Engine::recordLatency(Task& t, Time lat) {
     t.latCount++;
     t.latSum += lat;
     t.latLast = lat;
@@ -239,12 +269,6 @@ void Engine::recordTimerLatency(Task& t) {
     const size_t bin = size_t(std::clamp<Time>(lat / kNsPerUs, 0, 1'000'000));
     if (t.latHist.size() <= bin) t.latHist.resize(bin + 1, 0);
     t.latHist[bin]++;
-    // Next expiry on the grid; periods already missed produce no sample.
-    const Op& op = programs_[size_t(t.program)].ops[t.ip];
-    if (op.period > 0) {
-        t.timerNext += op.period;
-        if (t.timerNext <= now_) t.timerNext += ((now_ - t.timerNext) / op.period + 1) * op.period;
-    }
 }
 
 bool Engine::channelWrite(CpuId c, TaskId id, int32_t ch) {
@@ -254,6 +278,7 @@ bool Engine::channelWrite(CpuId c, TaskId id, int32_t ch) {
         return false;
     }
     q.count++;
+    q.lastWrite = now_;
     if (!q.readers.empty()) { // the data makes a blocked reader runnable
         const TaskId r = q.readers.front();
         q.readers.pop_front();

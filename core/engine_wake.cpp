@@ -43,6 +43,7 @@ void Engine::tryToWakeUp(TaskId p, CpuId ctxCpu, TaskId waker) {
     if (t.state != TaskState::Sleeping) return;
     t.timerGen++; // a pending sleep timer no longer applies
     t.channelWait = -1;
+    t.wokenAt = now_;
     Wakeups& w = trace_.wakeups;
     auto recordWakeup = [&](CpuId target) {
         w.time.push_back(now_);

@@ -40,6 +40,8 @@ struct Op {
     Time until = 0;                 // Loop: repeat while the task has existed less than this (massive_intr's runtime); 0 = use count
     int32_t loopSlot = -1;          // Loop: index of this loop's counter in Task::loopLeft
     bool thread = false;            // Fork: children are threads of the parent's process
+    bool measureWake = false;       // Read: record wake-up to run latency when it had to block (schbench)
+    uint8_t clock = 0;              // request stopwatch at the op's start: 1 = start, 2 = stop and record (schbench)
 };
 
 struct Program {

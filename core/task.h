@@ -75,6 +75,13 @@ struct Task {
     Time latMin = kNever, latMax = 0, latSum = 0, latLast = 0;
     std::vector<int64_t> latHist; // samples per whole microsecond of latency (grown as needed, last bin: 1 s and more)
 
+    // wake-up latency of a blocking read (Op::measureWake) and request times (Op::clock)
+    Time wokenAt = -1;
+    bool blockedOnRead = false;
+    Time reqStart = -1;
+    std::vector<int64_t> reqHist;    // requests per whole microsecond of duration
+    std::vector<int32_t> reqPerSec;  // requests completed in each second of the run
+
     int kernelPrio() const { return isRtPolicy(policy) ? 99 - rtPriority : 120 + nice; }
 };
 

@@ -18,6 +18,8 @@ const std::vector<BuiltinScenario>& builtinScenarios();
 constexpr const char* kDefaultScenario = "kernel-hogs-waker";
 
 // A path to a scenario file, or the name of a built-in scenario.
+// A built-in name, a scenario file, or an rt-app JSON file.
 bool loadScenario(const std::string& nameOrPath, Scenario& out, ScenarioError& err);
+bool loadRtAppScenario(const std::string& text, const std::string& file, Scenario& out, ScenarioError& err);
 
 } // namespace scen

@@ -172,13 +172,7 @@ std::string cyclictestReport(const Workload& w, const Engine& e) {
     int64_t total = 0;
     for (int64_t c : all) total += c;
     if (total > 0) {
-        const auto pct = [&](double p) {
-            const int64_t rank = int64_t(p * double(total - 1)) + 1;
-            int64_t seen = 0;
-            for (size_t b = 0; b < all.size(); ++b)
-                if ((seen += all[b]) >= rank) return (long long)b;
-            return (long long)(all.size() - 1);
-        };
+        const auto pct = [&](double p) { return (long long)histogramPercentile(all, p); };
         std::snprintf(line, sizeof line, "# latency percentiles (us, all threads): p50 %lld  p90 %lld  p99 %lld  p99.9 %lld\n", pct(0.5),
                       pct(0.9), pct(0.99), pct(0.999));
         out += line;

@@ -7,6 +7,7 @@
 #include "duration.h"
 
 #include <algorithm>
+#include <filesystem>
 #include <map>
 
 namespace scen {
@@ -447,7 +448,22 @@ bool ScenarioReader::workload(const JsonValue& v, const std::string& f, Scenario
         args = a->text;
     }
     Workload w;
-    if (std::string e = addWorkload(tool.text, args, s, w); !e.empty()) {
+    if (tool.text == "rt-app") { // args: an rt-app JSON file, relative to this scenario's directory
+        if (args.empty()) return fail(v.pos, join(f, "args"), "rt-app needs the path of its JSON file in \"args\"");
+        std::filesystem::path path(args);
+        if (path.is_relative()) path = std::filesystem::path(file_).parent_path() / path;
+        std::string text;
+        RtAppArgs ra;
+        w.tool = "rt-app";
+        w.args = args;
+        w.comm = "rt-app";
+        w.firstGroup = s.tasks.size();
+        for (const TaskGroupSpec& g : s.tasks) w.firstTask += g.count;
+        if (!readTextFile(path.string(), text, err_) || !addRtApp(text, path.string(), s, ra, err_)) return false;
+        w.params = ra;
+        w.groups = s.tasks.size() - w.firstGroup;
+        for (size_t g = w.firstGroup; g < s.tasks.size(); ++g) w.taskCount += s.tasks[g].count;
+    } else if (std::string e = addWorkload(tool.text, args, s, w); !e.empty()) {
         if (e.rfind("unknown workload", 0) == 0) return fail(tool.pos, join(f, "workload"), e);
         const JsonValue* a = v.find("args");
         return fail(a ? a->pos : v.pos, join(f, "args"), e);

@@ -64,6 +64,17 @@ int32_t addProgram(Scenario& s, sched::Program p, const std::string& name) {
     return int32_t(s.programs.size() - 1);
 }
 
+int64_t histogramPercentile(const std::vector<int64_t>& bins, double p) {
+    int64_t total = 0;
+    for (int64_t c : bins) total += c;
+    if (total == 0) return 0;
+    const int64_t rank = int64_t(p * double(total - 1)) + 1;
+    int64_t seen = 0;
+    for (size_t b = 0; b < bins.size(); ++b)
+        if ((seen += bins[b]) >= rank) return int64_t(b);
+    return int64_t(bins.size() - 1);
+}
+
 std::vector<std::string> splitArgs(const std::string& args) {
     std::istringstream in(args);
     std::vector<std::string> out;
@@ -71,7 +82,7 @@ std::vector<std::string> splitArgs(const std::string& args) {
     return out;
 }
 
-std::vector<std::string> workloadTools() { return {"massive_intr", "cyclictest", "messaging", "hackbench", "kernbench", "kthreads", "browser"}; }
+std::vector<std::string> workloadTools() { return {"massive_intr", "cyclictest", "messaging", "hackbench", "kernbench", "kthreads", "browser", "schbench", "rt-app"}; }
 
 std::string addWorkload(const std::string& tool, const std::string& args, Scenario& s, Workload& out) {
     out = Workload{};
@@ -105,6 +116,11 @@ std::string addWorkload(const std::string& tool, const std::string& args, Scenar
         if (std::string e = parseKthreads(argv, a); !e.empty()) return e;
         addKthreads(a, s);
         out.params = a;
+    } else if (tool == "schbench") {
+        SchbenchArgs a;
+        if (std::string e = parseSchbench(argv, s.config.cpus, a); !e.empty()) return e;
+        addSchbench(a, s);
+        out.params = a;
     } else if (tool == "browser") {
         BrowserArgs a;
         if (std::string e = parseBrowser(argv, a); !e.empty()) return e;
@@ -117,6 +133,7 @@ std::string addWorkload(const std::string& tool, const std::string& args, Scenar
     }
     out.comm = tool == "messaging" ? "sched-messaging" : tool == "kernbench" ? "make" : tool == "kthreads" ? "kworker" : tool == "browser" ? "chromium-browse" : tool;
     out.groups = s.tasks.size() - out.firstGroup;
+    for (size_t g = out.firstGroup; g < s.tasks.size(); ++g) out.taskCount += s.tasks[g].count;
     out.background = tool == "kthreads" || tool == "browser";
     return {};
 }
@@ -127,6 +144,8 @@ std::string workloadReport(const Workload& w, const sched::Engine& e) {
     if (std::holds_alternative<KernbenchArgs>(w.params)) return kernbenchReport(w, e);
     if (std::holds_alternative<KthreadsArgs>(w.params)) return kthreadsReport(w, e);
     if (std::holds_alternative<BrowserArgs>(w.params)) return browserReport(w, e);
+    if (std::holds_alternative<RtAppArgs>(w.params)) return rtAppReport(w, e);
+    if (std::holds_alternative<SchbenchArgs>(w.params)) return schbenchReport(w, e);
     return cyclictestReport(w, e);
 }
 

@@ -29,6 +29,10 @@ sched::Op simple(sched::OpKind kind); // WaitChildren, Exit, Yield
 // Finalizes p and appends it to the scenario's programs; returns its index.
 int32_t addProgram(Scenario& s, sched::Program p, const std::string& name);
 
+// The p-quantile (0..1) of samples counted in 1-unit bins: the bin of the sample of rank
+// floor(p * (n - 1)) + 1; 0 when empty.
+int64_t histogramPercentile(const std::vector<int64_t>& bins, double p);
+
 // Splits a command line at blanks (no quoting: the tools' arguments have none).
 std::vector<std::string> splitArgs(const std::string& args);
 
@@ -60,6 +64,13 @@ std::string kthreadsReport(const Workload& w, const sched::Engine& e);
 std::string parseBrowser(const std::vector<std::string>& argv, BrowserArgs& out);
 void addBrowser(const BrowserArgs& a, Scenario& s);
 std::string browserReport(const Workload& w, const sched::Engine& e);
+// rt-app: appends the file's tasks to s; errors name the rt-app file, line and field.
+bool addRtApp(const std::string& text, const std::string& file, Scenario& s, RtAppArgs& out, ScenarioError& err);
+bool looksLikeRtApp(const std::string& text); // an object with "tasks" as an object, or "global"
+std::string rtAppReport(const Workload& w, const sched::Engine& e);
+std::string parseSchbench(const std::vector<std::string>& argv, int cpus, SchbenchArgs& out);
+void addSchbench(const SchbenchArgs& a, Scenario& s);
+std::string schbenchReport(const Workload& w, const sched::Engine& e);
 std::string kernbenchLoadName(const KernbenchArgs& a, int cpus);
 // kernbench's "Average <load> Run (std deviation):" block over runs (sample standard deviation).
 std::string formatKernbench(const std::string& load, const std::vector<KernbenchNumbers>& runs);

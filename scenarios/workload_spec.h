@@ -55,6 +55,21 @@ struct BrowserArgs {
     int fps = 24;
 };
 
+// schbench (Chris Mason): -m message threads, -t workers each, -r runtime, -s usleep, -n passes
+// of a -F KB matrix multiply per request, -i reporting interval.
+struct SchbenchArgs {
+    int messageThreads = 1, workers = 0; // 0: ceil(cpus / messageThreads)
+    sched::Time runtime = 30 * sched::kNsPerSec, sleep = 100 * sched::kNsPerUs, interval = 10 * sched::kNsPerSec;
+    int operations = 5, footprintKb = 256;
+};
+
+// An rt-app JSON file read into the scenario.
+struct RtAppArgs {
+    std::string file;
+    sched::Time duration = 0; // global.duration; 0 = -1 (until the tasks end)
+    bool loopsForever = false; // some task loops for ever
+};
+
 // GNU time's fields for make and its waited-for descendants, as kernbench averages them.
 struct KernbenchNumbers {
     double elapsed = 0, user = 0, system = 0, percentCpu = 0, involuntary = 0, voluntary = 0;
@@ -64,8 +79,9 @@ struct KernbenchNumbers {
 struct Workload {
     std::string tool, args;
     std::string comm;             // the tool's comm (its tasks carry it, threads included)
-    std::variant<MassiveIntrArgs, CyclictestArgs, MessagingArgs, KernbenchArgs, KthreadsArgs, BrowserArgs> params;
+    std::variant<MassiveIntrArgs, CyclictestArgs, MessagingArgs, KernbenchArgs, KthreadsArgs, BrowserArgs, RtAppArgs, SchbenchArgs> params;
     size_t firstGroup = 0, groups = 0; // its entries in Scenario::tasks
+    int taskCount = 0;                 // tasks of those entries (forked ones come later)
     sched::TaskId firstTask = 0;       // the engine's id of its first task (scenario tasks are spawned in order)
     bool background = false;           // runs for ever beside the measured workloads (kthreads): a run ends without it
 };
