@@ -3,10 +3,12 @@
 
 #include "live_capture.h"
 #include "timeline_export.h"
+#include "trace_export.h"
 
 #include <QFont>
 #include <QGuiApplication>
 #include <QPalette>
+#include <QSaveFile>
 
 int exportTimelineCommand(const RunOptions& o, const scen::Scenario& s, std::ostream& err) {
     // The painter needs a GUI application for fonts; the offscreen platform needs no display.
@@ -33,6 +35,28 @@ int exportTimelineCommand(const RunOptions& o, const scen::Scenario& s, std::ost
                                              QPalette(Qt::white), font);
     if (!msg.isEmpty()) {
         err << "schedscope-cli: " << msg.toStdString() << "\n";
+        return 1;
+    }
+    return 0;
+}
+
+int exportFtraceCommand(const RunOptions& o, const scen::Scenario& s, std::ostream& err) {
+    sched::Engine e = scen::instantiate(s, s.seed, sched::TraceOptions{false});
+    e.runUntil(s.duration);
+    e.finish();
+    QSaveFile f(QString::fromStdString(o.exportFtrace));
+    if (!f.open(QIODevice::WriteOnly)) {
+        err << "schedscope-cli: cannot write " << o.exportFtrace << ": " << f.errorString().toStdString() << "\n";
+        return 1;
+    }
+    sched::FtraceExportOptions fo;
+    fo.from = o.rangeStart;
+    fo.to = o.rangeEnd;
+    fo.offset = 100 * sched::kNsPerSec; // timestamps like a machine up for 100 s, as ftrace prints them
+    bool ok = true;
+    sched::writeFtraceText(e.trace(), [&](std::string_view chunk) { ok = ok && f.write(chunk.data(), qint64(chunk.size())) == qint64(chunk.size()); }, fo);
+    if (!ok || !f.commit()) {
+        err << "schedscope-cli: cannot write " << o.exportFtrace << ": " << f.errorString().toStdString() << " (nothing was changed)\n";
         return 1;
     }
     return 0;

@@ -2,6 +2,7 @@
 // schedscope-cli: the engine without a GUI, for batch experiments, CI and figures.
 #include "experiment_command.h"
 #include "run_command.h"
+#include "trace_command.h"
 
 #include <iostream>
 
@@ -43,6 +44,14 @@ int main(int argc, char** argv) {
         }
         return experimentCommand(o, std::cout, std::cerr);
     }
-    std::cerr << "schedscope-cli: unknown command '" << cmd << "'; accepted: run, list, bench, experiment (see --help)\n";
+    if (cmd == "trace") {
+        TraceOptions2 o;
+        if (std::string e = parseTraceOptions(args, o); !e.empty()) {
+            std::cerr << "schedscope-cli trace: " << e << "\n";
+            return 2;
+        }
+        return traceCommand(o, std::cout, std::cerr);
+    }
+    std::cerr << "schedscope-cli: unknown command '" << cmd << "'; accepted: run, list, bench, experiment, trace (see --help)\n";
     return 2;
 }

@@ -41,6 +41,8 @@ Options of run (each overrides the scenario's own setting):
   --all-tables           with --repeat, print the latency table of every run
   --json                 machine-readable output instead of tables
   --export-timeline F    also draw run 1's timeline to F (.png, .svg or .pdf)
+  --export-ftrace F      also write run 1 as ftrace text (the kernel's trace layout; Perfetto,
+                         trace viewers and `schedscope-cli trace` read it); --range limits it
   --range A-B            the time range to draw, e.g. 0ms-50ms (default: the whole run)
   --width N              image width in pixels (default 1600)
 
@@ -148,6 +150,8 @@ std::string parseRunOptions(const std::vector<std::string>& args, RunOptions& o)
             const std::string low = v.size() >= 4 ? v.substr(v.size() - 4) : v;
             if (low != ".png" && low != ".svg" && low != ".pdf") return "--export-timeline: '" + v + "' must end in .png, .svg or .pdf";
             o.exportTimeline = v;
+        } else if (a == "--export-ftrace") {
+            o.exportFtrace = v;
         } else if (a == "--range") {
             const size_t dash = v.find('-');
             const auto a0 = dash == std::string::npos ? std::nullopt : parseDuration(v.substr(0, dash));

@@ -22,6 +22,7 @@ struct RunOptions {
     bool allTables = false;
     std::string sort = "avg,max,switch,runtime";
     std::string exportTimeline;           // PNG / SVG / PDF of run 1's timeline
+    std::string exportFtrace;             // run 1 as ftrace text
     sched::Time rangeStart = 0, rangeEnd = -1; // -1 = the end of the run
     int exportWidth = 1600;
 };

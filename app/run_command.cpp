@@ -72,6 +72,9 @@ int runCommand(const RunOptions& o, std::ostream& out, std::ostream& err) {
     ps.involuntary = computeRunStats(invol);
     ps.elapsedSec = computeRunStats(elapsed);
 
+    if (!o.exportFtrace.empty()) {
+        if (int rc = exportFtraceCommand(o, s, err); rc != 0) return rc;
+    }
     if (!o.exportTimeline.empty()) {
         if (int rc = exportTimelineCommand(o, s, err); rc != 0) return rc;
     }

@@ -63,8 +63,8 @@ TaskId Engine::newTask(const TaskSpec& spec, TaskId parent) {
     se.slice = se.customSlice ? std::clamp<Time>(spec.slice, 100 * kNsPerUs, 100 * kNsPerMs) : cfg_.baseSlice();
     tasks_.push_back(std::move(t));
     ents_.push_back(se);
-    trace_.tasks.push_back(TraceTask{tasks_.back().pid, tasks_.back().tgid, tasks_.back().comm,
-                                     tasks_.back().kernelPrio()});
+    trace_.tasks.push_back(TraceTask{tasks_.back().pid, tasks_.back().tgid, tasks_.back().comm, tasks_.back().kernelPrio(),
+                                     parent >= 0 ? tasks_[size_t(parent)].pid : 0});
     queue_.push(std::max(spec.start, now_), EventKind::TaskStart, id);
     return id;
 }

@@ -84,6 +84,7 @@ std::vector<LatencyRow> perfSchedLatency(const Trace& trace, const LatencyOption
     std::vector<LatencyRow> rows;
     for (size_t t = 0; t < trace.tasks.size(); ++t) {
         if (t >= perTask.size() || perTask[t].empty()) continue;
+        if (opts.only && (t >= opts.only->size() || !(*opts.only)[t])) continue;
         LatencyRow r;
         r.comm = trace.tasks[t].comm;
         r.pid = trace.tasks[t].pid;
@@ -177,6 +178,46 @@ SwitchCounts countSwitches(const Trace& trace) {
     }
     c.migrations = int64_t(trace.migrations.size());
     return c;
+}
+
+SwitchCounts countSwitchesOf(const Trace& trace, const std::vector<char>& tasks) {
+    SwitchCounts c;
+    const Slices& s = trace.slices;
+    for (size_t i = 0; i < s.size(); ++i) {
+        const size_t t = size_t(s.task[i]);
+        // The last switch-out of an exiting task is not in any rusage: release_task() adds a
+        // thread's counters into its process before do_task_dead() switches away for good.
+        if (t >= tasks.size() || !tasks[t] || s.endPoint[i] == kStillRunning || s.endPoint[i] == uint8_t(SwitchPoint::Exit)) continue;
+        if (isVoluntaryEnd(s.endPoint[i])) c.voluntary++;
+        else c.involuntary++;
+    }
+    c.total = c.voluntary + c.involuntary;
+    for (size_t i = 0; i < trace.migrations.size(); ++i) {
+        const size_t t = size_t(trace.migrations.task[i]);
+        if (t < tasks.size() && tasks[t]) c.migrations++;
+    }
+    return c;
+}
+
+std::vector<char> descendantsOf(const Trace& trace, int32_t rootPid) {
+    std::vector<char> in(trace.tasks.size(), 0);
+    std::map<int32_t, std::vector<size_t>> children;
+    for (size_t t = 0; t < trace.tasks.size(); ++t) children[trace.tasks[t].ppid].push_back(t);
+    std::vector<int32_t> todo{rootPid};
+    for (size_t t = 0; t < trace.tasks.size(); ++t)
+        if (trace.tasks[t].pid == rootPid) in[t] = 1;
+    while (!todo.empty()) {
+        const int32_t pid = todo.back();
+        todo.pop_back();
+        auto it = children.find(pid);
+        if (it == children.end()) continue;
+        for (size_t t : it->second)
+            if (!in[t] && trace.tasks[t].pid != pid) {
+                in[t] = 1;
+                todo.push_back(trace.tasks[t].pid);
+            }
+    }
+    return in;
 }
 
 std::vector<CpuUsage> cpuUsage(const Trace& trace) {

@@ -32,6 +32,7 @@ struct LatencyOptions {
     bool mergeByComm = true;                 // perf's default; -p gives one row per tid
     std::vector<LatencySortKey> sort{LatencySortKey::Avg, LatencySortKey::Max, LatencySortKey::Switch,
                                      LatencySortKey::Runtime};
+    const std::vector<char>* only = nullptr; // if set: the tasks (by TaskId) to report, as perf sched latency -p/--pid filters
 };
 
 std::vector<LatencyRow> perfSchedLatency(const Trace& trace, const LatencyOptions& opts = {});
@@ -52,6 +53,13 @@ struct SwitchCounts {
     int64_t migrations = 0;
 };
 SwitchCounts countSwitches(const Trace& trace);
+// The switches of some tasks as the kernel counts them into nvcsw / nivcsw (each switch-out of the
+// task: voluntary if it blocked), which getrusage() and GNU time add up — without the final
+// switch of an exiting task, which happens after its counters were summed; total = both, what
+// perf stat -e cs counts for those tasks without -a.
+SwitchCounts countSwitchesOf(const Trace& trace, const std::vector<char>& tasks);
+// A task and all its descendants (sched_process_fork parentage), by TaskId.
+std::vector<char> descendantsOf(const Trace& trace, int32_t rootPid);
 
 struct CpuUsage {
     Time busy = 0;

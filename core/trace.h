@@ -16,6 +16,7 @@ struct TraceTask {
     int32_t tgid = 0;
     std::string comm;
     int prio = 120; // kernel prio as the tracepoints print it (120 + nice, 99 - rt_priority)
+    int32_t ppid = 0; // the parent's pid (sched_process_fork), 0 if unknown
 };
 
 // One slice = one contiguous stretch of a task on a CPU, from switch-in to switch-out.

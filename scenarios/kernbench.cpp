@@ -145,7 +145,9 @@ KernbenchNumbers kernbenchNumbers(const Workload& w, const Engine& e) {
         if (!in[t]) continue;
         utime += task.utime;
         stime += task.stime;
-        k.voluntary += double(task.nvcsw);
+        // rusage misses each exited task's final switch (release_task() summed its counters before
+        // do_task_dead() switched away), which the task's own nvcsw includes.
+        k.voluntary += double(task.nvcsw - (task.exitedAt >= 0 ? 1 : 0));
         k.involuntary += double(task.nivcsw);
     }
     const Task& m = tasks[size_t(make)];

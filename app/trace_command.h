@@ -1,0 +1,19 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// schedscope-cli trace FILE: a real trace (ftrace text, trace-cmd report, perf script, trace.dat,
+// compressed or not) imported and measured as perf sched latency and the kernel's counters would.
+#pragma once
+
+#include <ostream>
+#include <string>
+#include <vector>
+
+struct TraceOptions2 {
+    std::string file;
+    int rootPid = -1;  // the workload: this pid and its descendants; -1: from a "VALID root=" marker
+    bool all = false;  // every task of the trace
+    bool perTask = false;
+    std::string sort = "avg,max,switch,runtime";
+};
+
+std::string parseTraceOptions(const std::vector<std::string>& args, TraceOptions2& out);
+int traceCommand(const TraceOptions2& o, std::ostream& out, std::ostream& err);
