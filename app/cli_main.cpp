@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // schedscope-cli: the engine without a GUI, for batch experiments, CI and figures.
+#include "compare_command.h"
 #include "experiment_command.h"
 #include "run_command.h"
 #include "trace_command.h"
@@ -52,6 +53,14 @@ int main(int argc, char** argv) {
         }
         return traceCommand(o, std::cout, std::cerr);
     }
-    std::cerr << "schedscope-cli: unknown command '" << cmd << "'; accepted: run, list, bench, experiment, trace (see --help)\n";
+    if (cmd == "compare") {
+        CompareOptions o;
+        if (std::string e = parseCompareOptions(args, o); !e.empty()) {
+            std::cerr << "schedscope-cli compare: " << e << "\n";
+            return 2;
+        }
+        return compareCommand(o, std::cout, std::cerr);
+    }
+    std::cerr << "schedscope-cli: unknown command '" << cmd << "'; accepted: run, list, bench, experiment, trace, compare (see --help)\n";
     return 2;
 }

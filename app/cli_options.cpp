@@ -18,6 +18,13 @@ Usage:
   schedscope-cli experiment FILE [options]
                                           run an experiment (scenarios/experiments/*.json): every
                                           configuration N times, then the seed's report layout
+  schedscope-cli trace FILE [--root PID | --all] [--pids] [--sort KEYS]
+                                          import a real trace (ftrace text, trace-cmd report, perf
+                                          script, trace.dat; .xz/.gz/.zst) and print its metrics
+  schedscope-cli compare A B [--from T] [--to T]
+                                          two runs side by side per task group; A and B are each a
+                                          scenario with optional settings (NAME@preempt=full,cpus=4,
+                                          feature=PREEMPT_SHORT=off) or a trace file
   schedscope-cli --help
 
 SCENARIO is a scenario file (JSON, see scenarios/README.md) or the name of a built-in scenario
@@ -61,6 +68,9 @@ Examples:
   schedscope-cli run my-workload.json --kernel 6.12 --cpus 4 --json > out.json
   schedscope-cli run kernel-hogs-waker --export-timeline out.svg --range 0ms-50ms
   schedscope-cli experiment scenarios/experiments/preempt-short.json --quick
+  schedscope-cli trace ../shared/traces/hackbench-g4-l2000-threads.trace.xz
+  schedscope-cli compare kernel-hogs-waker@preempt=none kernel-hogs-waker@preempt=full
+  schedscope-cli compare massive.trace scenarios/real-machine/massive_intr-8x8ms-1ms.json
 )";
 
 namespace {

@@ -5,6 +5,7 @@
 #include "duration.h"
 #include "timeline_view.h"
 #include "main_window.h"
+#include "trace_window.h"
 #include "session.h"
 #include "theme.h"
 
@@ -37,7 +38,9 @@ int main(int argc, char** argv) {
     QCommandLineOption branchFor("branch-for", "how far both continuations of --branch run (default 100ms)", "time");
     QCommandLineOption eventLog("event-log", "bring the event log to the front of its dock");
     QCommandLineOption inspect("inspect", "show CPU 0's runqueue in the inspector at an earlier TIME", "time");
-    parser.addOptions({play, runTo, range, select, chart, taskLanes, dark, themeOpt, eventLog, inspect, branch, branchFor});
+    QCommandLineOption traceOpt("trace", "open a trace from a real machine (ftrace text, trace-cmd report, perf script, trace.dat; .xz/.gz/.zst) in its own window", "file");
+    QCommandLineOption compareTrace("compare-trace", "with --trace: compare the simulation's run so far (after --run-to) with the trace");
+    parser.addOptions({play, runTo, range, select, chart, taskLanes, dark, themeOpt, eventLog, inspect, branch, branchFor, traceOpt, compareTrace});
     parser.process(app);
     // --dark / --theme apply to this start only; otherwise the theme chosen in View > Theme.
     Theme theme = themeFromName(QSettings().value("theme", "system").toString());
@@ -93,6 +96,12 @@ int main(int argc, char** argv) {
         if (!err.empty()) qWarning("--branch: %s", err.c_str());
         else if (!span || *span <= 0) qWarning("--branch-for: '%s' is not a duration (e.g. 100ms)", qPrintable(parser.value(branchFor)));
         else if (const QString why = session.branch(change, *span); !why.isEmpty()) qWarning("--branch: %s", qPrintable(why));
+    }
+    if (parser.isSet(traceOpt)) {
+        QString err;
+        TraceWindow* t = w.openTrace(parser.value(traceOpt), &err);
+        if (!t) qWarning("--trace: %s", qPrintable(err));
+        else if (parser.isSet(compareTrace)) w.compareWithTrace(t);
     }
     if (parser.isSet(play)) QTimer::singleShot(0, &session, &Session::play);
     return app.exec();

@@ -6,6 +6,7 @@
 #include "branch_dialog.h"
 #include "builtin_scenarios.h"
 #include "compare_window.h"
+#include "trace_window.h"
 #include "eevdf_chart.h"
 #include "event_log_panel.h"
 #include "inspector_panel.h"
@@ -26,6 +27,7 @@
 #include <QDateTime>
 #include <QDockWidget>
 #include <QFileDialog>
+#include <QFileInfo>
 #include <QLabel>
 #include <QMenuBar>
 #include <QProgressBar>
@@ -154,6 +156,14 @@ void MainWindow::buildActions() {
         builtinMenu_->addAction(name, this, [this, name] { openScenario(name); });
     }
     recentMenu_ = file->addMenu(tr("Open &recent"));
+    file->addSeparator();
+    file->addAction(tr("Open &trace..."), QKeySequence(tr("Ctrl+T")), this, [this] {
+        const QString path = QFileDialog::getOpenFileName(this, tr("Open a trace from a real machine"), QString(),
+                                                          tr("Traces (*.txt *.trace *.dat *.xz *.gz *.zst);;All files (*)"));
+        if (path.isEmpty()) return;
+        QString err;
+        if (!openTrace(path, &err)) QMessageBox::warning(this, tr("Cannot open the trace"), err);
+    });
     file->addSeparator();
     file->addAction(tr("&Export timeline (PNG, SVG, PDF)..."), QKeySequence(tr("Ctrl+E")), this, &MainWindow::exportDialog);
     file->addAction(tr("Export &chart (PNG, SVG, PDF)..."), this, [this] {
@@ -376,6 +386,53 @@ CompareWindow* MainWindow::openComparison(std::shared_ptr<Engine> a, std::shared
     return w;
 }
 
+TraceWindow* MainWindow::openTrace(const QString& path, QString* error) {
+    sched::ImportReport rep;
+    QString err;
+    auto trace = importTraceWithProgress(path, this, &rep, &err);
+    if (!trace) {
+        if (error) *error = err;
+        statusBar()->showMessage(err, 8000);
+        return nullptr;
+    }
+    auto* w = new TraceWindow(trace, rep, path, nullptr);
+    connect(w, &TraceWindow::compareRequested, this, [this](TraceWindow* t) { compareWithTrace(t); });
+    w->show();
+    traces_.push_back(w);
+    connect(w, &QObject::destroyed, this, [this, w] { traces_.removeAll(w); });
+    statusBar()->showMessage(tr("Imported %1: %2 events").arg(QFileInfo(path).fileName()).arg(rep.events), 6000);
+    return w;
+}
+
+CompareWindow* MainWindow::compareWithTrace(TraceWindow* t) {
+    if (!t || !session_->loaded() || session_->busy()) {
+        statusBar()->showMessage(tr("The simulation is busy; compare when it has stopped"), 6000);
+        return nullptr;
+    }
+    const Engine& e = session_->engine();
+    if (e.now() <= 0) {
+        statusBar()->showMessage(tr("Run the simulation first: its run so far is compared with the trace"), 6000);
+        return nullptr;
+    }
+    view::LiveState simLive;
+    simLive.now = e.now();
+    simLive.hz = e.config().hz;
+    view::LiveState traceLive;
+    traceLive.now = t->trace().endTime;
+    const QString simLabel = tr("simulation %1 (preempt=%2)")
+                                 .arg(QString::fromStdString(session_->scenario().name),
+                                      QString::fromStdString(std::string(preemptModelName(e.config().preempt))));
+    const Time to = std::min(e.now(), t->trace().endTime);
+    auto* w = new CompareWindow(CompareWindow::Side{simLabel, std::make_shared<const Trace>(e.trace()), simLive},
+                                CompareWindow::Side{tr("trace %1").arg(QFileInfo(t->path()).fileName()), t->sharedTrace(), traceLive}, 0, to,
+                                nullptr);
+    w->setGeometry(geometry());
+    w->show();
+    comparisons_.push_back(w);
+    connect(w, &QObject::destroyed, this, [this, w] { comparisons_.removeAll(w); });
+    return w;
+}
+
 void MainWindow::onReloaded() {
     inspectAt_.reset();
     eventLog_->clear();
@@ -480,6 +537,8 @@ void MainWindow::showDelayHistogram() { charts_->setCurrentWidget(histogram_); }
 
 void MainWindow::closeEvent(QCloseEvent* ev) {
     for (const QPointer<CompareWindow>& w : comparisons_)
+        if (w) w->close();
+    for (const QPointer<TraceWindow>& w : traces_)
         if (w) w->close();
     QSettings settings;
     settings.setValue("window/geometry", saveGeometry());

@@ -19,6 +19,7 @@ class QProgressBar;
 class QPushButton;
 class Session;
 class CompareWindow;
+class TraceWindow;
 namespace sched {
 class Engine;
 }
@@ -52,6 +53,12 @@ public:
     QString exportMetricsTo(const QString& path);
     // A finished branch in a new comparison window (A: original continuation, B: changed).
     CompareWindow* openComparison(std::shared_ptr<sched::Engine> a, std::shared_ptr<sched::Engine> b, qint64 from, const QString& change);
+
+    // A real trace (ftrace, trace-cmd report, perf script, trace.dat; compressed or not), imported
+    // behind a progress dialog into its own window. Null with *error set on failure.
+    TraceWindow* openTrace(const QString& path, QString* error = nullptr);
+    // The simulation's run so far (A) against a trace (B) over their common time span.
+    CompareWindow* compareWithTrace(TraceWindow* trace);
 
 protected:
     void closeEvent(QCloseEvent*) override;
@@ -90,4 +97,5 @@ private:
     std::optional<qint64> inspectAt_; // an earlier moment the inspector shows; none = the present
     std::function<void()> defaultDockSizes_;
     QList<QPointer<CompareWindow>> comparisons_;
+    QList<QPointer<TraceWindow>> traces_;
 };

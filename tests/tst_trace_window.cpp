@@ -1,0 +1,94 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// A real trace in the GUI: imported behind a progress dialog, shown in the same timeline as a
+// simulation with its perf sched latency table, and compared with the simulation A/B.
+#include "compare_window.h"
+#include "main_window.h"
+#include "session.h"
+#include "test_support.h"
+#include "timeline_view.h"
+#include "trace_window.h"
+
+#include <QTableWidget>
+#include <QTemporaryDir>
+
+#include <fstream>
+
+using namespace sched;
+
+namespace {
+QString tracePath(const char* name) { return QString(SCHEDSCOPE_TEST_DATA) + "/traces/" + name; }
+}
+
+class TestTraceWindow : public QObject {
+    Q_OBJECT
+private slots:
+    void initTestCase() {
+        QCoreApplication::setOrganizationName("SchedScopeTest");
+        QCoreApplication::setApplicationName("tst_trace_window");
+    }
+
+    void openTraceShowsTimelineAndLatencyTable() {
+        Session s;
+        MainWindow w(&s);
+        QVERIFY(w.openScenario("kernel-hogs-waker"));
+        QString err;
+        TraceWindow* t = w.openTrace(tracePath("massive_intr-8x8ms-1ms.trace.xz"), &err);
+        QVERIFY2(t, qPrintable(err));
+        QCOMPARE(t->trace().cpus, 2);
+        QVERIFY(t->trace().slices.size() > 7000);
+        // The timeline shows the whole recording.
+        QCOMPARE(t->timeline()->axis().start, Time(0));
+        QCOMPARE(t->timeline()->axis().span(), t->trace().endTime);
+        // The table: perf sched latency merged by comm, sorted by runtime; massive_intr first.
+        QTableWidget* tab = t->table();
+        QVERIFY(tab->rowCount() > 10);
+        QCOMPARE(tab->item(0, 0)->text(), QString("massive_intr:(9)"));
+        QCOMPARE(tab->item(0, 2)->text(), QString("6875"));
+        t->close();
+    }
+
+    void compareSimulationWithTrace() {
+        Session s;
+        MainWindow w(&s);
+        QVERIFY(w.openScenario(QString(SCHEDSCOPE_SCENARIO_DIR) + "/real-machine/massive_intr-8x8ms-1ms.json"));
+        QString err;
+        TraceWindow* t = w.openTrace(tracePath("massive_intr-8x8ms-1ms.trace.xz"), &err);
+        QVERIFY2(t, qPrintable(err));
+        QVERIFY(!w.compareWithTrace(t)); // nothing simulated yet: refused
+        s.setBackgroundThreshold(100 * kNsPerSec); // run in this thread
+        s.runTo(3 * kNsPerSec);
+        CompareWindow* c = w.compareWithTrace(t);
+        QVERIFY(c);
+        QCOMPARE(c->comparison().to, 3 * kNsPerSec);
+        bool found = false;
+        for (const CompareRow& r : c->comparison().rows)
+            if (r.group == "massive_intr") {
+                found = true;
+                QVERIFY(r.a.runtime > 0 && r.b.runtime > 0);
+                // Both keep the two CPUs busy: within 10 % of each other over the window.
+                QVERIFY(std::abs(double(r.a.runtime - r.b.runtime)) < 0.1 * double(r.b.runtime));
+            }
+        QVERIFY(found);
+        // One axis: moving A moves B.
+        c->timelineA()->setRange(kNsPerSec, 2 * kNsPerSec);
+        QCOMPARE(c->timelineB()->axis().start, kNsPerSec);
+        c->close();
+        t->close();
+    }
+
+    void badTraceGivesAnErrorNotAWindow() {
+        Session s;
+        MainWindow w(&s);
+        QTemporaryDir dir;
+        const QString junk = dir.filePath("junk.txt");
+        std::ofstream(junk.toStdString()) << "this is not a trace\n";
+        QString err;
+        QVERIFY(!w.openTrace(junk, &err));
+        QVERIFY2(err.contains("no scheduler events"), qPrintable(err));
+        QVERIFY(!w.openTrace(dir.filePath("missing.txt"), &err));
+        QVERIFY2(err.contains("no such file"), qPrintable(err));
+    }
+};
+
+QTEST_MAIN(TestTraceWindow)
+#include "tst_trace_window.moc"
