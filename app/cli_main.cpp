@@ -53,6 +53,14 @@ int main(int argc, char** argv) {
         }
         return traceCommand(o, std::cout, std::cerr);
     }
+    if (cmd == "derive") {
+        DeriveCliOptions o;
+        if (std::string e = parseDeriveOptions(args, o); !e.empty()) {
+            std::cerr << "schedscope-cli derive: " << e << "\n";
+            return 2;
+        }
+        return deriveCommand(o, std::cout, std::cerr);
+    }
     if (cmd == "compare") {
         CompareOptions o;
         if (std::string e = parseCompareOptions(args, o); !e.empty()) {
@@ -61,6 +69,6 @@ int main(int argc, char** argv) {
         }
         return compareCommand(o, std::cout, std::cerr);
     }
-    std::cerr << "schedscope-cli: unknown command '" << cmd << "'; accepted: run, list, bench, experiment, trace, compare (see --help)\n";
+    std::cerr << "schedscope-cli: unknown command '" << cmd << "'; accepted: run, list, bench, experiment, trace, compare, derive (see --help)\n";
     return 2;
 }

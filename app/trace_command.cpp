@@ -5,11 +5,27 @@
 #include "perf_report.h"
 #include "trace_file.h"
 #include "workload.h"
+#include "derive.h"
+
+#include <QSaveFile>
 
 #include <chrono>
 #include <cstdio>
 
 using namespace sched;
+
+namespace {
+int rootFromMarkers(const Trace& trace) {
+    for (const Marker& m : trace.markers)
+        if (const size_t p = m.text.find("root="); p != std::string::npos) {
+            long long n = 0;
+            const std::string digits = m.text.substr(p + 5, m.text.find(' ', p) - p - 5);
+            if (scen::wholeNumber(digits, 1, 1 << 30, n)) return int(n);
+            break;
+        }
+    return -1;
+}
+} // namespace
 
 std::string parseTraceOptions(const std::vector<std::string>& args, TraceOptions2& out) {
     for (size_t i = 0; i < args.size(); ++i) {
@@ -64,15 +80,7 @@ int traceCommand(const TraceOptions2& o, std::ostream& out, std::ostream& err) {
     }
     // The workload: a root pid and its descendants, named on the command line or by the first
     // "VALID root=PID" marker (the shared traces' convention).
-    int root = o.rootPid;
-    if (!o.all && root < 0)
-        for (const Marker& m : trace.markers)
-            if (const size_t p = m.text.find("root="); p != std::string::npos) {
-                long long n = 0;
-                const std::string digits = m.text.substr(p + 5, m.text.find(' ', p) - p - 5);
-                if (scen::wholeNumber(digits, 1, 1 << 30, n)) root = int(n);
-                break;
-            }
+    const int root = o.all ? -1 : o.rootPid > 0 ? o.rootPid : rootFromMarkers(trace);
     std::vector<char> workload;
     if (root > 0) {
         workload = descendantsOf(trace, root);
@@ -95,5 +103,78 @@ int traceCommand(const TraceOptions2& o, std::ostream& out, std::ostream& err) {
     std::snprintf(b, sizeof b, "\n System wide: %s context-switches (perf stat -a -e cs), %s migrations\n", groupThousands(double(all.total)).c_str(),
                   groupThousands(double(all.migrations)).c_str());
     out << b;
+    return 0;
+}
+
+std::string parseDeriveOptions(const std::vector<std::string>& args, DeriveCliOptions& out) {
+    for (size_t i = 0; i < args.size(); ++i) {
+        const std::string& a = args[i];
+        long long n = 0;
+        const auto need = [&]() -> bool { return i + 1 < args.size(); };
+        if (a == "--all") out.all = true;
+        else if (a == "-o" || a == "--output") {
+            if (!need()) return a + ": needs a file name";
+            out.output = args[++i];
+        } else if (a == "--root") {
+            if (!need() || !scen::wholeNumber(args[++i], 1, 1 << 30, n)) return "--root: needs a pid (a whole number above 0)";
+            out.rootPid = int(n);
+        } else if (a == "--cpus") {
+            if (!need() || !scen::wholeNumber(args[++i], 1, 256, n)) return "--cpus: needs a CPU count from 1 to 256";
+            out.cpus = int(n);
+        } else if (a == "--hz") {
+            if (!need() || !scen::wholeNumber(args[++i], 100, 1000, n) || (n != 100 && n != 250 && n != 300 && n != 1000))
+                return "--hz: accepted: 100, 250, 300, 1000";
+            out.hz = int(n);
+        } else if (a == "--preempt") {
+            PreemptModel m;
+            if (!need() || !parsePreemptModel(args[++i], m)) return "--preempt: accepted: none, voluntary, full, lazy";
+            out.preempt = args[i];
+        } else if (a == "--kernel") {
+            KernelBuild b;
+            KernelProfile p;
+            if (!need() || !parseKernelSpec(args[++i], b, p)) return "--kernel: accepted: 6.18, 6.12, auto-rfc";
+            out.kernel = args[i];
+        } else if (!a.empty() && a[0] == '-') {
+            return "unknown option '" + a + "'; accepted: -o FILE, --root PID, --all, --cpus N, --hz N, --preempt M, --kernel K";
+        } else if (out.file.empty()) {
+            out.file = a;
+        } else {
+            return "one trace at a time (got '" + out.file + "' and '" + a + "')";
+        }
+    }
+    if (out.file.empty()) return "needs a trace file to derive the scenario from";
+    if (out.all && out.rootPid > 0) return "--all and --root: choose one";
+    return {};
+}
+
+int deriveCommand(const DeriveCliOptions& o, std::ostream& out, std::ostream& err) {
+    Trace trace;
+    ImportReport rep;
+    std::string error;
+    if (!loadTrace(o.file, trace, rep, error)) {
+        err << "schedscope-cli derive: " << error << "\n";
+        return 2;
+    }
+    scen::DeriveOptions d;
+    d.rootPid = o.all ? -1 : o.rootPid > 0 ? o.rootPid : rootFromMarkers(trace);
+    d.cpus = o.cpus;
+    d.hz = o.hz;
+    d.preempt = o.preempt;
+    d.kernel = o.kernel;
+    d.source = o.file;
+    scen::DeriveSummary sum;
+    const std::string json = scen::deriveScenarioJson(trace, d, &sum);
+    err << "derived " << sum.tasks << " tasks in " << sum.entries << " entries (" << sum.bursts << " CPU bursts, " << sum.sleeps
+        << " sleeps, " << double(sum.runtime) / 1e9 << " s of CPU)" << (d.rootPid > 0 ? " from pid " + std::to_string(d.rootPid) + " and its descendants" : "")
+        << "\n";
+    if (o.output.empty()) {
+        out << json;
+        return 0;
+    }
+    QSaveFile f(QString::fromStdString(o.output));
+    if (!f.open(QIODevice::WriteOnly) || f.write(json.data(), qint64(json.size())) != qint64(json.size()) || !f.commit()) {
+        err << "schedscope-cli derive: cannot write " << o.output << ": " << f.errorString().toStdString() << " (nothing was changed)\n";
+        return 1;
+    }
     return 0;
 }

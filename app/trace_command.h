@@ -17,3 +17,14 @@ struct TraceOptions2 {
 
 std::string parseTraceOptions(const std::vector<std::string>& args, TraceOptions2& out);
 int traceCommand(const TraceOptions2& o, std::ostream& out, std::ostream& err);
+
+// schedscope-cli derive TRACE [-o FILE] [--root PID | --all] [--cpus N] [--hz N] [--preempt M] [--kernel K]
+struct DeriveCliOptions {
+    std::string file, output;
+    int rootPid = -1;
+    bool all = false;
+    int cpus = 0, hz = 250;
+    std::string preempt = "none", kernel = "6.18";
+};
+std::string parseDeriveOptions(const std::vector<std::string>& args, DeriveCliOptions& out);
+int deriveCommand(const DeriveCliOptions& o, std::ostream& out, std::ostream& err);

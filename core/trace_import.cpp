@@ -308,7 +308,9 @@ void TraceImporter::wakeEvent(int c, int32_t wakerPid, Time t, std::string_view 
     } else {
         const size_t i = w.size();
         w.time.push_back(t);
-        w.waker.push_back(wakerPid > 0 ? task(wakerPid, {}) : kNoTask);
+        // A wakeup from interrupt context (a timer, an IRQ) has no waking task: the prefix only
+        // names whoever the interrupt arrived on.
+        w.waker.push_back(wakerPid > 0 && !inIrq_ ? task(wakerPid, {}) : kNoTask);
         w.wakee.push_back(wakee);
         w.wakerCpu.push_back(uint16_t(c));
         w.targetCpu.push_back(uint16_t(target));
@@ -422,6 +424,7 @@ void TraceImporter::line(std::string_view l) {
     report_.last = std::max(report_.last, t);
     t -= report_.first;                          // the trace starts at 0; report.first keeps the offset
     const char nr = flags.size() >= 2 ? flags[1] : 0;
+    inIrq_ = flags.size() >= 3 && std::string_view("hHsZz").find(flags[2]) != std::string_view::npos;
     observePrefix(c, pid, comm == "<idle>" ? std::string_view{} : comm, t, nr);
     if (event == "sched_switch") switchEvent(c, t, payload);
     else if (event == "sched_waking") wakeEvent(c, pid, t, payload, true, false);

@@ -62,6 +62,7 @@ private:
     void observePrefix(int c, int32_t pid, std::string_view comm, Time t, char needResched);
     void switchEvent(int c, Time t, std::string_view payload);
     void wakeEvent(int c, int32_t wakerPid, Time t, std::string_view payload, bool waking, bool isNew);
+    bool inIrq_ = false; // the current line was traced in hard or soft interrupt context (flags column)
     void migrateEvent(Time t, std::string_view payload);
     void forkEvent(std::string_view payload);
     void openSlice(int c, int32_t pid, Time start, bool evidenceOnly);

@@ -5,6 +5,9 @@
 // about the model, not a tolerance to widen.
 #include "test_support.h"
 #include "workload.h"
+#include "trace_file.h"
+
+#include <algorithm>
 
 using namespace sched;
 using namespace scen;
@@ -89,6 +92,43 @@ private slots:
         const std::string out = workloadReport(r.s.workloads[0], r.e);
         const double time = std::stod(out.substr(out.find("Time: ") + 6));
         QVERIFY2(time >= 6.0 && time <= 8.0, out.c_str());
+    }
+
+private:
+    // Lengths of massive_intr's slices that ended in a preemption, in ms, sorted.
+    static std::vector<double> preemptedRuns(const Trace& t) {
+        std::vector<double> v;
+        for (size_t i = 0; i < t.slices.size(); ++i) {
+            const uint8_t p = t.slices.endPoint[i];
+            if (t.tasks[size_t(t.slices.task[i])].comm != "massive_intr" || p == kStillRunning || p == uint8_t(SwitchPoint::Block) ||
+                p == uint8_t(SwitchPoint::Exit))
+                continue;
+            v.push_back(double(t.slices.end[i] - t.slices.start[i]) / 1e6);
+        }
+        std::sort(v.begin(), v.end());
+        return v;
+    }
+    static double q(const std::vector<double>& v, double p) { return v.empty() ? 0 : v[size_t(p * double(v.size() - 1))]; }
+
+private slots:
+    // The hogs' preempted runs against the trace's: under none a running hog is preempted at a
+    // tick once its 1.4 ms slice is used up, so most runs last one 4 ms tick.
+    void preemptedHogRunLengthsMatchTheTrace() {
+        Trace real;
+        ImportReport rep;
+        std::string error;
+        QVERIFY2(loadTrace(std::string(SCHEDSCOPE_TEST_DATA) + "/traces/massive_intr-8x8ms-1ms.trace.xz", real, rep, error), error.c_str());
+        Run r = runFile("massive_intr-8x8ms-1ms.json");
+        const auto a = preemptedRuns(real), b = preemptedRuns(r.e.trace());
+        qInfo("preempted runs: real %zu, p10/p50/p90 %.3f/%.3f/%.3f ms; simulated %zu, %.3f/%.3f/%.3f ms", a.size(), q(a, .1), q(a, .5), q(a, .9),
+              b.size(), q(b, .1), q(b, .5), q(b, .9));
+        QVERIFY(std::abs(double(b.size()) - double(a.size())) < 0.1 * double(a.size()));
+        QVERIFY(std::abs(q(b, .5) - q(a, .5)) < 0.1 * q(a, .5));
+        QVERIFY(std::abs(q(b, .9) - q(a, .9)) < 0.15 * q(a, .9));
+        QEXPECT_FAIL("", "finding: on the machine a tenth of the preempted runs are shorter than the 1.4 ms slice (p10 1.06 ms); "
+                         "every simulated one lasts exactly one tick (4.000 ms): nothing but the tick preempts a hog here",
+                     Continue);
+        QVERIFY(std::abs(q(b, .1) - q(a, .1)) < 0.3 * q(a, .1));
     }
 };
 

@@ -183,6 +183,26 @@ private slots:
         QCOMPARE(kinds, 7);
     }
 
+    // Perfetto's UI opens ftrace text through its systrace line tokenizer (trace_processor,
+    // importers/systrace): "-PID [( TGID)] [CPU] FLAGS(0-5) SECONDS.FRACTION: EVENT:" after the
+    // task name, and a file starting with "# tracer:". Every line written satisfies that.
+    void linesSatisfyPerfettosSystraceTokenizer() {
+        const Engine e = richRun();
+        const std::string text = exportText(e.trace(), 100 * kNsPerSec);
+        QVERIFY(text.rfind("# tracer: nop\n", 0) == 0);
+        const std::regex line(R"(-(\d+)\s+\(?\s*(\d+|-+)?\)?\s?\[(\d+)\]\s*[a-zA-Z0-9.]{0,5}\s*(\d+\.\d+):\s+(\S+):)");
+        std::istringstream in(text);
+        int64_t n = 0;
+        for (std::string l; std::getline(in, l);) {
+            if (l.empty() || l[0] == '#') continue;
+            std::smatch m;
+            QVERIFY2(std::regex_search(l, m, line), l.c_str());
+            QVERIFY(m.prefix().length() > 0); // the task name before "-PID"
+            ++n;
+        }
+        QVERIFY(n > 1000);
+    }
+
     void rangeLimitsTheLines() {
         const Engine e = richRun();
         std::string all, part;

@@ -1,0 +1,35 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// A scenario derived from a trace of a real machine: per task (tasks of one comm pooled into a
+// group when there are many) the distributions of its CPU bursts (CPU time between two sleeps,
+// across preemptions) and of its sleeps, how many of them, when it started, its policy and nice,
+// and who woke it. Simulated on the traced machine's settings it should reproduce the trace's
+// metrics; then the preemption model, a slice or a feature can be changed to see what would
+// happen to that workload. Written as scenario JSON for people to read and edit.
+#pragma once
+
+#include "trace.h"
+#include "types.h"
+
+#include <string>
+
+namespace scen {
+
+struct DeriveOptions {
+    int32_t rootPid = -1;  // the workload: this pid and its descendants; -1: every task
+    int cpus = 0;          // 0: the trace's
+    int hz = 250;
+    std::string preempt = "none", kernel = "6.18";
+    int poolAbove = 4;     // siblings (one comm, one parent) beyond this many become one group entry
+    std::string source;    // the trace's file name, for the description
+};
+
+struct DeriveSummary {
+    int tasks = 0, entries = 0;
+    sched::Time runtime = 0;   // CPU time of the derived tasks in the trace
+    int64_t bursts = 0, sleeps = 0;
+};
+
+// Scenario JSON text; the summary says what went in.
+std::string deriveScenarioJson(const sched::Trace& trace, const DeriveOptions& opts, DeriveSummary* summary = nullptr);
+
+} // namespace scen
