@@ -6,6 +6,7 @@
 #include "branch_dialog.h"
 #include "builtin_scenarios.h"
 #include "compare_window.h"
+#include "trace_export.h"
 #include "trace_window.h"
 #include "eevdf_chart.h"
 #include "event_log_panel.h"
@@ -184,6 +185,14 @@ void MainWindow::buildActions() {
         else statusBar()->showMessage(tr("Exported %1").arg(path), 5000);
     });
     file->addSeparator();
+    file->addAction(tr("Export run as ftrace &text..."), this, [this] {
+        const QString path = QFileDialog::getSaveFileName(this, tr("Export the run as ftrace text"), "run.trace",
+                                                          tr("ftrace text (*.trace *.txt);;All files (*)"));
+        if (path.isEmpty()) return;
+        const QString err = exportFtraceTo(path);
+        if (!err.isEmpty()) QMessageBox::warning(this, tr("Export failed"), err);
+        else statusBar()->showMessage(tr("Exported %1 (ftrace text: Perfetto, trace viewers and schedscope-cli trace read it)").arg(path), 6000);
+    });
     file->addAction(tr("&Quit"), QKeySequence::Quit, this, &QWidget::close);
 
     QToolBar* tb = addToolBar(tr("Run"));
@@ -343,6 +352,18 @@ QString MainWindow::exportMetricsTo(const QString& path) {
     if (!f.open(QIODevice::WriteOnly)) return tr("%1: cannot write (%2)").arg(path, f.errorString());
     f.write(text.data(), qint64(text.size()));
     if (!f.commit()) return tr("%1: cannot save (%2)").arg(path, f.errorString());
+    return {};
+}
+
+QString MainWindow::exportFtraceTo(const QString& path) {
+    if (!session_->loaded() || session_->busy()) return tr("no run to export");
+    QSaveFile f(path); // all or nothing
+    if (!f.open(QIODevice::WriteOnly)) return tr("%1: cannot write (%2)").arg(path, f.errorString());
+    bool ok = true;
+    FtraceExportOptions o;
+    o.offset = 100 * kNsPerSec; // a machine up for 100 s, as ftrace prints timestamps
+    writeFtraceText(session_->engine().trace(), [&](std::string_view chunk) { ok = ok && f.write(chunk.data(), qint64(chunk.size())) == qint64(chunk.size()); }, o);
+    if (!ok || !f.commit()) return tr("%1: cannot save (%2)").arg(path, f.errorString());
     return {};
 }
 

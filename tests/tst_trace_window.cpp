@@ -76,6 +76,25 @@ private slots:
         t->close();
     }
 
+    // File > Export run as ftrace text, then File > Open trace of that file: the same run.
+    void exportedRunOpensAsATrace() {
+        Session s;
+        MainWindow w(&s);
+        QVERIFY(w.openScenario("kernel-hogs-waker"));
+        s.runTo(300 * kNsPerMs);
+        QTemporaryDir dir;
+        const QString path = dir.filePath("run.trace");
+        QCOMPARE(w.exportFtraceTo(path), QString());
+        QVERIFY(w.exportFtraceTo(dir.filePath("nodir/run.trace")).contains("cannot write"));
+        QString err;
+        TraceWindow* t = w.openTrace(path, &err);
+        QVERIFY2(t, qPrintable(err));
+        const SwitchCounts a = countSwitches(s.engine().trace()), b = countSwitches(t->trace());
+        QCOMPARE(b.total, a.total);
+        QCOMPARE(b.voluntary, a.voluntary);
+        t->close();
+    }
+
     void badTraceGivesAnErrorNotAWindow() {
         Session s;
         MainWindow w(&s);
