@@ -7,6 +7,20 @@
 
 #include <iostream>
 
+namespace {
+// Every command: parse its options (an error names the command and exits 2), then run it.
+template <class Options>
+int command(const std::string& name, const std::vector<std::string>& args,
+            std::string (*parse)(const std::vector<std::string>&, Options&), int (*run)(const Options&, std::ostream&, std::ostream&)) {
+    Options o;
+    if (std::string e = parse(args, o); !e.empty()) {
+        std::cerr << "schedscope-cli " << name << ": " << e << "\n";
+        return 2;
+    }
+    return run(o, std::cout, std::cerr);
+}
+} // namespace
+
 int main(int argc, char** argv) {
     std::vector<std::string> args(argv + 1, argv + argc);
     if (args.empty() || args[0] == "--help" || args[0] == "-h" || args[0] == "help") {
@@ -20,55 +34,13 @@ int main(int argc, char** argv) {
             std::cout << kCliHelp;
             return 0;
         }
-    if (cmd == "run") {
-        RunOptions o;
-        if (std::string e = parseRunOptions(args, o); !e.empty()) {
-            std::cerr << "schedscope-cli run: " << e << "\n";
-            return 2;
-        }
-        return runCommand(o, std::cout, std::cerr);
-    }
+    if (cmd == "run") return command(cmd, args, parseRunOptions, runCommand);
     if (cmd == "list") return listCommand(std::cout);
-    if (cmd == "bench") {
-        BenchOptions o;
-        if (std::string e = parseBenchOptions(args, o); !e.empty()) {
-            std::cerr << "schedscope-cli bench: " << e << "\n";
-            return 2;
-        }
-        return benchCommand(o, std::cout, std::cerr);
-    }
-    if (cmd == "experiment") {
-        ExperimentOptions o;
-        if (std::string e = parseExperimentOptions(args, o); !e.empty()) {
-            std::cerr << "schedscope-cli experiment: " << e << "\n";
-            return 2;
-        }
-        return experimentCommand(o, std::cout, std::cerr);
-    }
-    if (cmd == "trace") {
-        TraceOptions2 o;
-        if (std::string e = parseTraceOptions(args, o); !e.empty()) {
-            std::cerr << "schedscope-cli trace: " << e << "\n";
-            return 2;
-        }
-        return traceCommand(o, std::cout, std::cerr);
-    }
-    if (cmd == "derive") {
-        DeriveCliOptions o;
-        if (std::string e = parseDeriveOptions(args, o); !e.empty()) {
-            std::cerr << "schedscope-cli derive: " << e << "\n";
-            return 2;
-        }
-        return deriveCommand(o, std::cout, std::cerr);
-    }
-    if (cmd == "compare") {
-        CompareOptions o;
-        if (std::string e = parseCompareOptions(args, o); !e.empty()) {
-            std::cerr << "schedscope-cli compare: " << e << "\n";
-            return 2;
-        }
-        return compareCommand(o, std::cout, std::cerr);
-    }
+    if (cmd == "bench") return command(cmd, args, parseBenchOptions, benchCommand);
+    if (cmd == "experiment") return command(cmd, args, parseExperimentOptions, experimentCommand);
+    if (cmd == "trace") return command(cmd, args, parseTraceOptions, traceCommand);
+    if (cmd == "derive") return command(cmd, args, parseDeriveOptions, deriveCommand);
+    if (cmd == "compare") return command(cmd, args, parseCompareOptions, compareCommand);
     std::cerr << "schedscope-cli: unknown command '" << cmd << "'; accepted: run, list, bench, experiment, trace, compare, derive (see --help)\n";
     return 2;
 }
