@@ -3,6 +3,7 @@
 
 #include "live_capture.h"
 #include "timeline_export.h"
+#include "trace_dat.h"
 #include "trace_export.h"
 
 #include <QFont>
@@ -54,7 +55,9 @@ int exportFtraceCommand(const RunOptions& o, const scen::Scenario& s, std::ostre
     fo.to = o.rangeEnd;
     fo.offset = 100 * sched::kNsPerSec; // timestamps like a machine up for 100 s, as ftrace prints them
     bool ok = true;
-    sched::writeFtraceText(e.trace(), [&](std::string_view chunk) { ok = ok && f.write(chunk.data(), qint64(chunk.size())) == qint64(chunk.size()); }, fo);
+    const auto sink = [&](std::string_view chunk) { ok = ok && f.write(chunk.data(), qint64(chunk.size())) == qint64(chunk.size()); };
+    if (sched::isTraceDatPath(o.exportFtrace)) sched::writeTraceDat(e.trace(), sink, fo);
+    else sched::writeFtraceText(e.trace(), sink, fo);
     if (!ok || !f.commit()) {
         err << "schedscope-cli: cannot write " << o.exportFtrace << ": " << f.errorString().toStdString() << " (nothing was changed)\n";
         return 1;

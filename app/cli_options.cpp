@@ -52,7 +52,9 @@ Options of run (each overrides the scenario's own setting):
   --json                 machine-readable output instead of tables
   --export-timeline F    also draw run 1's timeline to F (.png, .svg or .pdf)
   --export-ftrace F      also write run 1 as ftrace text (the kernel's trace layout; Perfetto,
-                         trace viewers and `schedscope-cli trace` read it); --range limits it
+                         trace viewers and `schedscope-cli trace` read it), or, when F ends
+                         in .dat, as trace-cmd's trace.dat (trace-cmd report, KernelShark);
+                         --range limits it
   --range A-B            the time range to draw, e.g. 0ms-50ms (default: the whole run)
   --width N              image width in pixels (default 1600)
 

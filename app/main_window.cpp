@@ -6,6 +6,7 @@
 #include "branch_dialog.h"
 #include "builtin_scenarios.h"
 #include "compare_window.h"
+#include "trace_dat.h"
 #include "trace_export.h"
 #include "trace_window.h"
 #include "eevdf_chart.h"
@@ -185,13 +186,15 @@ void MainWindow::buildActions() {
         else statusBar()->showMessage(tr("Exported %1").arg(path), 5000);
     });
     file->addSeparator();
-    file->addAction(tr("Export run as ftrace &text..."), this, [this] {
-        const QString path = QFileDialog::getSaveFileName(this, tr("Export the run as ftrace text"), "run.trace",
-                                                          tr("ftrace text (*.trace *.txt);;All files (*)"));
+    file->addAction(tr("Export run as kernel &trace (ftrace text, trace.dat)..."), this, [this] {
+        const QString path = QFileDialog::getSaveFileName(this, tr("Export the run as a kernel trace"), "run.trace",
+                                                          tr("ftrace text (*.trace *.txt);;trace-cmd binary (*.dat);;All files (*)"));
         if (path.isEmpty()) return;
         const QString err = exportFtraceTo(path);
         if (!err.isEmpty()) QMessageBox::warning(this, tr("Export failed"), err);
-        else statusBar()->showMessage(tr("Exported %1 (ftrace text: Perfetto, trace viewers and schedscope-cli trace read it)").arg(path), 6000);
+        else if (isTraceDatPath(path.toStdString()))
+            statusBar()->showMessage(tr("Exported %1 (trace.dat: trace-cmd report, KernelShark and File > Open trace read it)").arg(path), 6000);
+        else statusBar()->showMessage(tr("Exported %1 (ftrace text: Perfetto, trace viewers and File > Open trace read it)").arg(path), 6000);
     });
     file->addAction(tr("&Quit"), QKeySequence::Quit, this, &QWidget::close);
 
@@ -362,7 +365,9 @@ QString MainWindow::exportFtraceTo(const QString& path) {
     bool ok = true;
     FtraceExportOptions o;
     o.offset = 100 * kNsPerSec; // a machine up for 100 s, as ftrace prints timestamps
-    writeFtraceText(session_->engine().trace(), [&](std::string_view chunk) { ok = ok && f.write(chunk.data(), qint64(chunk.size())) == qint64(chunk.size()); }, o);
+    const auto sink = [&](std::string_view chunk) { ok = ok && f.write(chunk.data(), qint64(chunk.size())) == qint64(chunk.size()); };
+    if (isTraceDatPath(path.toStdString())) writeTraceDat(session_->engine().trace(), sink, o); // trace-cmd's binary
+    else writeFtraceText(session_->engine().trace(), sink, o);
     if (!ok || !f.commit()) return tr("%1: cannot save (%2)").arg(path, f.errorString());
     return {};
 }

@@ -51,7 +51,7 @@ public:
     QString exportChartTo(const QString& path, int width = 0, int height = 0);
     // Metrics as .csv or .json, written atomically; returns an error text, empty on success.
     QString exportMetricsTo(const QString& path);
-    // The run so far as ftrace text (the kernel's layout), written atomically.
+    // The run so far as ftrace text (the kernel's layout) or, for a .dat path, trace-cmd's binary; written atomically.
     QString exportFtraceTo(const QString& path);
     // A finished branch in a new comparison window (A: original continuation, B: changed).
     CompareWindow* openComparison(std::shared_ptr<sched::Engine> a, std::shared_ptr<sched::Engine> b, qint64 from, const QString& change);

@@ -396,7 +396,7 @@ void TraceImporter::line(std::string_view l) {
     const size_t colon = rest.find(": ");
     std::string_view event = colon == std::string_view::npos ? rest : rest.substr(0, colon);
     if (event.empty() || event.back() == ':') event = trim(event).substr(0, event.size() - (event.back() == ':' ? 1 : 0));
-    const std::string_view payload = colon == std::string_view::npos ? std::string_view{} : trim(rest.substr(colon + 2));
+    std::string_view payload = colon == std::string_view::npos ? std::string_view{} : trim(rest.substr(colon + 2));
     bool perf = false;
     if (const size_t sub = event.rfind(':'); sub != std::string_view::npos) {
         event = event.substr(sub + 1); // perf script: "sched:sched_switch"
@@ -432,7 +432,12 @@ void TraceImporter::line(std::string_view l) {
     else if (event == "sched_wakeup_new") wakeEvent(c, pid, t, payload, false, true);
     else if (event == "sched_migrate_task") migrateEvent(t, payload);
     else if (event == "sched_process_fork") forkEvent(payload);
-    else if (event == "tracing_mark_write" || event == "print") trace_.markers.push_back(Marker{t, std::string(payload)});
+    else if (event == "tracing_mark_write") trace_.markers.push_back(Marker{t, std::string(payload)});
+    else if (event == "print") { // trace-cmd report: print's "%ps: %s" names the writer before the text
+        constexpr std::string_view writer = "tracing_mark_write: ";
+        if (payload.substr(0, writer.size()) == writer) payload.remove_prefix(writer.size());
+        trace_.markers.push_back(Marker{t, std::string(payload)});
+    }
     else if (event == "sched_process_exec" || event == "sched_process_exit" || event == "sched_process_free") report_.events++;
     else report_.otherEvents++;
 }

@@ -8,6 +8,7 @@
 #include "run_command.h"
 #include "trace_command.h"
 
+#include <QStandardPaths>
 #include <QTemporaryDir>
 
 #include <fstream>
@@ -116,10 +117,18 @@ private slots:
         QVERIFY2(err.str().find(needle.toStdString()) != std::string::npos, err.str().c_str());
     }
 
-    // run --export-ftrace writes the run atomically; `trace` reads it back with the same counts.
+    // run --export-ftrace writes the run atomically, as text or (a .dat name) trace-cmd's binary;
+    // `trace` reads either back with the same counts.
+    void exportedRunReadsBack_data() {
+        QTest::addColumn<QString>("name");
+        QTest::newRow("ftrace text") << "run.trace";
+        QTest::newRow("trace.dat") << "run.dat";
+    }
     void exportedRunReadsBack() {
+        QFETCH(QString, name);
+        if (name.endsWith(".dat") && QStandardPaths::findExecutable("trace-cmd").isEmpty()) QSKIP("trace-cmd is not installed");
         QTemporaryDir dir;
-        const std::string path = dir.filePath("run.trace").toStdString();
+        const std::string path = dir.filePath(name).toStdString();
         RunOptions o;
         QVERIFY(parseRunOptions({"kernel-hogs-waker", "--export-ftrace", path}, o).empty());
         std::ostringstream out, err;
@@ -139,10 +148,11 @@ private slots:
         QVERIFY2(tout.str().find("System wide: " + count + " context-switches") != std::string::npos, tout.str().c_str());
         // A directory that cannot be written: an error, nothing left behind.
         RunOptions bad;
-        QVERIFY(parseRunOptions({"kernel-hogs-waker", "--export-ftrace", "/nonexistent-dir/x.trace"}, bad).empty());
+        const std::string badPath = "/nonexistent-dir/" + name.toStdString();
+        QVERIFY(parseRunOptions({"kernel-hogs-waker", "--export-ftrace", badPath}, bad).empty());
         std::ostringstream o2, e2;
         QCOMPARE(runCommand(bad, o2, e2), 1);
-        QVERIFY(e2.str().find("cannot write /nonexistent-dir/x.trace") != std::string::npos);
+        QVERIFY(e2.str().find("cannot write " + badPath) != std::string::npos);
     }
 
     // experiment --quick --csv: one line per metric and configuration with its statistics.
