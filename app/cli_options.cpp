@@ -24,10 +24,12 @@ Usage:
   schedscope-cli derive TRACE [-o FILE] [--root PID | --all] [--cpus N] [--hz N] [--preempt M] [--kernel K]
                                           a scenario from a trace: per task its bursts, sleeps,
                                           policy and nice, to re-simulate and then change
-  schedscope-cli compare A B [--from T] [--to T]
+  schedscope-cli compare A B [--from T] [--to T] [--align EVENT]
                                           two runs side by side per task group; A and B are each a
                                           scenario with optional settings (NAME@preempt=full,cpus=4,
-                                          feature=PREEMPT_SHORT=off) or a trace file
+                                          feature=PREEMPT_SHORT=off) or a trace file; --align lines B
+                                          up with A at an event both have: start, run:COMM (first
+                                          run), wake:COMM (first wakeup), marker:TEXT
   schedscope-cli --help
 
 SCENARIO is a scenario file (JSON, see scenarios/README.md) or the name of a built-in scenario

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "compare_command.h"
 
+#include "align.h"
 #include "builtin_scenarios.h"
 #include "cli_options.h"
 #include "compare.h"
@@ -75,8 +76,11 @@ std::string parseCompareOptions(const std::vector<std::string>& args, CompareOpt
             const auto d = parseDuration(args[++i]);
             if (!d || *d < 0) return a + ": '" + args[i] + "' is not a time; write a number with a unit: ns, us, ms or s";
             (a == "--from" ? out.from : out.to) = *d;
+        } else if (a == "--align") {
+            if (i + 1 >= args.size()) return "--align: needs an event both runs have: start, run:COMM, wake:COMM or marker:TEXT";
+            out.align = args[++i];
         } else if (!a.empty() && a[0] == '-') {
-            return "unknown option '" + a + "'; accepted: --from T, --to T";
+            return "unknown option '" + a + "'; accepted: --from T, --to T, --align EVENT";
         } else if (out.a.empty()) {
             out.a = a;
         } else if (out.b.empty()) {
@@ -86,7 +90,7 @@ std::string parseCompareOptions(const std::vector<std::string>& args, CompareOpt
         }
     }
     if (out.b.empty()) return "needs two runs: A and B, each a scenario[@settings] or a trace file";
-    if (out.to >= 0 && out.to <= out.from) return "--to must come after --from";
+    if (out.to >= 0 && out.from >= 0 && out.to <= out.from) return "--to must come after --from";
     return {};
 }
 
@@ -97,12 +101,24 @@ int compareCommand(const CompareOptions& o, std::ostream& out, std::ostream& err
             err << "schedscope-cli compare: " << e << "\n";
             return 2;
         }
-    const Time to = o.to >= 0 ? o.to : std::min(a.trace.endTime, b.trace.endTime);
-    if (to <= o.from) {
-        err << "schedscope-cli compare: the window " << formatDuration(o.from) << " .. " << formatDuration(to) << " is empty\n";
+    AlignPoint at;
+    if (!o.align.empty()) {
+        std::string e;
+        if (!findAlignment(a.trace, b.trace, o.align, at, e)) {
+            err << "schedscope-cli compare: --align: " << e << "\n";
+            return 2;
+        }
+    }
+    // The window in A's time; aligned, by default where both runs exist.
+    const Time shift = at.shift();
+    const Time from = o.from >= 0 ? o.from : std::max<Time>(0, -shift);
+    const Time to = o.to >= 0 ? o.to : std::min(a.trace.endTime, b.trace.endTime - shift);
+    if (to <= from) {
+        err << "schedscope-cli compare: the window " << formatDuration(from) << " .. " << formatDuration(to) << " is empty\n";
         return 2;
     }
-    const Comparison c = compareRuns(a.trace, b.trace, o.from, to);
+    Comparison c = compareRuns(a.trace, b.trace, from, to, shift);
+    if (!o.align.empty()) c.alignedAt = at.label;
     out << formatComparison(c, a.label, b.label);
     return 0;
 }

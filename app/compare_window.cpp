@@ -4,7 +4,9 @@
 #include "duration.h"
 #include "timeline_view.h"
 
+#include <QComboBox>
 #include <QFileDialog>
+#include <QSignalBlocker>
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
@@ -41,11 +43,32 @@ QTableWidgetItem* number(const QString& text) {
 CompareWindow::CompareWindow(Side a, Side b, Time from, Time to, QWidget* parent) : QWidget(parent, Qt::Window) {
     sides_[0] = std::move(a);
     sides_[1] = std::move(b);
+    from_ = from;
+    to_ = to;
     cmp_ = compareRuns(*sides_[0].trace, *sides_[1].trace, from, to);
+    points_ = sched::alignmentPoints(*sides_[0].trace, *sides_[1].trace);
     setWindowTitle(tr("SchedScope - compare: %1 vs %2").arg(sides_[0].label, sides_[1].label));
     setAttribute(Qt::WA_DeleteOnClose);
     auto* lay = new QVBoxLayout(this);
     lay->setContentsMargins(4, 4, 4, 4);
+    auto* axes = new QHBoxLayout;
+    axes->addWidget(new QLabel(tr("Time axes:"), this));
+    align_ = new QComboBox(this);
+    align_->addItem(tr("one time axis (the same time in A and B)"));
+    for (const AlignPoint& p : points_)
+        align_->addItem(tr("B aligned with A at the %1  (B = A %2)")
+                            .arg(QString::fromStdString(p.label),
+                                 QString::fromStdString((p.shift() < 0 ? "- " : "+ ") + formatDuration(std::llabs(p.shift())))));
+    align_->addItem(tr("B aligned with A at marker A of each timeline (hover the event in each, press 1)"));
+    align_->setToolTip(tr("Line the two runs up at an event both have: a trace's workload starts wherever the tracer "
+                          "found it. The axes then move together, B shifted; the table measures B over the shifted window."));
+    connect(align_, &QComboBox::currentIndexChanged, this, [this](int i) {
+        if (i == align_->count() - 1) alignAtMarkers();
+        else alignTo(i - 1);
+    });
+    axes->addWidget(align_, 1);
+    axes->addStretch(0);
+    lay->addLayout(axes);
     auto* split = new QSplitter(Qt::Vertical, this);
     for (int k = 0; k < 2; ++k) {
         auto* box = new QWidget(split);
@@ -54,6 +77,7 @@ CompareWindow::CompareWindow(Side a, Side b, Time from, Time to, QWidget* parent
         bl->setSpacing(0);
         auto* title = new QLabel(QString("<b>%1</b>&nbsp;&nbsp;%2").arg(k == 0 ? "A" : "B", sides_[k].label.toHtmlEscaped()), box);
         title->setContentsMargins(6, 2, 6, 2);
+        titles_[k] = title;
         bl->addWidget(title);
         auto* t = new view::TimelineView(box);
         t->setFollow(false);
@@ -127,7 +151,12 @@ void CompareWindow::fillTable() {
     }
     table_->resizeColumnsToContents();
     const auto pct = [](double x, double y) { return x == 0 ? QString() : QString::asprintf(" (%+.1f%%)", 100.0 * (y - x) / x); };
-    summary_->setText(tr("Window %1 - %2 (%3 ms), measured as perf would over that window.   context-switches A %4, B %5%6;   "
+    const QString windowB = cmp_.shiftB == 0 && cmp_.alignedAt.empty()
+                                ? QString()
+                                : tr(" (B: %1 - %2, aligned at the %3)")
+                                      .arg(QString::fromStdString(formatDuration(cmp_.from + cmp_.shiftB)),
+                                           QString::fromStdString(formatDuration(cmp_.to + cmp_.shiftB)), QString::fromStdString(cmp_.alignedAt));
+    summary_->setText(tr("Window %1 - %2 (%3 ms)%16, measured as perf would over that window.   context-switches A %4, B %5%6;   "
                          "voluntary %7 / %8;   involuntary %9 / %10;   migrations %11 / %12;   CPU time %13 / %14 ms%15")
                           .arg(QString::fromStdString(formatDuration(cmp_.from)), QString::fromStdString(formatDuration(cmp_.to)), ms(cmp_.to - cmp_.from))
                           .arg(cmp_.a.total)
@@ -140,14 +169,76 @@ void CompareWindow::fillTable() {
                           .arg(cmp_.a.migrations)
                           .arg(cmp_.b.migrations)
                           .arg(ms(cmp_.busyA), ms(cmp_.busyB))
-                          .arg(pct(double(cmp_.busyA), double(cmp_.busyB))));
+                          .arg(pct(double(cmp_.busyA), double(cmp_.busyB)))
+                          .arg(windowB));
 }
 
 void CompareWindow::syncRange(int from, qint64 start, qint64 end) {
     if (syncing_) return;
     syncing_ = true;
-    timelines_[1 - from]->setRange(start, end);
+    const Time d = from == 0 ? shift_ : -shift_; // the other side's time for the same moment
+    timelines_[1 - from]->setRange(start + d, end + d);
     syncing_ = false;
+}
+
+Time CompareWindow::endOf(int side) const { return sides_[side].live.now > 0 ? sides_[side].live.now : sides_[side].trace->endTime; }
+
+bool CompareWindow::alignTo(const std::string& key, std::string& error) {
+    AlignPoint p;
+    if (!findAlignment(*sides_[0].trace, *sides_[1].trace, key, p, error)) return false;
+    for (size_t i = 0; i < points_.size(); ++i)
+        if (points_[i].key == p.key) alignTo(int(i));
+    return true;
+}
+
+void CompareWindow::alignTo(int point) {
+    if (point >= int(points_.size())) return;
+    const QSignalBlocker block(align_);
+    align_->setCurrentIndex(point + 1);
+    applied_ = point + 1;
+    applyAlignment(point >= 0 ? &points_[size_t(point)] : nullptr);
+}
+
+// The event the user put marker A on in each timeline (key 1), whatever it is.
+bool CompareWindow::alignAtMarkers() {
+    const auto a = timelines_[0]->markerA(), b = timelines_[1]->markerA();
+    const QSignalBlocker block(align_);
+    if (!a || !b) {
+        align_->setCurrentIndex(applied_); // what is still in force
+        summary_->setText(tr("<b>Put marker A on the event in both timelines first</b>: hover it and press 1 (A) in each, "
+                             "then choose this again."));
+        return false;
+    }
+    align_->setCurrentIndex(align_->count() - 1);
+    applied_ = align_->count() - 1;
+    const AlignPoint p{"markers", "marker A of each timeline", *a, *b};
+    applyAlignment(&p);
+    return true;
+}
+
+// Shift B so that the chosen event happens at the same place on both axes; the table is measured
+// again over the part of A's window that B also covers.
+void CompareWindow::applyAlignment(const AlignPoint* p) {
+    shift_ = p ? p->shift() : 0;
+    Time from = from_, to = to_;
+    if (p) {
+        from = std::max<Time>(from_, std::max<Time>(0, -shift_));
+        to = std::min(endOf(0), endOf(1) - shift_);
+    }
+    cmp_ = compareRuns(*sides_[0].trace, *sides_[1].trace, from, std::max(to, from + 1), shift_);
+    if (p) cmp_.alignedAt = p->label;
+    fillTable();
+    const QString shifted = p ? tr("&nbsp;&nbsp;<i>shifted: B time = A time %1</i>")
+                                    .arg(QString::fromStdString((shift_ < 0 ? "- " : "+ ") + formatDuration(std::llabs(shift_))))
+                              : QString();
+    titles_[1]->setText(QString("<b>B</b>&nbsp;&nbsp;%1%2").arg(sides_[1].label.toHtmlEscaped(), shifted));
+    // Keep A's zoom, bring the event into view a tenth from the left, mark it in both.
+    const Time span = timelines_[0]->axis().end - timelines_[0]->axis().start;
+    const Time startA = p ? std::max<Time>(0, p->a - span / 10) : timelines_[0]->axis().start;
+    timelines_[0]->setMarkerA(p ? std::optional<Time>(p->a) : std::nullopt);
+    timelines_[1]->setMarkerA(p ? std::optional<Time>(p->b) : std::nullopt);
+    timelines_[0]->setRange(startA, startA + span); // B follows through syncRange
+    syncRange(0, startA, startA + span);
 }
 
 // Task ids match in both runs up to the branch; beyond it (tasks forked later) the comm decides.

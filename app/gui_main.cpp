@@ -4,6 +4,7 @@
 #include "builtin_scenarios.h"
 #include "duration.h"
 #include "timeline_view.h"
+#include "compare_window.h"
 #include "main_window.h"
 #include "trace_window.h"
 #include "session.h"
@@ -40,7 +41,9 @@ int main(int argc, char** argv) {
     QCommandLineOption inspect("inspect", "show CPU 0's runqueue in the inspector at an earlier TIME", "time");
     QCommandLineOption traceOpt("trace", "open a trace from a real machine (ftrace text, trace-cmd report, perf script, trace.dat; .xz/.gz/.zst) in its own window", "file");
     QCommandLineOption compareTrace("compare-trace", "with --trace: compare the simulation's run so far (after --run-to) with the trace");
-    parser.addOptions({play, runTo, range, select, chart, taskLanes, dark, themeOpt, eventLog, inspect, branch, branchFor, traceOpt, compareTrace});
+    QCommandLineOption alignOpt("align", "with --compare-trace: line the trace up with the simulation at an event both have "
+                                         "(start, run:COMM, wake:COMM, marker:TEXT)", "event");
+    parser.addOptions({play, runTo, range, select, chart, taskLanes, dark, themeOpt, eventLog, inspect, branch, branchFor, traceOpt, compareTrace, alignOpt});
     parser.process(app);
     // --dark / --theme apply to this start only; otherwise the theme chosen in View > Theme.
     Theme theme = themeFromName(QSettings().value("theme", "system").toString());
@@ -101,7 +104,11 @@ int main(int argc, char** argv) {
         QString err;
         TraceWindow* t = w.openTrace(parser.value(traceOpt), &err);
         if (!t) qWarning("--trace: %s", qPrintable(err));
-        else if (parser.isSet(compareTrace)) w.compareWithTrace(t);
+        else if (parser.isSet(compareTrace)) {
+            CompareWindow* c = w.compareWithTrace(t);
+            std::string why;
+            if (c && parser.isSet(alignOpt) && !c->alignTo(parser.value(alignOpt).toStdString(), why)) qWarning("--align: %s", why.c_str());
+        }
     }
     if (parser.isSet(play)) QTimer::singleShot(0, &session, &Session::play);
     return app.exec();

@@ -4,6 +4,7 @@
 #include "duration.h"
 
 #include <algorithm>
+#include <cstdlib>
 #include <cstdio>
 #include <cstring>
 #include <map>
@@ -119,12 +120,13 @@ Time busy(const Trace& w) {
 
 } // namespace
 
-Comparison compareRuns(const Trace& a, const Trace& b, Time from, Time to) {
+Comparison compareRuns(const Trace& a, const Trace& b, Time from, Time to, Time shiftB) {
     Comparison c;
     c.from = from;
     c.to = to;
+    c.shiftB = shiftB;
     size_t ca = 0, cb = 0;
-    const Trace wa = traceWindow(a, from, to, &ca), wb = traceWindow(b, from, to, &cb);
+    const Trace wa = traceWindow(a, from, to, &ca), wb = traceWindow(b, from + shiftB, to + shiftB, &cb);
     c.a = windowSwitches(wa, ca);
     c.b = windowSwitches(wb, cb);
     c.busyA = busy(wa);
@@ -167,7 +169,12 @@ std::string formatComparison(const Comparison& c, const std::string& labelA, con
     std::string out;
     char line[512];
     out += " A: " + labelA + "\n B: " + labelB + "\n";
-    out += " window " + formatDuration(c.from) + " - " + formatDuration(c.to) + " (" + ms(c.to - c.from) + " ms)\n\n";
+    out += " window " + formatDuration(c.from) + " - " + formatDuration(c.to) + " (" + ms(c.to - c.from) + " ms)";
+    if (c.shiftB != 0 || !c.alignedAt.empty())
+        out += "; B " + formatDuration(c.from + c.shiftB) + " - " + formatDuration(c.to + c.shiftB) + ", aligned at " +
+               (c.alignedAt.empty() ? std::string("a shift") : c.alignedAt) + " (B = A " + (c.shiftB < 0 ? "- " : "+ ") +
+               formatDuration(std::abs(c.shiftB)) + ")";
+    out += "\n\n";
     std::snprintf(line, sizeof line, " %-16s | %10s %10s %8s | %7s %7s %6s | %7s %7s | %9s %9s %8s | %9s %9s | %9s %9s |\n", "Task group",
                   "runtime A", "runtime B", "change", "cs A", "cs B", "change", "invol A", "invol B", "avg dly A", "avg dly B",
                   "change", "max dly A", "max dly B", "p99 A", "p99 B");

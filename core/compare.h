@@ -29,7 +29,9 @@ struct CompareRow {
 };
 
 struct Comparison {
-    Time from = 0, to = 0;
+    Time from = 0, to = 0;        // A's window; B's is shifted by shiftB
+    Time shiftB = 0;              // B's time = A's time + shiftB (runs aligned at an event)
+    std::string alignedAt;        // the event they were aligned at, if any
     std::vector<CompareRow> rows; // by runtime in A, then B, descending
     SwitchCounts a, b;            // perf stat -a -e cs over the window
     Time busyA = 0, busyB = 0;    // CPU time used, all CPUs
@@ -40,7 +42,8 @@ struct Comparison {
 // that began before `from`: their switch-in is not an event of the window.
 Trace traceWindow(const Trace& t, Time from, Time to, size_t* clippedAtStart = nullptr);
 
-Comparison compareRuns(const Trace& a, const Trace& b, Time from, Time to);
+// A over [from, to), B over [from + shiftB, to + shiftB).
+Comparison compareRuns(const Trace& a, const Trace& b, Time from, Time to, Time shiftB = 0);
 
 // Text table in the manner of perf's: one row per group, A, B and the change for each metric.
 std::string formatComparison(const Comparison& c, const std::string& labelA, const std::string& labelB);

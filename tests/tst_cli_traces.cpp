@@ -79,6 +79,18 @@ private slots:
         QVERIFY2(out2.str().find("massive_intr-8x8ms-1ms.trace.xz (trace)") != std::string::npos, out2.str().c_str());
         QVERIFY(out2.str().find("massive_intr ") != std::string::npos);
         QVERIFY(out2.str().find("window 0ns - 5s") != std::string::npos);
+        // Aligned where the workers first wake: B's window shifted, and said so.
+        CompareOptions al;
+        QVERIFY(parseCompareOptions({trace("massive_intr-8x8ms-1ms.trace.xz"), std::string(SCHEDSCOPE_SCENARIO_DIR) + "/real-machine/massive_intr-8x8ms-1ms.json",
+                                     "--align", "wake:massive_intr", "--to", "5s"}, al).empty());
+        QCOMPARE(al.align, std::string("wake:massive_intr"));
+        std::ostringstream out3, err3;
+        QCOMPARE(compareCommand(al, out3, err3), 0);
+        QVERIFY2(out3.str().find(", aligned at first wakeup of massive_intr (B = A + ") != std::string::npos, out3.str().c_str());
+        al.align = "run:nosuch";
+        std::ostringstream out4, err4;
+        QCOMPARE(compareCommand(al, out4, err4), 2);
+        QVERIFY2(err4.str().find("--align: no event 'run:nosuch' in both runs") != std::string::npos, err4.str().c_str());
     }
 
     void compareErrors_data() {
@@ -88,6 +100,7 @@ private slots:
         QTest::newRow("three") << QStringList{"a", "b", "c"} << "a third";
         QTest::newRow("bad time") << QStringList{"a", "b", "--from", "5"} << "not a time";
         QTest::newRow("backwards") << QStringList{"a", "b", "--from", "2s", "--to", "1s"} << "--to must come after --from";
+        QTest::newRow("align without event") << QStringList{"a", "b", "--align"} << "--align: needs an event both runs have";
     }
     void compareErrors() {
         QFETCH(QStringList, args);

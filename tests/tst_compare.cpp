@@ -3,6 +3,7 @@
 // only that window (slices cut at the edges, switches and delays counted once), identical runs
 // compare equal, counts add up across adjacent windows, and a branch with preempt=full instead
 // of none shows the kernel's effect: a wakeup no longer waits for a 20 ms kernel section.
+#include "align.h"
 #include "compare.h"
 #include "test_support.h"
 
@@ -18,6 +19,19 @@ const CompareRow* rowOf(const Comparison& c, const std::string& group) {
     for (const CompareRow& r : c.rows)
         if (r.group == group) return &r;
     return nullptr;
+}
+// The same run recorded later: every timestamp moved by d (as a trace started earlier would be).
+Trace shifted(const Trace& t, Time d) {
+    Trace s = t;
+    for (Time& x : s.slices.start) x += d;
+    for (Time& x : s.slices.end) x += d;
+    for (Time& x : s.wakeups.time) x += d;
+    for (Time& x : s.migrations.time) x += d;
+    for (Time& x : s.flags.set) x += d;
+    for (Time& x : s.flags.clear) x += d;
+    for (Marker& m : s.markers) m.time += d;
+    s.endTime += d;
+    return s;
 }
 } // namespace
 
@@ -44,6 +58,55 @@ private slots:
         QCOMPARE(kept, inside);
         QCOMPARE(clipped, starting);
         for (Time x : w.wakeups.time) QVERIFY(x >= from && x < to);
+    }
+
+
+    // Aligned at an event both have, a run and a later recording of it compare equal; on one
+    // time axis they do not. Every offered event of a shifted copy gives the same shift.
+    void alignedAtAnEventAShiftedCopyComparesEqual() {
+        Engine e = hogsAndWaker();
+        e.finish();
+        const Trace& a = e.trace();
+        const Time d = 37 * kNsPerMs + 512;
+        const Trace b = shifted(a, d);
+        const std::vector<AlignPoint> points = alignmentPoints(a, b);
+        QVERIFY(points.size() >= 3);
+        QCOMPARE(points.front().key, std::string("start"));
+        for (const AlignPoint& p : points) QCOMPARE(p.shift(), d);
+        AlignPoint p;
+        std::string error;
+        QVERIFY2(findAlignment(a, b, "run:waker", p, error), error.c_str());
+        QCOMPARE(p.label, std::string("first run of waker"));
+        const Comparison aligned = compareRuns(a, b, 0, 100 * kNsPerMs, p.shift()), same = compareRuns(a, b, 0, 100 * kNsPerMs);
+        QCOMPARE(aligned.b.total, aligned.a.total);
+        QCOMPARE(aligned.busyB, aligned.busyA);
+        for (const CompareRow& r : aligned.rows) {
+            QCOMPARE(r.b.runtime, r.a.runtime);
+            QCOMPARE(r.b.switches(), r.a.switches());
+            QCOMPARE(r.b.maxDelay, r.a.maxDelay);
+        }
+        QVERIFY(same.busyB != same.busyA);
+        // The table says how B was measured.
+        Comparison labelled = aligned;
+        labelled.alignedAt = p.label;
+        const std::string text = formatComparison(labelled, "A", "B");
+        QVERIFY2(text.find("B 37.000512ms - 137.000512ms, aligned at first run of waker (B = A + 37.000512ms)") != std::string::npos, text.c_str());
+    }
+
+    void alignmentErrorsNameWhatTheRunsHave() {
+        Engine e = hogsAndWaker();
+        e.finish();
+        AlignPoint p;
+        std::string error;
+        QVERIFY(!findAlignment(e.trace(), e.trace(), "run:nosuch", p, error));
+        QVERIFY2(error.find("no event 'run:nosuch' in both runs; accepted: start, run:COMM, wake:COMM, marker:TEXT") == 0, error.c_str());
+        QVERIFY2(error.find("these runs both have: start run:") != std::string::npos, error.c_str());
+        // A marker is found by part of its text (a trace's carries pids and attempt numbers).
+        Trace a = e.trace(), b = shifted(e.trace(), kNsPerMs);
+        a.markers.push_back({5 * kNsPerMs, "VALID root=18109 scenario=b_massive_intr attempt=1"});
+        b.markers.push_back({9 * kNsPerMs, "VALID root=18109 scenario=b_massive_intr attempt=1"});
+        QVERIFY2(findAlignment(a, b, "marker:scenario=b_massive_intr", p, error), error.c_str());
+        QCOMPARE(p.shift(), 4 * kNsPerMs);
     }
 
     void switchesOfAdjacentWindowsAddUp() {

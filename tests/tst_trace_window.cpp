@@ -8,6 +8,7 @@
 #include "timeline_view.h"
 #include "trace_window.h"
 
+#include <QComboBox>
 #include <QTableWidget>
 #include <QTemporaryDir>
 
@@ -72,6 +73,33 @@ private slots:
         // One axis: moving A moves B.
         c->timelineA()->setRange(kNsPerSec, 2 * kNsPerSec);
         QCOMPARE(c->timelineB()->axis().start, kNsPerSec);
+        // Aligned at an event both have: B shifted by the difference, moving together, measured
+        // over the shifted window, the event marked in both.
+        std::string why;
+        QVERIFY(!c->alignTo("run:nosuch", why));
+        QVERIFY2(c->alignTo("wake:massive_intr", why), why.c_str());
+        const Time shift = c->shift();
+        QVERIFY(shift != 0);
+        QCOMPARE(c->comparison().shiftB, shift);
+        QCOMPARE(c->comparison().alignedAt, std::string("first wakeup of massive_intr"));
+        QCOMPARE(*c->timelineB()->markerA() - *c->timelineA()->markerA(), shift);
+        c->timelineA()->setRange(kNsPerSec, 2 * kNsPerSec);
+        QCOMPARE(c->timelineB()->axis().start, kNsPerSec + shift);
+        c->timelineB()->setRange(kNsPerSec, 2 * kNsPerSec);
+        QCOMPARE(c->timelineA()->axis().start, kNsPerSec - shift);
+        // At any event the user marks: marker A in each timeline.
+        c->timelineA()->setMarkerA(2 * kNsPerSec);
+        c->timelineB()->setMarkerA(2 * kNsPerSec + 5 * kNsPerMs);
+        QVERIFY(c->alignAtMarkers());
+        QCOMPARE(c->shift(), 5 * kNsPerMs);
+        QCOMPARE(c->alignCombo()->currentIndex(), c->alignCombo()->count() - 1);
+        // Back to one time axis from the combo.
+        c->alignCombo()->setCurrentIndex(0);
+        QCOMPARE(c->shift(), Time(0));
+        QCOMPARE(c->comparison().shiftB, Time(0));
+        c->timelineB()->setMarkerA(std::nullopt);
+        QVERIFY(!c->alignAtMarkers()); // refused without both markers, and nothing changes
+        QCOMPARE(c->alignCombo()->currentIndex(), 0);
         c->close();
         t->close();
     }

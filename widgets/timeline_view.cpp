@@ -92,6 +92,11 @@ void TimelineView::zoomToFit() {
     changed();
 }
 
+void TimelineView::setMarkerA(std::optional<Time> t) {
+    data_.markerA = t;
+    changed();
+}
+
 void TimelineView::centerOn(Time t) {
     follow_ = false;
     const Time half = (axis_.end - axis_.start) / 2;

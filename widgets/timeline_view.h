@@ -38,6 +38,7 @@ public:
     TimelineData data() const;
     const TimelineLayout& layout() const { return layout_; }
     std::optional<Time> markerA() const { return data_.markerA; }
+    void setMarkerA(std::optional<Time> t); // e.g. the event two compared runs are aligned at
     std::optional<Time> markerB() const { return data_.markerB; }
 
 signals:
