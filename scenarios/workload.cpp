@@ -8,11 +8,12 @@ namespace scen {
 
 namespace ops {
 using namespace sched;
-Op run(Time work, ExecMode mode) {
+Op run(Time work, ExecMode mode) { return run(Distribution::fixed(work), mode); }
+Op run(const Distribution& work, ExecMode mode) {
     Op o;
     o.kind = OpKind::Run;
     o.mode = mode;
-    o.duration = Distribution::fixed(work);
+    o.duration = work;
     return o;
 }
 Op sleep(Time d) {

@@ -19,6 +19,7 @@ bool wholeNumber(const std::string& s, long long lo, long long hi, long long& ou
 // Operations for the generators, named as the system calls they stand for.
 namespace ops {
 sched::Op run(sched::Time work, sched::ExecMode mode = sched::ExecMode::User);
+sched::Op run(const sched::Distribution& work, sched::ExecMode mode = sched::ExecMode::User);
 sched::Op sleep(sched::Time d);
 sched::Op channel(sched::OpKind readOrWrite, int32_t ch, sched::Time cost);
 sched::Op loop(int32_t target, int64_t count, sched::Time until = 0);

@@ -112,7 +112,8 @@ private:
 
 private slots:
     // The hogs' preempted runs against the trace's: under none a running hog is preempted at a
-    // tick once its 1.4 ms slice is used up, so most runs last one 4 ms tick.
+    // tick once its 1.4 ms slice is used up, so most runs last one 4 ms tick; the short ones
+    // need what the machine has — its own tasks and loops that are not exactly 8 ms.
     void preemptedHogRunLengthsMatchTheTrace() {
         Trace real;
         ImportReport rep;
@@ -125,9 +126,8 @@ private slots:
         QVERIFY(std::abs(double(b.size()) - double(a.size())) < 0.1 * double(a.size()));
         QVERIFY(std::abs(q(b, .5) - q(a, .5)) < 0.1 * q(a, .5));
         QVERIFY(std::abs(q(b, .9) - q(a, .9)) < 0.15 * q(a, .9));
-        QEXPECT_FAIL("", "finding: on the machine a tenth of the preempted runs are shorter than the 1.4 ms slice (p10 1.06 ms); "
-                         "every simulated one lasts exactly one tick (4.000 ms): nothing but the tick preempts a hog here",
-                     Continue);
+        // A tenth of the runs are cut short (p10 ~1 ms): by the machine's own tasks waking
+        // mid-request and by workers out of step with each other and with the tick.
         QVERIFY(std::abs(q(b, .1) - q(a, .1)) < 0.3 * q(a, .1));
     }
 };
