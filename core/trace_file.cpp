@@ -79,7 +79,7 @@ bool importTraceFile(const std::string& path, TraceImporter& imp, std::string& e
     char magic[10] = {};
     in.read(magic, sizeof magic);
     const std::string q = shellQuote(path);
-    if (std::memcmp(magic, "\x17\x08\x44tracing", 10) == 0) return fromCommand("trace-cmd report -i " + q, "trace-cmd", path, imp, error, progress);
+    if (std::memcmp(magic, "\x17\x08\x44tracing", 10) == 0) return fromCommand("trace-cmd report -l -i " + q, "trace-cmd", path, imp, error, progress); // -l: the flags column too
     if (endsWith(path, ".xz") || std::memcmp(magic, "\xfd" "7zXZ", 5) == 0) return fromCommand("xz -dc " + q, "xz", path, imp, error, progress);
     if (endsWith(path, ".gz") || std::memcmp(magic, "\x1f\x8b", 2) == 0) return fromCommand("gzip -dc " + q, "gzip", path, imp, error, progress);
     if (endsWith(path, ".zst") || std::memcmp(magic, "\x28\xb5\x2f\xfd", 4) == 0) return fromCommand("zstd -dc " + q, "zstd", path, imp, error, progress);

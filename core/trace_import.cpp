@@ -347,6 +347,34 @@ void TraceImporter::forkEvent(std::string_view p) {
     report_.events++;
 }
 
+namespace {
+// Where "CPUFLAGS" starts in a trace-cmd report -l line: the token before the first
+// "SECONDS.MICROS:" token that is digits followed by four or five latency flag characters
+// (irqs-off, need-resched, hardirq/softirq, preempt depth, migrate-disable); npos if none.
+size_t latencyCpuField(std::string_view l) {
+    size_t i = 0;
+    size_t prev = std::string_view::npos;
+    while (i < l.size()) {
+        while (i < l.size() && l[i] == ' ') ++i;
+        const size_t start = i;
+        while (i < l.size() && l[i] != ' ') ++i;
+        const std::string_view tok = l.substr(start, i - start);
+        if (tok.size() > 2 && tok.back() == ':' && tok.find('.') != std::string_view::npos &&
+            tok.find_first_not_of("0123456789.:") == std::string_view::npos) {
+            if (prev == std::string_view::npos) return prev;
+            const std::string_view f = l.substr(prev, l.find(' ', prev) - prev);
+            size_t d = 0;
+            while (d < f.size() && f[d] >= '0' && f[d] <= '9') ++d;
+            const size_t n = f.size() - d;
+            if (d == 0 || n < 4 || n > 5 || std::string_view(".dDbX").find(f[d]) == std::string_view::npos) return std::string_view::npos;
+            return prev;
+        }
+        if (!tok.empty()) prev = start;
+    }
+    return std::string_view::npos;
+}
+} // namespace
+
 void TraceImporter::line(std::string_view l) {
     report_.lines++;
     while (!l.empty() && l.back() == '\r') l.remove_suffix(1);
@@ -367,24 +395,39 @@ void TraceImporter::line(std::string_view l) {
         if (rb != std::string_view::npos && rb > lb + 1 && number(l.substr(lb + 1, rb - lb - 1), c)) break;
         lb = l.find('[', lb + 1);
     }
+    int c = 0;
+    std::string_view rest, flags;
+    // trace-cmd report -l: "COMM-PID CPUFLAGS TIMESTAMP: EVENT: PAYLOAD", the CPU number run
+    // together with the latency flags ("  <idle>-0      15dN.2.   100.000000: ..."); a "[120]"
+    // further on is the payload's.
+    const size_t latency = latencyCpuField(l);
+    if (latency != std::string_view::npos && (lb == std::string_view::npos || lb > latency)) lb = std::string_view::npos;
     if (lb == std::string_view::npos || lb == 0) {
-        if (!sawEvent_) { // trace-cmd report's header ("version = 6", "cpus=2", "CPU 1 is empty")
+        if (const size_t at = latency; at != std::string_view::npos) {
+            size_t d = at;
+            while (d < l.size() && l[d] >= '0' && l[d] <= '9') ++d;
+            number(l.substr(at, d - at), c);
+            const size_t end = l.find(' ', d);
+            flags = l.substr(d, end - d);
+            rest = trim(l.substr(end));
+            lb = at; // the task part ends here
+        } else if (!sawEvent_) { // trace-cmd report's header ("version = 6", "cpus=2", "CPU 1 is empty")
             int n = 0;
             if (l.rfind("cpus=", 0) == 0 && number(trim(l.substr(5)), n) && n > 0 && n <= 4096) cpu(n - 1);
             return;
+        } else {
+            return malformed("no '[CPU]' field");
         }
-        return malformed("no '[CPU]' field");
+    } else {
+        const size_t rb = l.find(']', lb);
+        number(l.substr(lb + 1, rb - lb - 1), c);
+        rest = trim(l.substr(rb + 1));
     }
-    const size_t rb = l.find(']', lb);
-    int c = 0;
-    number(l.substr(lb + 1, rb - lb - 1), c);
     if (c < 0 || c > 4095) return malformed("CPU number out of range");
-    std::string_view rest = trim(l.substr(rb + 1));
     // Optional flags, then the timestamp ending in ':'.
-    std::string_view flags;
     size_t sp = rest.find(' ');
     if (sp == std::string_view::npos) return malformed("truncated after the CPU field");
-    if (rest[sp - 1] != ':') {
+    if (flags.empty() && rest[sp - 1] != ':') {
         flags = rest.substr(0, sp);
         rest = trim(rest.substr(sp));
         sp = rest.find(' ');
@@ -417,7 +460,7 @@ void TraceImporter::line(std::string_view l) {
     if (pid < 0) return malformed("negative pid");
     if (!sawEvent_) {
         sawEvent_ = true;
-        report_.format = perf ? TraceFormat::PerfScript : flags.empty() ? TraceFormat::TraceCmd : TraceFormat::Ftrace;
+        report_.format = perf ? TraceFormat::PerfScript : flags.empty() || latency != std::string_view::npos ? TraceFormat::TraceCmd : TraceFormat::Ftrace;
         report_.first = t;
     }
     if (t < report_.first) t = report_.first; // before the first event: counted as unordered below

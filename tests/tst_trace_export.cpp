@@ -411,6 +411,8 @@ private slots:
         QCOMPARE(back.migrations.size(), text.migrations.size());
         QCOMPARE(back.markers.size(), text.markers.size());
         for (size_t i = 0; i < back.markers.size(); ++i) QCOMPARE(back.markers[i].text, text.markers[i].text);
+        // The flags column comes through trace-cmd report -l: need-resched observations too.
+        QVERIFY(back.flags.size() > 0);
         compareSwitchCounts(back, text);
         if (QTest::currentTestFailed()) return;
         const auto ra = perfSchedLatency(text, perTask()), rb = perfSchedLatency(back, perTask());

@@ -203,6 +203,36 @@ private slots:
         QVERIFY(blocked);
     }
 
+    // trace-cmd report -l (how a trace.dat is read): the CPU number run together with the
+    // latency flags, no brackets; a "[120]" in the payload is not a CPU; the flags' need-resched
+    // letter becomes an observation as in ftrace text.
+    void traceCmdLatencyFormat() {
+        const std::string text = "cpus=16\n"
+            "          <idle>-0      15dN.2.   100.000000: sched_wakeup_new:     receiver:1271 [120] CPU:015\n"
+            "          <idle>-0      15d..2.   100.000005: sched_switch:         swapper/15:0 [120] R ==> receiver:1271 [120]\n"
+            "         tick er-1004    0d.h2.   100.000010: sched_waking:         comm=hog pid=1002 prio=120 target_cpu=000\n"
+            "         tick er-1004    0dNh3.   100.000011: sched_wakeup:         hog:1002 [120] CPU:000\n"
+            "         tick er-1004    0d..2.   100.000020: sched_switch:         tick er:1004 [120] R ==> hog:1002 [120]\n"
+            "        receiver-1271   15d..2.   100.000030: sched_switch:         receiver:1271 [120] S ==> swapper/15:0 [120]\n";
+        ImportReport rep;
+        const Trace t = importTraceText(text, rep);
+        QCOMPARE(rep.format, TraceFormat::TraceCmd);
+        QCOMPARE(rep.malformed, int64_t(0));
+        QCOMPARE(t.cpus, 16);
+        const TaskId r = byPid(t, 1271), tick = byPid(t, 1004);
+        QVERIFY(r != kNoTask && tick != kNoTask);
+        QCOMPARE(t.tasks[size_t(tick)].comm, std::string("tick er"));
+        bool on15 = false;
+        for (size_t i = 0; i < t.slices.size(); ++i) on15 = on15 || (t.slices.task[i] == r && t.slices.cpu[i] == 15);
+        QVERIFY(on15);
+        // The hardirq wakeup has no waking task; the N after it is seen on CPU 0.
+        QCOMPARE(t.wakeups.size(), size_t(2));
+        QCOMPARE(t.wakeups.waker[1], kNoTask);
+        bool eager = false;
+        for (size_t i = 0; i < t.flags.size(); ++i) eager = eager || (t.flags.cpu[i] == 0 && t.flags.bit[i] == uint8_t(ReschedBit::Eager));
+        QVERIFY(eager);
+    }
+
     void perfScriptFormat() {
         const std::string text =
             "            perf 18299 [000]   976.786526: sched:sched_waking: comm=migration/0 pid=18 prio=0 target_cpu=000\n"
