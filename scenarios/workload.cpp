@@ -83,7 +83,73 @@ std::vector<std::string> splitArgs(const std::string& args) {
     return out;
 }
 
-std::vector<std::string> workloadTools() { return {"massive_intr", "cyclictest", "messaging", "hackbench", "kernbench", "kthreads", "browser", "schbench", "rt-app"}; }
+namespace {
+
+// Parses a tool's command line into its arguments, then adds its tasks to the scenario.
+template <class Args, class Parse, class Add>
+std::string build(Scenario& s, Workload& out, Parse parse, Add add) {
+    Args a;
+    if (std::string e = parse(a); !e.empty()) return e;
+    add(a, s);
+    out.params = a;
+    return {};
+}
+
+using Argv = std::vector<std::string>;
+
+// The tools a scenario can name, each with the comm its tasks carry (what perf sched latency
+// groups by) and whether it is background load (a run ends when the foreground ones are done).
+struct Tool {
+    const char* name;
+    const char* comm;
+    bool background;
+    std::string (*make)(const Argv& argv, Scenario& s, Workload& out);
+};
+
+const Tool kTools[] = {
+    {"massive_intr", "massive_intr", false,
+     [](const Argv& argv, Scenario& s, Workload& w) {
+         return build<MassiveIntrArgs>(s, w, [&](MassiveIntrArgs& a) { return parseMassiveIntr(argv, a); }, addMassiveIntr);
+     }},
+    {"cyclictest", "cyclictest", false,
+     [](const Argv& argv, Scenario& s, Workload& w) {
+         return build<CyclictestArgs>(s, w, [&](CyclictestArgs& a) { return parseCyclictest(argv, s.config.cpus, a); }, addCyclictest);
+     }},
+    {"messaging", "sched-messaging", false,
+     [](const Argv& argv, Scenario& s, Workload& w) {
+         return build<MessagingArgs>(s, w, [&](MessagingArgs& a) { return parseMessaging(argv, true, a); }, addMessaging);
+     }},
+    {"hackbench", "hackbench", false,
+     [](const Argv& argv, Scenario& s, Workload& w) {
+         return build<MessagingArgs>(s, w, [&](MessagingArgs& a) { return parseMessaging(argv, false, a); }, addMessaging);
+     }},
+    {"kernbench", "make", false,
+     [](const Argv& argv, Scenario& s, Workload& w) {
+         return build<KernbenchArgs>(s, w, [&](KernbenchArgs& a) { return parseKernbench(argv, s.config.cpus, a); }, addKernbench);
+     }},
+    {"kthreads", "kworker", true,
+     [](const Argv& argv, Scenario& s, Workload& w) {
+         return build<KthreadsArgs>(s, w, [&](KthreadsArgs& a) { return parseKthreads(argv, a); }, addKthreads);
+     }},
+    {"browser", "chromium-browse", true,
+     [](const Argv& argv, Scenario& s, Workload& w) {
+         return build<BrowserArgs>(s, w, [&](BrowserArgs& a) { return parseBrowser(argv, a); }, addBrowser);
+     }},
+    {"schbench", "schbench", false,
+     [](const Argv& argv, Scenario& s, Workload& w) {
+         return build<SchbenchArgs>(s, w, [&](SchbenchArgs& a) { return parseSchbench(argv, s.config.cpus, a); }, addSchbench);
+     }},
+};
+
+} // namespace
+
+// rt-app reads a file rather than a command line; the scenario reader handles it.
+std::vector<std::string> workloadTools() {
+    std::vector<std::string> names;
+    for (const Tool& t : kTools) names.push_back(t.name);
+    names.push_back("rt-app");
+    return names;
+}
 
 std::string addWorkload(const std::string& tool, const std::string& args, Scenario& s, Workload& out) {
     out = Workload{};
@@ -91,51 +157,19 @@ std::string addWorkload(const std::string& tool, const std::string& args, Scenar
     out.args = args;
     out.firstGroup = s.tasks.size();
     for (const TaskGroupSpec& g : s.tasks) out.firstTask += g.count;
-    const auto argv = splitArgs(args);
-    if (tool == "massive_intr") {
-        MassiveIntrArgs a;
-        if (std::string e = parseMassiveIntr(argv, a); !e.empty()) return e;
-        addMassiveIntr(a, s);
-        out.params = a;
-    } else if (tool == "cyclictest") {
-        CyclictestArgs a;
-        if (std::string e = parseCyclictest(argv, s.config.cpus, a); !e.empty()) return e;
-        addCyclictest(a, s);
-        out.params = a;
-    } else if (tool == "messaging" || tool == "hackbench") {
-        MessagingArgs a;
-        if (std::string e = parseMessaging(argv, tool == "messaging", a); !e.empty()) return e;
-        addMessaging(a, s);
-        out.params = a;
-    } else if (tool == "kernbench") {
-        KernbenchArgs a;
-        if (std::string e = parseKernbench(argv, s.config.cpus, a); !e.empty()) return e;
-        addKernbench(a, s);
-        out.params = a;
-    } else if (tool == "kthreads") {
-        KthreadsArgs a;
-        if (std::string e = parseKthreads(argv, a); !e.empty()) return e;
-        addKthreads(a, s);
-        out.params = a;
-    } else if (tool == "schbench") {
-        SchbenchArgs a;
-        if (std::string e = parseSchbench(argv, s.config.cpus, a); !e.empty()) return e;
-        addSchbench(a, s);
-        out.params = a;
-    } else if (tool == "browser") {
-        BrowserArgs a;
-        if (std::string e = parseBrowser(argv, a); !e.empty()) return e;
-        addBrowser(a, s);
-        out.params = a;
-    } else {
+    const Tool* t = nullptr;
+    for (const Tool& k : kTools)
+        if (tool == k.name) t = &k;
+    if (!t) {
         std::string list;
-        for (const auto& t : workloadTools()) list += (list.empty() ? "" : ", ") + t;
+        for (const auto& name : workloadTools()) list += (list.empty() ? "" : ", ") + name;
         return "unknown workload '" + tool + "'; accepted: " + list;
     }
-    out.comm = tool == "messaging" ? "sched-messaging" : tool == "kernbench" ? "make" : tool == "kthreads" ? "kworker" : tool == "browser" ? "chromium-browse" : tool;
+    if (std::string e = t->make(splitArgs(args), s, out); !e.empty()) return e;
+    out.comm = t->comm;
     out.groups = s.tasks.size() - out.firstGroup;
     for (size_t g = out.firstGroup; g < s.tasks.size(); ++g) out.taskCount += s.tasks[g].count;
-    out.background = tool == "kthreads" || tool == "browser";
+    out.background = t->background;
     return {};
 }
 
