@@ -22,42 +22,25 @@ Trace traceWindow(const Trace& t, Time from, Time to, size_t* clippedAtStart) {
         if (s.end[i] <= from || s.start[i] >= to) continue;
         const bool cutStart = s.start[i] < from, cutEnd = s.end[i] > to;
         clipped += cutStart;
-        w.slices.start.push_back(std::max(s.start[i], from));
-        w.slices.end.push_back(std::min(s.end[i], to));
-        w.slices.task.push_back(s.task[i]);
-        w.slices.cpu.push_back(s.cpu[i]);
-        w.slices.endPoint.push_back(cutEnd ? kStillRunning : s.endPoint[i]);
-        w.slices.endReason.push_back(cutEnd ? kNoReason : s.endReason[i]);
+        w.slices.push(std::max(s.start[i], from), std::min(s.end[i], to), s.task[i], s.cpu[i], cutEnd ? kStillRunning : s.endPoint[i],
+                      cutEnd ? kNoReason : s.endReason[i]);
     }
     const auto in = [&](Time x) { return x >= from && x < to; };
     const Wakeups& wk = t.wakeups;
     for (size_t i = 0; i < wk.size(); ++i) {
         if (!in(wk.time[i])) continue;
-        w.wakeups.time.push_back(wk.time[i]);
-        w.wakeups.waker.push_back(wk.waker[i]);
-        w.wakeups.wakee.push_back(wk.wakee[i]);
-        w.wakeups.wakerCpu.push_back(wk.wakerCpu[i]);
-        w.wakeups.targetCpu.push_back(wk.targetCpu[i]);
-        w.wakeups.isNew.push_back(wk.isNew[i]);
+        w.wakeups.push(wk.time[i], wk.waker[i], wk.wakee[i], wk.wakerCpu[i], wk.targetCpu[i], wk.isNew[i]);
     }
     const Migrations& m = t.migrations;
     for (size_t i = 0; i < m.size(); ++i) {
         if (!in(m.time[i])) continue;
-        w.migrations.time.push_back(m.time[i]);
-        w.migrations.task.push_back(m.task[i]);
-        w.migrations.from.push_back(m.from[i]);
-        w.migrations.to.push_back(m.to[i]);
+        w.migrations.push(m.time[i], m.task[i], m.from[i], m.to[i]);
     }
     const FlagIntervals& f = t.flags;
     for (size_t i = 0; i < f.size(); ++i) {
         if (f.clear[i] <= from || f.set[i] >= to) continue;
-        w.flags.set.push_back(std::max(f.set[i], from));
-        w.flags.clear.push_back(std::min(f.clear[i], to));
-        w.flags.task.push_back(f.task[i]);
-        w.flags.cpu.push_back(f.cpu[i]);
-        w.flags.bit.push_back(f.bit[i]);
-        w.flags.reason.push_back(f.reason[i]);
-        w.flags.clearedBy.push_back(f.clear[i] > to ? kStillRunning : f.clearedBy[i]);
+        w.flags.push(std::max(f.set[i], from), std::min(f.clear[i], to), f.task[i], f.cpu[i], f.bit[i], f.reason[i],
+                     f.clear[i] > to ? kStillRunning : f.clearedBy[i]);
     }
     for (const Marker& mk : t.markers)
         if (in(mk.time)) w.markers.push_back(mk);

@@ -90,13 +90,7 @@ void Engine::startTask(TaskId id) {
     if (!t.fixedStartCpu || !allowed(t, cpu))
         cpu = selectForkCpu(id, parent >= 0 ? tasks_[size_t(parent)].cpu : -1);
     activateTask(cpu, id, true);
-    Wakeups& w = trace_.wakeups;
-    w.time.push_back(now_);
-    w.waker.push_back(parent);
-    w.wakee.push_back(id);
-    w.wakerCpu.push_back(uint16_t(ctxCpu_ < 0 ? cpu : ctxCpu_));
-    w.targetCpu.push_back(uint16_t(cpu));
-    w.isNew.push_back(1);
+    trace_.wakeups.push(now_, parent, id, uint16_t(ctxCpu_ < 0 ? cpu : ctxCpu_), uint16_t(cpu), true);
     wakeupPreempt(cpu, id, true);
     if (ctxCpu_ >= 0) reprogram(ctxCpu_);
 }
@@ -194,13 +188,7 @@ void Engine::finish() {
         CpuRq& rq = rqs_[size_t(c)];
         clearFlags(c, kStillRunning); // bits still set when the run ends are closed here
         if (rq.curr < 0) continue;
-        Slices& s = trace_.slices;
-        s.start.push_back(rq.sliceStart);
-        s.end.push_back(now_);
-        s.task.push_back(rq.curr);
-        s.cpu.push_back(uint16_t(c));
-        s.endPoint.push_back(kStillRunning);
-        s.endReason.push_back(kNoReason);
+        trace_.slices.push(rq.sliceStart, now_, rq.curr, uint16_t(c), kStillRunning, kNoReason);
         rq.busyTime += now_ - rq.sliceStart;
         // Account the running entity up to now so that sum_exec_runtime is complete.
         if (rq.cfs.curr == rq.curr) updateCurr(c, false);

@@ -46,14 +46,7 @@ void Engine::clearFlags(CpuId c, uint8_t clearedBy) {
     for (size_t b = 0; b < 2; ++b) {
         if (!rq.flag[b]) continue;
         rq.flag[b] = false;
-        FlagIntervals& f = trace_.flags;
-        f.set.push_back(rq.flagSetAt[b]);
-        f.clear.push_back(now_);
-        f.task.push_back(rq.curr);
-        f.cpu.push_back(uint16_t(c));
-        f.bit.push_back(uint8_t(b));
-        f.reason.push_back(uint8_t(rq.flagReason[b]));
-        f.clearedBy.push_back(clearedBy);
+        trace_.flags.push(rq.flagSetAt[b], now_, rq.curr, uint16_t(c), uint8_t(b), uint8_t(rq.flagReason[b]), clearedBy);
     }
 }
 
@@ -157,13 +150,7 @@ void Engine::schedule(CpuId c, SwitchPoint point) {
     switchesSeen_++;
     if (prev >= 0) {
         Task& pt = tasks_[size_t(prev)];
-        Slices& s = trace_.slices;
-        s.start.push_back(rq.sliceStart);
-        s.end.push_back(now_);
-        s.task.push_back(prev);
-        s.cpu.push_back(uint16_t(c));
-        s.endPoint.push_back(uint8_t(point));
-        s.endReason.push_back(blocking ? kNoReason : reason);
+        trace_.slices.push(rq.sliceStart, now_, prev, uint16_t(c), uint8_t(point), blocking ? kNoReason : reason);
         rq.busyTime += now_ - rq.sliceStart;
         // __schedule(): voluntary only when blocking outside a preemption (reference §7).
         if (blocking) pt.nvcsw++;

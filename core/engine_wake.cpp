@@ -44,14 +44,8 @@ void Engine::tryToWakeUp(TaskId p, CpuId ctxCpu, TaskId waker) {
     t.timerGen++; // a pending sleep timer no longer applies
     t.channelWait = -1;
     t.wokenAt = now_;
-    Wakeups& w = trace_.wakeups;
     auto recordWakeup = [&](CpuId target) {
-        w.time.push_back(now_);
-        w.waker.push_back(waker);
-        w.wakee.push_back(p);
-        w.wakerCpu.push_back(uint16_t(ctxCpu < 0 ? target : ctxCpu));
-        w.targetCpu.push_back(uint16_t(target));
-        w.isNew.push_back(0);
+        trace_.wakeups.push(now_, waker, p, uint16_t(ctxCpu < 0 ? target : ctxCpu), uint16_t(target), false);
     };
     if (waker >= 0) tasks_[size_t(waker)].overhead += cfg_.costs.wakeup;
 
@@ -68,11 +62,7 @@ void Engine::tryToWakeUp(TaskId p, CpuId ctxCpu, TaskId waker) {
     }
     const CpuId target = selectTaskRq(p, ctxCpu < 0 ? t.cpu : ctxCpu, false);
     if (target != t.cpu) {
-        Migrations& m = trace_.migrations;
-        m.time.push_back(now_);
-        m.task.push_back(p);
-        m.from.push_back(uint16_t(t.cpu));
-        m.to.push_back(uint16_t(target));
+        trace_.migrations.push(now_, p, uint16_t(t.cpu), uint16_t(target));
         t.nrMigrations++;
         t.overhead += cfg_.costs.migration;
     }
@@ -157,11 +147,7 @@ void Engine::migrateQueued(TaskId p, CpuId from, CpuId to) {
     dequeueEntity(from, p, false, false);
     rqs_[size_t(from)].nrRunning--;
     rqs_[size_t(from)].runnableLoad -= taskLoad(p);
-    Migrations& m = trace_.migrations;
-    m.time.push_back(now_);
-    m.task.push_back(p);
-    m.from.push_back(uint16_t(from));
-    m.to.push_back(uint16_t(to));
+    trace_.migrations.push(now_, p, uint16_t(from), uint16_t(to));
     t.nrMigrations++;
     t.overhead += cfg_.costs.migration;
     t.cpu = to;

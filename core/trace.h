@@ -27,6 +27,14 @@ struct Slices {
     std::vector<uint8_t> endPoint;  // SwitchPoint, or kStillRunning
     std::vector<uint8_t> endReason; // ReschedReason of the bit acted on, or kNoReason
     size_t size() const { return start.size(); }
+    void push(Time s, Time e, TaskId t, uint16_t c, uint8_t point, uint8_t reason) {
+        start.push_back(s);
+        end.push_back(e);
+        task.push_back(t);
+        cpu.push_back(c);
+        endPoint.push_back(point);
+        endReason.push_back(reason);
+    }
     static constexpr size_t kBytesPerSlice = sizeof(Time) * 2 + sizeof(TaskId) + 2 + 1 + 1;
 };
 constexpr uint8_t kStillRunning = 0xff;
@@ -41,6 +49,15 @@ struct FlagIntervals {
     std::vector<uint8_t> reason;    // ReschedReason
     std::vector<uint8_t> clearedBy; // SwitchPoint of the __schedule() that cleared it, or kStillRunning
     size_t size() const { return set.size(); }
+    void push(Time s, Time c, TaskId t, uint16_t onCpu, uint8_t b, uint8_t why, uint8_t by) {
+        set.push_back(s);
+        clear.push_back(c);
+        task.push_back(t);
+        cpu.push_back(onCpu);
+        bit.push_back(b);
+        reason.push_back(why);
+        clearedBy.push_back(by);
+    }
 };
 
 struct Wakeups {
@@ -50,6 +67,14 @@ struct Wakeups {
     std::vector<uint16_t> wakerCpu, targetCpu;
     std::vector<uint8_t> isNew; // sched_wakeup_new
     size_t size() const { return time.size(); }
+    void push(Time t, TaskId by, TaskId who, uint16_t byCpu, uint16_t target, bool fresh) {
+        time.push_back(t);
+        waker.push_back(by);
+        wakee.push_back(who);
+        wakerCpu.push_back(byCpu);
+        targetCpu.push_back(target);
+        isNew.push_back(fresh ? 1 : 0);
+    }
 };
 
 struct Migrations {
@@ -57,6 +82,12 @@ struct Migrations {
     std::vector<TaskId> task;
     std::vector<uint16_t> from, to;
     size_t size() const { return time.size(); }
+    void push(Time t, TaskId who, uint16_t src, uint16_t dst) {
+        time.push_back(t);
+        task.push_back(who);
+        from.push_back(src);
+        to.push_back(dst);
+    }
 };
 
 // vruntime / deadline / vlag of one task and V of its runqueue, at a decision that changed them.

@@ -160,12 +160,7 @@ void TraceImporter::openSlice(int c, int32_t pid, Time start, bool evidenceOnly)
     if (pid <= 0) return;
     Slices& s = trace_.slices;
     cs.slice = int64_t(s.size());
-    s.start.push_back(start);
-    s.end.push_back(start);
-    s.task.push_back(task(pid, {}));
-    s.cpu.push_back(uint16_t(c));
-    s.endPoint.push_back(kStillRunning);
-    s.endReason.push_back(kNoReason);
+    s.push(start, start, task(pid, {}), uint16_t(c), kStillRunning, kNoReason);
     if (evidenceOnly) {
         // No recorded switch-in: if the task was woken onto this CPU, it started about one idle
         // exit after that wakeup (fixed in finish() with the median measured where recorded).
@@ -203,13 +198,8 @@ void TraceImporter::flagObservation(int c, Time t, char nr) {
         int& slot = cs.flagSlot[bit];
         if (on && slot < 0) {
             slot = int(f.set.size());
-            f.set.push_back(t);
-            f.clear.push_back(t);
-            f.task.push_back(cs.curr > 0 ? task(cs.curr, {}) : kNoTask);
-            f.cpu.push_back(uint16_t(c));
-            f.bit.push_back(uint8_t(bit == 0 ? ReschedBit::Eager : ReschedBit::Lazy));
-            f.reason.push_back(kNoReason);
-            f.clearedBy.push_back(kStillRunning);
+            f.push(t, t, cs.curr > 0 ? task(cs.curr, {}) : kNoTask, uint16_t(c), uint8_t(bit == 0 ? ReschedBit::Eager : ReschedBit::Lazy), kNoReason,
+                   kStillRunning);
         } else if (!on && slot >= 0) {
             f.clear[size_t(slot)] = t;
             slot = -1;
@@ -307,14 +297,9 @@ void TraceImporter::wakeEvent(int c, int32_t wakerPid, Time t, std::string_view 
         pendingWaking_.erase(pending);
     } else {
         const size_t i = w.size();
-        w.time.push_back(t);
         // A wakeup from interrupt context (a timer, an IRQ) has no waking task: the prefix only
         // names whoever the interrupt arrived on.
-        w.waker.push_back(wakerPid > 0 && !inIrq_ ? task(wakerPid, {}) : kNoTask);
-        w.wakee.push_back(wakee);
-        w.wakerCpu.push_back(uint16_t(c));
-        w.targetCpu.push_back(uint16_t(target));
-        w.isNew.push_back(isNew ? 1 : 0);
+        w.push(t, wakerPid > 0 && !inIrq_ ? task(wakerPid, {}) : kNoTask, wakee, uint16_t(c), uint16_t(target), isNew);
         if (waking) pendingWaking_[pid] = i;
         lastWakeup_[pid] = t;
     }
@@ -329,11 +314,7 @@ void TraceImporter::migrateEvent(Time t, std::string_view p) {
         return malformed("sched_migrate_task: expected pid=, orig_cpu=, dest_cpu=");
     const TaskId id = task(pid, field(p, "comm=", " pid="));
     if (id == kNoTask) return;
-    Migrations& m = trace_.migrations;
-    m.time.push_back(t);
-    m.task.push_back(id);
-    m.from.push_back(uint16_t(orig));
-    m.to.push_back(uint16_t(dest));
+    trace_.migrations.push(t, id, uint16_t(orig), uint16_t(dest));
     report_.events++;
 }
 

@@ -17,24 +17,14 @@ struct TraceBuilder {
         return TaskId(t.tasks.size() - 1);
     }
     void slice(TaskId task, int cpu, Time start, Time end, SwitchPoint how) {
-        t.slices.start.push_back(start);
-        t.slices.end.push_back(end);
-        t.slices.task.push_back(task);
-        t.slices.cpu.push_back(uint16_t(cpu));
-        t.slices.endPoint.push_back(uint8_t(how));
-        t.slices.endReason.push_back(kNoReason);
+        t.slices.push(start, end, task, uint16_t(cpu), uint8_t(how), kNoReason);
     }
     void running(TaskId task, int cpu, Time start, Time end) {
         slice(task, cpu, start, end, SwitchPoint::Block);
         t.slices.endPoint.back() = kStillRunning;
     }
     void wake(TaskId task, Time at, int cpu) {
-        t.wakeups.time.push_back(at);
-        t.wakeups.waker.push_back(kNoTask);
-        t.wakeups.wakee.push_back(task);
-        t.wakeups.wakerCpu.push_back(uint16_t(cpu));
-        t.wakeups.targetCpu.push_back(uint16_t(cpu));
-        t.wakeups.isNew.push_back(0);
+        t.wakeups.push(at, kNoTask, task, uint16_t(cpu), uint16_t(cpu), false);
     }
 };
 

@@ -178,12 +178,7 @@ Trace oneTaskTrace(const std::vector<Time>& times) {
     t.cpus = 1;
     t.tasks.push_back({1000, 1000, "a", 120, 0});
     for (size_t i = 0; i + 1 < times.size(); i += 2) {
-        t.slices.start.push_back(times[i]);
-        t.slices.end.push_back(times[i + 1]);
-        t.slices.task.push_back(0);
-        t.slices.cpu.push_back(0);
-        t.slices.endPoint.push_back(uint8_t(SwitchPoint::Block));
-        t.slices.endReason.push_back(kNoReason);
+        t.slices.push(times[i], times[i + 1], 0, 0, uint8_t(SwitchPoint::Block), kNoReason);
     }
     return t;
 }
