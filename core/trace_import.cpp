@@ -381,8 +381,9 @@ void TraceImporter::line(std::string_view l) {
     // trace-cmd report -l: "COMM-PID CPUFLAGS TIMESTAMP: EVENT: PAYLOAD", the CPU number run
     // together with the latency flags ("  <idle>-0      15dN.2.   100.000000: ..."); a "[120]"
     // further on is the payload's.
-    const size_t latency = latencyCpuField(l);
-    if (latency != std::string_view::npos && (lb == std::string_view::npos || lb > latency)) lb = std::string_view::npos;
+    // (Bracketed formats have their '[CPU]' before the first ": "; only other lines are tried.)
+    const size_t latency = lb != std::string_view::npos && lb < l.find(": ") ? std::string_view::npos : latencyCpuField(l);
+    if (latency != std::string_view::npos) lb = std::string_view::npos;
     if (lb == std::string_view::npos || lb == 0) {
         if (const size_t at = latency; at != std::string_view::npos) {
             size_t d = at;
