@@ -6,13 +6,13 @@
 
 #include <QComboBox>
 #include <QFileDialog>
-#include <QSignalBlocker>
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
 #include <QMessageBox>
 #include <QPushButton>
 #include <QSaveFile>
+#include <QSignalBlocker>
 #include <QSplitter>
 #include <QTableWidget>
 #include <QVBoxLayout>
@@ -33,6 +33,8 @@ QTableWidgetItem* changeItem(double a, double b, bool percent, bool lowerIsBette
     if (a != b && lowerIsBetter) it->setForeground((b < a) ? QColor(30, 150, 60) : QColor(200, 50, 50));
     return it;
 }
+// "+ 46.408ms" / "- 1.2s": how far B's clock is from A's.
+QString signedShift(Time d) { return QString::fromStdString((d < 0 ? "- " : "+ ") + formatDuration(std::llabs(d))); }
 QTableWidgetItem* number(const QString& text) {
     auto* it = new QTableWidgetItem(text);
     it->setTextAlignment(Qt::AlignRight | Qt::AlignVCenter);
@@ -56,9 +58,7 @@ CompareWindow::CompareWindow(Side a, Side b, Time from, Time to, QWidget* parent
     align_ = new QComboBox(this);
     align_->addItem(tr("one time axis (the same time in A and B)"));
     for (const AlignPoint& p : points_)
-        align_->addItem(tr("B aligned with A at the %1  (B = A %2)")
-                            .arg(QString::fromStdString(p.label),
-                                 QString::fromStdString((p.shift() < 0 ? "- " : "+ ") + formatDuration(std::llabs(p.shift())))));
+        align_->addItem(tr("B aligned with A at the %1  (B = A %2)").arg(QString::fromStdString(p.label), signedShift(p.shift())));
     align_->addItem(tr("B aligned with A at marker A of each timeline (hover the event in each, press 1)"));
     align_->setToolTip(tr("Line the two runs up at an event both have: a trace's workload starts wherever the tracer "
                           "found it. The axes then move together, B shifted; the table measures B over the shifted window."));
@@ -228,9 +228,7 @@ void CompareWindow::applyAlignment(const AlignPoint* p) {
     cmp_ = compareRuns(*sides_[0].trace, *sides_[1].trace, from, std::max(to, from + 1), shift_);
     if (p) cmp_.alignedAt = p->label;
     fillTable();
-    const QString shifted = p ? tr("&nbsp;&nbsp;<i>shifted: B time = A time %1</i>")
-                                    .arg(QString::fromStdString((shift_ < 0 ? "- " : "+ ") + formatDuration(std::llabs(shift_))))
-                              : QString();
+    const QString shifted = p ? tr("&nbsp;&nbsp;<i>shifted: B time = A time %1</i>").arg(signedShift(shift_)) : QString();
     titles_[1]->setText(QString("<b>B</b>&nbsp;&nbsp;%1%2").arg(sides_[1].label.toHtmlEscaped(), shifted));
     // Keep A's zoom, bring the event into view a tenth from the left, mark it in both.
     const Time span = timelines_[0]->axis().end - timelines_[0]->axis().start;
