@@ -2,13 +2,11 @@
 #include "align.h"
 
 #include <algorithm>
-#include <limits>
 #include <map>
 
 namespace sched {
 
 namespace {
-
 
 // What one run offers: first event, per comm its first switch-in and first wakeup (not the
 // wakeup_new of its creation), per marker text its first time.

@@ -25,6 +25,20 @@ constexpr int kTsShift = 27;
 // out at boot and only need to be unique within the file.
 enum : uint16_t { kPrint = 5, kSwitch = 316, kWaking = 320, kWakeup = 319, kWakeupNew = 318, kMigrate = 317, kFork = 313, kExit = 314 };
 
+uint16_t eventId(Kind k) {
+    switch (k) {
+    case Kind::Fork: return kFork;
+    case Kind::WakeupNew: return kWakeupNew;
+    case Kind::Waking: return kWaking;
+    case Kind::Migrate: return kMigrate;
+    case Kind::Wakeup: return kWakeup;
+    case Kind::Exit: return kExit;
+    case Kind::Switch: return kSwitch;
+    case Kind::Mark: return kPrint;
+    }
+    return kPrint;
+}
+
 // tracefs's events/header_page and events/header_event of a 64-bit kernel.
 const char* const kHeaderPage = "\tfield: u64 timestamp;\toffset:0;\tsize:8;\tsigned:0;\n"
                                 "\tfield: local_t commit;\toffset:8;\tsize:8;\tsigned:1;\n"
@@ -191,8 +205,7 @@ int64_t writeTraceDat(const Trace& trace, const std::function<void(std::string_v
     const auto task = [&](int32_t id) -> const TraceTask& { return trace.tasks[size_t(id)]; };
     events.forEach([&](const FtraceEvent& e, const FtraceContext& ctx) {
         Bytes r;
-        static constexpr uint16_t ids[] = {kFork, kWakeupNew, kWaking, kMigrate, kWakeup, kExit, kSwitch, kPrint};
-        r.put(ids[size_t(e.kind)]);
+        r.put(eventId(e.kind));
         // enum trace_flag_type (6.13+): IRQS_OFF 0x01, NEED_RESCHED_LAZY 0x02, NEED_RESCHED 0x04,
         // HARDIRQ 0x08, PREEMPT_RESCHED 0x20 (the folded bit that makes the text show N rather than n).
         r.put(uint8_t((ctx.irqsOff ? 0x01 : 0) | (ctx.needReschedLazy ? 0x02 : 0) | (ctx.needResched ? 0x24 : 0) | (ctx.hardirq ? 0x08 : 0)));
