@@ -28,9 +28,9 @@ int benchCommand(const BenchOptions& o, std::ostream& out, std::ostream& err) {
         if (o.duration) s.duration = *o.duration;
         // Best of N identical runs: the machine's noise only ever adds time.
         double wall = 1e300;
-        Engine eng = scen::instantiate(s, s.seed, TraceOptions{false});
+        Engine eng = scen::instantiate(s, s.seed, TraceOptions{false, o.batch});
         for (int run = 0; run < o.runs; ++run) {
-            Engine e = scen::instantiate(s, s.seed, TraceOptions{false});
+            Engine e = scen::instantiate(s, s.seed, TraceOptions{false, o.batch});
             const auto t0 = std::chrono::steady_clock::now();
             e.runUntil(s.duration);
             const auto t1 = std::chrono::steady_clock::now();

@@ -18,7 +18,7 @@ int exportTimelineCommand(const RunOptions& o, const scen::Scenario& s, std::ost
     char name[] = "schedscope-cli";
     char* argv[] = {name, nullptr};
     QGuiApplication app(argc, argv);
-    sched::Engine e = scen::instantiate(s, s.seed, sched::TraceOptions{false});
+    sched::Engine e = scen::instantiate(s, s.seed, sched::TraceOptions{false, o.batch});
     e.runUntil(s.duration);
     e.finish();
     view::LaneIndex lanes;
@@ -42,7 +42,7 @@ int exportTimelineCommand(const RunOptions& o, const scen::Scenario& s, std::ost
 }
 
 int exportFtraceCommand(const RunOptions& o, const scen::Scenario& s, std::ostream& err) {
-    sched::Engine e = scen::instantiate(s, s.seed, sched::TraceOptions{false});
+    sched::Engine e = scen::instantiate(s, s.seed, sched::TraceOptions{false, o.batch});
     e.runUntil(s.duration);
     e.finish();
     QSaveFile f(QString::fromStdString(o.exportFtrace));

@@ -13,7 +13,7 @@ const char* const kCliHelp = R"(schedscope-cli - run the SchedScope scheduler si
 Usage:
   schedscope-cli run SCENARIO [options]   simulate and print perf-style tables
   schedscope-cli list                     list the built-in scenarios
-  schedscope-cli bench [SCENARIO...] [--runs N] [--duration D]
+  schedscope-cli bench [SCENARIO...] [--runs N] [--duration D] [--no-batch]
                                           measure the simulator's speed (best of N runs, default 3)
   schedscope-cli experiment FILE [options]
                                           run an experiment (scenarios/experiments/*.json): every
@@ -51,6 +51,9 @@ Options of run (each overrides the scenario's own setting):
   --sort KEYS            latency table order, perf's keys: avg,max,switch,runtime,sum
   --pids                 one latency row per thread instead of merging by comm
   --all-tables           with --repeat, print the latency table of every run
+  --no-batch             give every operation of a task its own event instead of running the
+                         ones that cannot interact ahead in batches: the same results, slower
+                         (a check, and the speed-up's measure)
   --json                 machine-readable output instead of tables
   --export-timeline F    also draw run 1's timeline to F (.png, .svg or .pdf)
   --export-ftrace F      also write run 1 as ftrace text (the kernel's trace layout; Perfetto,
@@ -117,6 +120,7 @@ std::string parseRunOptions(const std::vector<std::string>& args, RunOptions& o)
         if (a == "--json") { o.json = true; continue; }
         if (a == "--pids") { o.perTask = true; continue; }
         if (a == "--all-tables") { o.allTables = true; continue; }
+        if (a == "--no-batch") { o.batch = false; continue; }
         if (a.rfind("--", 0) != 0) {
             if (!o.scenario.empty()) return "unexpected argument '" + a + "' (the scenario is already '" + o.scenario + "')";
             o.scenario = a;
@@ -200,8 +204,10 @@ std::string parseBenchOptions(const std::vector<std::string>& args, BenchOptions
             if (i + 1 >= args.size()) return needValue("--runs");
             if (!parseInt(args[++i], 1, 100, n)) return "--runs: '" + args[i] + "' is not a run count; accepted: 1 to 100";
             o.runs = int(n);
+        } else if (args[i] == "--no-batch") {
+            o.batch = false;
         } else if (args[i].rfind("--", 0) == 0) {
-            return "unknown option '" + args[i] + "' for bench; accepted: --duration D, --runs N";
+            return "unknown option '" + args[i] + "' for bench; accepted: --duration D, --runs N, --no-batch";
         } else {
             o.scenarios.push_back(args[i]);
         }

@@ -25,12 +25,14 @@ struct RunOptions {
     std::string exportFtrace;             // run 1 as ftrace text
     sched::Time rangeStart = 0, rangeEnd = -1; // -1 = the end of the run
     int exportWidth = 1600;
+    bool batch = true; // false: one event per operation (--no-batch; the same results, slower)
 };
 
 struct BenchOptions {
     std::vector<std::string> scenarios;
     std::optional<sched::Time> duration;
     int runs = 3;
+    bool batch = true;
 };
 
 // Returns an error text (empty on success).

@@ -58,7 +58,7 @@ std::string loadSide(const std::string& spec, Side& side) {
     scen::ScenarioError se;
     if (!scen::loadScenario(ro.scenario, s, se)) return se.text();
     if (std::string e = applyOverrides(ro, s); !e.empty()) return spec + ": " + e;
-    Engine e = scen::instantiate(s, s.seed, TraceOptions{false});
+    Engine e = scen::instantiate(s, s.seed, TraceOptions{false, true});
     e.runUntil(s.duration);
     e.finish();
     side.trace = e.trace();

@@ -58,7 +58,7 @@ int runCommand(const RunOptions& o, std::ostream& out, std::ostream& err) {
     std::vector<RunResult> runs;
     std::vector<double> cs, vol, invol, elapsed;
     for (int r = 0; r < o.repeat; ++r) {
-        runs.push_back(simulate(s, s.seed + uint64_t(r), lo));
+        runs.push_back(simulate(s, s.seed + uint64_t(r), lo, o.batch));
         const RunResult& rr = runs.back();
         if (!rr.engineError.empty()) err << "schedscope-cli: warning: " << rr.engineError << "\n";
         cs.push_back(double(rr.switches.total));

@@ -5,8 +5,8 @@
 
 using namespace sched;
 
-RunResult simulate(const scen::Scenario& s, uint64_t seed, const LatencyOptions& lo) {
-    Engine e = scen::instantiate(s, seed, TraceOptions{false});
+RunResult simulate(const scen::Scenario& s, uint64_t seed, const LatencyOptions& lo, bool batch) {
+    Engine e = scen::instantiate(s, seed, TraceOptions{false, batch});
     // Background workloads (the machine's kernel threads) never exit: the run ends when every
     // other task has, as perf stat's measurement ends with its command.
     std::vector<char> background;

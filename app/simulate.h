@@ -21,4 +21,5 @@ struct RunResult {
     std::vector<scen::KernbenchNumbers> kernbench; // per kernbench workload, in scenario order
 };
 
-RunResult simulate(const scen::Scenario& s, uint64_t seed, const sched::LatencyOptions& lo);
+// batch: run operations that cannot interact ahead (sched::TraceOptions::batchOps; same results).
+RunResult simulate(const scen::Scenario& s, uint64_t seed, const sched::LatencyOptions& lo, bool batch = true);

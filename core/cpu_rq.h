@@ -8,6 +8,7 @@
 #include "types.h"
 
 #include <array>
+#include <vector>
 
 namespace sched {
 
@@ -37,6 +38,12 @@ struct CpuRq {
     Time segStart = 0;
     Time segEnd = kNever;
     SegmentKind segKind = SegmentKind::OpEnd;
+    Time segPushedAt = 0; // when the pending Segment was pushed (the queue's equal-time order)
+    // A batch (engine_batch.cpp): curr runs this many more chains of operations without a
+    // Segment event each; the pending Segment is the end of the batch.
+    int32_t batchChains = 0;
+    std::vector<int32_t> batchChannels; // the channels it holds reservations on
+    Time batchOpSince = 0; // when the current op's Segment would have been pushed without the batch
 
     // trace and accounting
     Time sliceStart = 0;

@@ -65,7 +65,7 @@ TaskId Engine::newTask(const TaskSpec& spec, TaskId parent) {
     ents_.push_back(se);
     trace_.tasks.push_back(TraceTask{tasks_.back().pid, tasks_.back().tgid, tasks_.back().comm, tasks_.back().kernelPrio(),
                                      parent >= 0 ? tasks_[size_t(parent)].pid : 0});
-    queue_.push(std::max(spec.start, now_), EventKind::TaskStart, id);
+    queue_.push(std::max(spec.start, now_), now_, EventKind::TaskStart, id);
     return id;
 }
 
@@ -73,7 +73,7 @@ TaskId Engine::spawn(const TaskSpec& spec) { return newTask(spec, kNoTask); }
 
 void Engine::scheduleChange(const ParamChange& c, Time at) {
     changes_.push_back(c);
-    queue_.push(std::max(at, now_), EventKind::Change, int32_t(changes_.size() - 1));
+    queue_.push(std::max(at, now_), now_, EventKind::Change, int32_t(changes_.size() - 1));
 }
 
 // wake_up_new_task(): fork balancing picks the CPU (unless the scenario pins the start CPU),
@@ -117,7 +117,10 @@ bool Engine::step() {
     now_ = e.time;
     ++events_;
     lastKind_ = e.kind;
+    event_ = e;
+    inEvent_ = true;
     dispatch(e);
+    inEvent_ = false;
     ctxCpu_ = -1;
     return true;
 }

@@ -20,6 +20,7 @@
 #include "task.h"
 #include "trace.h"
 
+#include <array>
 #include <deque>
 #include <string>
 #include <vector>
@@ -48,10 +49,19 @@ struct Channel {
     int64_t wakeAllWritersAt = -1;
     std::deque<TaskId> readers, writers; // blocked tasks, FIFO
     Time lastWrite = -1;                 // when the newest message was posted (schbench's wake stamp)
+    // Reserved by batches (engine_batch.cpp): writes and reads planned but not yet done, and the
+    // CPUs whose batches hold them.
+    int64_t pendingWrites = 0, pendingReads = 0;
+    std::array<uint64_t, kMaxCpus / 64> batchers{}; // a bit per CPU
 };
 
 struct TraceOptions {
     bool samples = true; // record vruntime/deadline/V samples (charts); off for pure metrics runs
+    // Run the operations of a running task that cannot interact with anything ahead in batches
+    // instead of one event each (engine_batch.cpp). The decisions and the trace are the same;
+    // the task's program position seen between events lags behind, so interactive views that
+    // inspect it keep this off.
+    bool batchOps = false;
 };
 
 class Engine {
@@ -170,6 +180,19 @@ private:
     int64_t taskLoad(TaskId p) const;
     bool allowed(const Task& t, CpuId c) const { return t.affinity.test(size_t(c)); }
 
+    // engine_batch.cpp
+    enum class ChainWalk : uint8_t { Reserve, GiveBack };
+    void planBatch(CpuId c);
+    Time walkChains(CpuId c, int n, ChainWalk mode, int32_t& chains, Time& lastChain);
+    bool reserve(CpuId c, int32_t ch, bool write);
+    void runBatch(CpuId c);
+    void runChain(CpuId c, Task& t);
+    void cutBatch(CpuId c);
+    void releaseBatch(CpuId c);
+    void touchChannel(int32_t ch);
+    void checkChannel(int32_t ch);
+    void accountProgress(CpuId c);
+
     // engine_program.cpp
     enum class Step : uint8_t { Continue, Blocked, Switched, Exited };
     Step runProgram(CpuId c, TaskId t);
@@ -208,6 +231,12 @@ private:
     bool tickContext_ = false; // inside sched_tick()'s class tick (PREEMPT_AUTO promotion)
     bool finished_ = false;
     EventKind lastKind_ = EventKind::Tick;
+    // The event being handled (a batch's chains due at its time run first only if the queue
+    // orders their Segments before it); outside events everything due runs.
+    Event event_{};
+    bool inEvent_ = false;
+    bool batchExec_ = false;            // running a batch's chains: channel ops use reservations
+    std::vector<int64_t> planLoops_;    // walkChains()'s copy of the loop counters
     Time nohzNextBalance_ = 0;
     TraceMark snapMark_; // in a snapshot: the trace lengths it corresponds to
     Trace trace_;

@@ -8,6 +8,7 @@
 namespace sched {
 
 std::string Engine::apply(const ParamChange& ch) {
+    for (CpuId c = 0; c < CpuId(rqs_.size()); ++c) cutBatch(c); // a change may alter any plan
     switch (ch.kind) {
     case ParamChange::Kind::PreemptModel: {
         SchedConfig next = cfg_;

@@ -13,20 +13,10 @@ void Engine::beginOp(Task& t, const Op& op) {
     t.opDone = 0;
     if (op.clock == 1) t.reqStart = now_;
     if (op.clock == 2 && t.reqStart >= 0) recordRequest(t);
-    switch (op.kind) {
-    case OpKind::Run:
-        t.remaining = op.duration.sample(t.rng);
-        t.opMode = op.mode;
-        break;
-    case OpKind::Loop:
-    case OpKind::Exit:
-        t.remaining = 0;
-        break;
-    default: // a syscall: its kernel path runs preemptible (no cond_resched() points)
-        t.remaining = op.cost;
-        t.opMode = ExecMode::Kernel;
-        break;
-    }
+    t.remaining = cpuPhase(op, t.rng);
+    if (op.kind == OpKind::Run) t.opMode = op.mode;
+    else if (op.kind != OpKind::Loop && op.kind != OpKind::Exit)
+        t.opMode = ExecMode::Kernel; // a syscall: its kernel path runs preemptible (no cond_resched() points)
 }
 
 void Engine::advanceOp(Task& t) {
@@ -225,7 +215,7 @@ void Engine::armTimer(TaskId id, Time at) {
     const Distribution& jitter = cfg_.costs.timerJitter;
     const Time late = jitter.kind == Distribution::Kind::Fixed ? jitter.a : jitter.sample(t.rng);
     // The wakeup happens once the hrtimer interrupt has been entered.
-    queue_.push(std::max(at + slack, now_) + cfg_.costs.timerIrq + late, EventKind::Timer, id, t.timerGen);
+    queue_.push(std::max(at + slack, now_) + cfg_.costs.timerIrq + late, now_, EventKind::Timer, id, t.timerGen);
 }
 
 // hrtimer expiry: an interrupt on the CPU where the timer was armed wakes the task.
@@ -271,42 +261,63 @@ void Engine::recordLatency(Task& t, Time lat) {
     t.latHist[bin]++;
 }
 
+// pipe_write() / unix_stream_sendmsg(): one message, or block while the channel is full.
 bool Engine::channelWrite(CpuId c, TaskId id, int32_t ch) {
     Channel& q = channels_[size_t(ch)];
+    if (batchExec_) { // reserved by a batch: room and no reader to wake, in every order
+        q.count++;
+        q.lastWrite = std::max(q.lastWrite, now_); // batches catch up out of time order
+        q.pendingWrites--;
+        return true;
+    }
+    touchChannel(ch);
+    bool done = false;
     if (q.count >= q.capacity) {
         q.writers.push_back(id);
-        return false;
+    } else {
+        done = true;
+        q.count++;
+        q.lastWrite = std::max(q.lastWrite, now_);
+        if (!q.readers.empty()) { // the data makes a blocked reader runnable
+            const TaskId r = q.readers.front();
+            q.readers.pop_front();
+            tryToWakeUp(r, c, id);
+        }
     }
-    q.count++;
-    q.lastWrite = now_;
-    if (!q.readers.empty()) { // the data makes a blocked reader runnable
-        const TaskId r = q.readers.front();
-        q.readers.pop_front();
-        tryToWakeUp(r, c, id);
-    }
-    return true;
+    checkChannel(ch);
+    return done;
 }
 
+// pipe_read() / unix_stream_recvmsg(): one message, or block while the channel is empty.
 bool Engine::channelRead(CpuId c, TaskId id, int32_t ch) {
     Channel& q = channels_[size_t(ch)];
+    if (batchExec_) { // reserved by a batch: data and no writer to wake, in every order
+        q.count--;
+        q.pendingReads--;
+        return true;
+    }
+    touchChannel(ch);
+    bool done = false;
     if (q.count == 0) {
         q.readers.push_back(id);
-        return false;
+    } else {
+        done = true;
+        q.count--;
+        if (q.wakeAllWritersAt >= 0) { // a socket: every blocked writer once enough has drained
+            if (q.count <= q.wakeAllWritersAt)
+                while (!q.writers.empty()) {
+                    const TaskId w = q.writers.front();
+                    q.writers.pop_front();
+                    tryToWakeUp(w, c, id);
+                }
+        } else if (!q.writers.empty()) { // a pipe: the freed room makes one blocked writer runnable
+            const TaskId w = q.writers.front();
+            q.writers.pop_front();
+            tryToWakeUp(w, c, id);
+        }
     }
-    q.count--;
-    if (q.wakeAllWritersAt >= 0) { // a socket: every blocked writer once enough has drained
-        if (q.count <= q.wakeAllWritersAt)
-            while (!q.writers.empty()) {
-                const TaskId w = q.writers.front();
-                q.writers.pop_front();
-                tryToWakeUp(w, c, id);
-            }
-    } else if (!q.writers.empty()) { // a pipe: the freed room makes one blocked writer runnable
-        const TaskId w = q.writers.front();
-        q.writers.pop_front();
-        tryToWakeUp(w, c, id);
-    }
-    return true;
+    checkChannel(ch);
+    return done;
 }
 
 // fork()/clone(): children inherit policy, nice, custom slice and affinity (sched_fork()).

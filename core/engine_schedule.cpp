@@ -34,6 +34,7 @@ ExecMode Engine::effectiveMode(const Task& t) const {
 // --- need-resched bits ---
 
 void Engine::setFlag(CpuId c, ReschedBit bit, ReschedReason why) {
+    cutBatch(c); // the next exit-to-user point acts on the bit: no more chains run ahead
     CpuRq& rq = rqs_[size_t(c)];
     rq.flag[size_t(bit)] = true;
     rq.flagSetAt[size_t(bit)] = now_;
@@ -82,11 +83,11 @@ void Engine::reschedCurr(CpuId c, ReschedBit wanted, ReschedReason why) {
     if (idle) {
         if (!rq.idleExitPending) {
             rq.idleExitPending = true;
-            queue_.push(now_ + cfg_.costs.idleExit, EventKind::IdleExit, c);
+            queue_.push(now_ + cfg_.costs.idleExit, now_, EventKind::IdleExit, c);
         }
         return;
     }
-    if (c != ctxCpu_) queue_.push(now_ + cfg_.costs.ipiLatency, EventKind::Ipi, c);
+    if (c != ctxCpu_) queue_.push(now_ + cfg_.costs.ipiLatency, now_, EventKind::Ipi, c);
     reprogram(c); // cond_resched()/might_resched() points and preempt_enable() may now act
 }
 
@@ -233,26 +234,8 @@ void Engine::switchIn(CpuId c, TaskId next, TaskId /*prev*/) {
 // --- progress of the running task's work ---
 
 void Engine::syncProgress(CpuId c) {
-    CpuRq& rq = rqs_[size_t(c)];
-    Time e = now_ - rq.segStart;
-    if (e <= 0) return;
-    rq.segStart = now_;
-    if (rq.curr < 0) return;
-    Task& t = tasks_[size_t(rq.curr)];
-    const Time o = std::min(e, t.overhead);
-    t.overhead -= o;
-    e -= o;
-    const Time w = std::min(e, t.remaining);
-    t.remaining -= w;
-    t.opDone += w;
-    // Overheads (switch, wakeup, migration) and syscall paths are system time; a user-mode
-    // op's work is user time (account_user_time / account_system_time, at ns precision).
-    if (t.opMode == ExecMode::User) {
-        t.utime += w;
-        t.stime += o + (e - w);
-    } else {
-        t.stime += o + e;
-    }
+    runBatch(c); // a batch's chains due before the current event first (engine_batch.cpp)
+    accountProgress(c);
 }
 
 // Schedule the running task's next stop: the end of its work, or the first preemption point
@@ -260,7 +243,7 @@ void Engine::syncProgress(CpuId c) {
 void Engine::reprogram(CpuId c) {
     syncProgress(c);
     CpuRq& rq = rqs_[size_t(c)];
-    if (rq.curr < 0) return;
+    if (rq.curr < 0 || rq.batchChains > 0) return;
     const Task& t = tasks_[size_t(rq.curr)];
     Time end;
     SegmentKind kind;
@@ -291,11 +274,18 @@ void Engine::reprogram(CpuId c) {
             }
         }
     }
+    // With nothing pending and both bits clear the next ops may run as a batch.
+    if (opts_.batchOps && kind == SegmentKind::OpEnd && t.overhead == 0 && t.remaining > 0 &&
+        !rq.flag[size_t(ReschedBit::Eager)] && !rq.flag[size_t(ReschedBit::Lazy)]) {
+        planBatch(c);
+        if (rq.batchChains > 0) return;
+    }
     if (end == rq.segEnd && kind == rq.segKind) return;
     rq.segGen++;
     rq.segEnd = end;
     rq.segKind = kind;
-    queue_.push(end, EventKind::Segment, c, rq.segGen);
+    rq.segPushedAt = now_;
+    queue_.push(end, now_, EventKind::Segment, c, rq.segGen);
 }
 
 void Engine::onSegment(CpuId c) {
@@ -324,7 +314,7 @@ void Engine::startTick(CpuId c) {
     rq.tickOn = true;
     rq.tickGen++;
     const Time tick = cfg_.tickNsec();
-    queue_.push((now_ / tick + 1) * tick, EventKind::Tick, c, rq.tickGen); // ticks fall on jiffies
+    queue_.push((now_ / tick + 1) * tick, now_, EventKind::Tick, c, rq.tickGen); // ticks fall on jiffies
 }
 
 // sched_tick(): lazy promotion, the class tick, load balancing, then the IRQ return.
@@ -358,7 +348,7 @@ void Engine::onTick(CpuId c) {
     irqReturn(c);
     CpuRq& rq2 = rqs_[size_t(c)];
     const Time tick = cfg_.tickNsec();
-    if (rq2.curr >= 0) queue_.push((now_ / tick + 1) * tick, EventKind::Tick, c, rq2.tickGen);
+    if (rq2.curr >= 0) queue_.push((now_ / tick + 1) * tick, now_, EventKind::Tick, c, rq2.tickGen);
     else rq2.tickOn = false;
     reprogram(c);
 }
@@ -385,7 +375,7 @@ void Engine::armHrTick(CpuId c) {
     // hrtick_start_fair(): fire when the slice is used up.
     const SchedEntity& se = ents_[size_t(rq.curr)];
     const Time delta = se.slice - (se.sumExecRuntime - se.prevSumExecRuntime);
-    queue_.push(now_ + std::max<Time>(delta, 1), EventKind::HrTick, c, rq.hrtickGen);
+    queue_.push(now_ + std::max<Time>(delta, 1), now_, EventKind::HrTick, c, rq.hrtickGen);
 }
 
 void Engine::onHrTick(CpuId c) {

@@ -1,8 +1,13 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-// The discrete-event queue: a 4-ary min-heap of small POD events in one vector, ordered by
-// (time, sequence number). The sequence number makes equal-time events pop in the order they
-// were pushed, so a run is identical on every machine. No allocation per event once the vector
-// has grown; cancelled events are skipped by generation numbers instead of being removed.
+// The discrete-event queue: a 4-ary min-heap of small POD events in one vector. Equal-time
+// events pop in a fixed order, so a run is identical on every machine: the one pushed at the
+// earlier simulated time first; among those pushed at the same time, every other kind before
+// the Segment events, other kinds in the order they were pushed (a sequence number), Segments by
+// CPU. That is the order of pushing except that a Segment's place never depends on what else was
+// pushed at the same moment, which is what lets the engine run a task's operations ahead without
+// pushing a Segment for each (engine_batch.cpp) and still make the same decisions in the same
+// order. No allocation per event once the vector has grown; cancelled events are skipped by
+// generation numbers instead of being removed.
 #pragma once
 
 #include "types.h"
@@ -24,6 +29,7 @@ enum class EventKind : uint8_t {
 
 struct Event {
     Time time;
+    Time pushedAt; // the simulated time at which it was pushed
     uint64_t seq;
     int32_t a;
     uint32_t gen;
@@ -32,8 +38,8 @@ struct Event {
 
 class EventQueue {
 public:
-    void push(Time t, EventKind kind, int32_t a, uint32_t gen = 0) {
-        heap_.push_back(Event{t, seq_++, a, gen, kind});
+    void push(Time t, Time pushedAt, EventKind kind, int32_t a, uint32_t gen = 0) {
+        heap_.push_back(Event{t, pushedAt, seq_++, a, gen, kind});
         siftUp(heap_.size() - 1);
     }
     bool empty() const { return heap_.empty(); }
@@ -43,7 +49,12 @@ public:
 
 private:
     static bool less(const Event& x, const Event& y) {
-        return x.time < y.time || (x.time == y.time && x.seq < y.seq);
+        if (x.time != y.time) return x.time < y.time;
+        if (x.pushedAt != y.pushedAt) return x.pushedAt < y.pushedAt;
+        const bool xs = x.kind == EventKind::Segment, ys = y.kind == EventKind::Segment;
+        if (xs != ys) return ys;
+        if (xs && x.a != y.a) return x.a < y.a;
+        return x.seq < y.seq;
     }
     void siftUp(size_t i);
     void siftDown(size_t i);

@@ -33,6 +33,7 @@ struct Op {
     Time condReschedEvery = 0;      // Run in kernel mode: cond_resched() spacing in work time (0 = none)
     Time mightReschedEvery = 0;     // Run in kernel mode: might_resched() spacing (0 = none)
     Time cost = 0;                  // syscall ops: kernel time spent before the operation
+    Time costJitter = 0;            // ... drawn uniformly from cost +- costJitter (0 = exactly cost)
     Time period = 0;                // TimerWait
     int32_t channel = -1;           // Write / Read
     int32_t target = 0;             // Loop: op index; Fork: program index
@@ -43,6 +44,17 @@ struct Op {
     bool measureWake = false;       // Read: record wake-up to run latency when it had to block (schbench)
     uint8_t clock = 0;              // request stopwatch at the op's start: 1 = start, 2 = stop and record (schbench)
 };
+
+// The CPU time an op needs before its action, drawn when it begins: a run's work, a syscall's
+// kernel time (cost +- costJitter), nothing for a loop or an exit.
+inline Time cpuPhase(const Op& op, Rng& rng) {
+    switch (op.kind) {
+    case OpKind::Run: return op.duration.sample(rng);
+    case OpKind::Loop:
+    case OpKind::Exit: return 0;
+    default: return op.costJitter > 0 ? op.cost - op.costJitter + Time(rng.below(uint64_t(2 * op.costJitter + 1))) : op.cost;
+    }
+}
 
 struct Program {
     std::string name;

@@ -37,12 +37,22 @@ uint64_t Rng::next() {
     return result;
 }
 
+// Lemire's multiply-and-shift ("Fast random integer generation in an interval", 2019): the high
+// word of x * n, rejecting the few x whose low word falls below 2^64 mod n, so every value is
+// equally likely; the division runs only on the rare path.
+__extension__ typedef unsigned __int128 U128; // GCC and Clang; the project builds with GCC 12
+
 uint64_t Rng::below(uint64_t n) {
-    const uint64_t limit = UINT64_MAX - UINT64_MAX % n;
-    uint64_t x;
-    do x = next();
-    while (x >= limit);
-    return x % n;
+    U128 m = U128(next()) * n;
+    uint64_t low = uint64_t(m);
+    if (low < n) {
+        const uint64_t threshold = (0 - n) % n;
+        while (low < threshold) {
+            m = U128(next()) * n;
+            low = uint64_t(m);
+        }
+    }
+    return uint64_t(m >> 64);
 }
 
 double Rng::normal() {

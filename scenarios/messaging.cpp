@@ -16,6 +16,14 @@ namespace {
 // Kernel time per 100-byte message, calibrated on the traced 2-CPU VM (hackbench -g 4 -l 2000:
 // 15.2 s of CPU for 3.2 M messages): the write and the read side, and the user-space loop.
 constexpr Time kWriteCost = 2200, kReadCost = 2000, kUserPerMessage = 100;
+// A syscall's kernel time varies by a few percent from call to call (cache state, lock hand-off).
+// Without it every cost is a multiple of 100 ns, senders and receivers on different CPUs finish
+// their calls at the same nanosecond all the time, and who goes first at such a tie (a convention
+// of the event queue) decides whether a reader blocks.
+Op jittered(Op o) {
+    o.costJitter = o.cost / 20;
+    return o;
+}
 // Channel room in 100-byte messages: an AF_UNIX stream socket's 208 KB send buffer charged with
 // each skb's truesize (~768 B), or a 64 KiB pipe filled 40 messages per page.
 int capacityFor(const MessagingArgs& a) {
@@ -93,13 +101,13 @@ void addMessaging(const MessagingArgs& a, Scenario& s) {
         const std::string group = comm + ".g" + std::to_string(g);
         // Receivers first, as both tools create them: each reads fds * loops messages.
         for (int r = 0; r < a.fds; ++r) {
-            const int32_t prog = addWorker({ops::channel(OpKind::Read, channelOf(g, r), kReadCost), ops::run(kUserPerMessage)},
+            const int32_t prog = addWorker({jittered(ops::channel(OpKind::Read, channelOf(g, r), kReadCost)), ops::run(kUserPerMessage)},
                                            int64_t(a.fds) * a.loops, group + ".receiver" + std::to_string(r));
             main.ops.push_back(ops::fork(prog, 1, a.threads, creation));
         }
         // The group's senders: loops rounds of one message to each receiver, in order.
         std::vector<Op> round;
-        for (int r = 0; r < a.fds; ++r) round.push_back(ops::channel(OpKind::Write, channelOf(g, r), kWriteCost));
+        for (int r = 0; r < a.fds; ++r) round.push_back(jittered(ops::channel(OpKind::Write, channelOf(g, r), kWriteCost)));
         round.push_back(ops::run(kUserPerMessage * a.fds));
         main.ops.push_back(ops::fork(addWorker(round, a.loops, group + ".sender"), a.fds, a.threads, creation));
     }

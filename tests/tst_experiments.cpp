@@ -69,10 +69,14 @@ private slots:
     }
 
     // SEED 1 messaging (§4.1): under preempt=none the PREEMPT_AUTO build does more voluntary
-    // switches than PREEMPT_DYNAMIC; total switches and elapsed time stay within 10 %.
+    // switches than PREEMPT_DYNAMIC (+7.5 % in v2, +3.3 % in v1); total switches and elapsed time
+    // stay within 10 %. One run's voluntary count moves by ~9 % with the seed; the simulated
+    // difference is small (+2.3 % +- 1.5 % over 60 runs each), so ten runs show its sign, not its
+    // size.
     void messagingNoneAutoMoreVoluntaryTotalAndElapsedWithinTenPercent() {
         scen::Experiment x;
         const auto c = runQuick("preempt-auto-none-messaging.json", x);
+        QCOMPARE(x.repeat, 10);
         const double volAuto = mean(x, c[0], "voluntary"), volDyn = mean(x, c[1], "voluntary");
         const double csAuto = mean(x, c[0], "context_switches"), csDyn = mean(x, c[1], "context_switches");
         const double elAuto = mean(x, c[0], "elapsed_s"), elDyn = mean(x, c[1], "elapsed_s");

@@ -17,11 +17,11 @@ struct Run {
     Scenario s;
     Engine e;
 };
-Run runFile(const std::string& name) {
+Run runFile(const std::string& name, uint64_t seedOffset = 0) {
     Scenario s;
     ScenarioError err;
     if (!loadScenarioFile(std::string(SCHEDSCOPE_SCENARIO_DIR) + "/real-machine/" + name, s, err)) qFatal("%s", err.text().c_str());
-    Engine e = instantiate(s, s.seed);
+    Engine e = instantiate(s, s.seed + seedOffset, TraceOptions{false, true});
     e.runUntil(s.duration);
     e.finish();
     return {std::move(s), std::move(e)};
@@ -38,15 +38,23 @@ private slots:
         int workers = 0;
         int64_t vol = 0, invol = 0;
         double loops = 0;
+        std::vector<int64_t> loopsOf, volOf, invOf, cpuUsOf;
         for (const Task& t : r.e.tasks()) {
             if (t.comm != "massive_intr" || t.parent < 0) continue;
             ++workers;
             loops += double(t.iterations);
             vol += t.nvcsw;
             invol += t.nivcsw;
+            loopsOf.push_back(t.iterations), volOf.push_back(t.nvcsw), invOf.push_back(t.nivcsw);
+            cpuUsOf.push_back((t.utime + t.stime) / kNsPerUs);
             QVERIFY2(t.nivcsw >= 450 && t.nivcsw <= 650, qPrintable(QString("involuntary %1").arg(t.nivcsw))); // real 525-577
         }
         QCOMPARE(workers, 8);
+        const auto range = [](const std::vector<int64_t>& v) {
+            return QString("%1-%2").arg(*std::min_element(v.begin(), v.end())).arg(*std::max_element(v.begin(), v.end()));
+        };
+        qInfo("per worker: loops %s, voluntary %s, involuntary %s, CPU %s us; cs %lld", qPrintable(range(loopsOf)),
+              qPrintable(range(volOf)), qPrintable(range(invOf)), qPrintable(range(cpuUsOf)), (long long)countSwitches(r.e.trace()).total);
         loops /= workers;
         QVERIFY2(std::abs(loops - 304.4) <= 0.05 * 304.4, qPrintable(QString("loops %1").arg(loops))); // within 5 %
         QVERIFY2(std::abs(double(vol) / workers - 306) <= 0.05 * 306, qPrintable(QString("voluntary %1").arg(vol)));
@@ -76,22 +84,33 @@ private slots:
                 if ((seen += m.latHist[b]) >= rank) return double(b);
             return double(m.latHist.size());
         };
+        qInfo("latency min/avg/max %.0f/%.1f/%.0f us, p50/p90/p99/p99.9 %.0f/%.0f/%.0f/%.0f us; voluntary %lld involuntary %lld",
+              double(m.latMin) / 1e3, avgUs, double(m.latMax) / 1e3, pct(0.5), pct(0.9), pct(0.99), pct(0.999), (long long)vol,
+              (long long)invol);
         QVERIFY2(std::abs(pct(0.5) - 90) <= 5, qPrintable(QString("p50 %1").arg(pct(0.5))));
         QVERIFY2(std::abs(pct(0.9) - 109) <= 8, qPrintable(QString("p90 %1").arg(pct(0.9))));
         QVERIFY2(std::abs(pct(0.99) - 129) <= 15, qPrintable(QString("p99 %1").arg(pct(0.99))));
         QVERIFY2(std::abs(double(m.latMin) / 1e3 - 64) <= 10, qPrintable(QString("min %1").arg(m.latMin)));
     }
     // hackbench -g 4 -l 2000 -T: 63,988 voluntary and 11,564 involuntary switches, perf stat
-    // 75,551; "Time: 7.681" traced (6.2-6.8 s untraced).
+    // 75,551; "Time: 7.681" traced (6.2-6.8 s untraced). One run of hackbench is one draw: the
+    // switch counts of simulated runs with different seeds spread by +-10 % and more (who blocks
+    // first cascades), so the mean of ten runs (perf stat --repeat 10) is held against the trace.
     void hackbenchLandsNearTheRealRun() {
-        Run r = runFile("hackbench-g4-l2000-threads.json");
-        const SwitchCounts c = countSwitches(r.e.trace());
-        QVERIFY2(std::abs(double(c.total) - 75551) <= 0.2 * 75551, qPrintable(QString("cs %1").arg(c.total)));
-        QVERIFY2(std::abs(double(c.voluntary) - 63988) <= 0.15 * 63988, qPrintable(QString("voluntary %1").arg(c.voluntary)));
-        QVERIFY2(c.involuntary >= 11564 / 2 && c.involuntary <= 11564 * 3 / 2, qPrintable(QString("involuntary %1").arg(c.involuntary)));
-        const std::string out = workloadReport(r.s.workloads[0], r.e);
-        const double time = std::stod(out.substr(out.find("Time: ") + 6));
-        QVERIFY2(time >= 6.0 && time <= 8.0, out.c_str());
+        constexpr int kRuns = 10;
+        double total = 0, vol = 0, invol = 0, time = 0;
+        for (int i = 0; i < kRuns; ++i) {
+            Run r = runFile("hackbench-g4-l2000-threads.json", uint64_t(i));
+            const SwitchCounts c = countSwitches(r.e.trace());
+            total += double(c.total) / kRuns, vol += double(c.voluntary) / kRuns, invol += double(c.involuntary) / kRuns;
+            const std::string out = workloadReport(r.s.workloads[0], r.e);
+            time += std::stod(out.substr(out.find("Time: ") + 6)) / kRuns;
+        }
+        qInfo("mean of %d runs: cs %.0f, voluntary %.0f, involuntary %.0f, Time %.3f s", kRuns, total, vol, invol, time);
+        QVERIFY2(std::abs(total - 75551) <= 0.2 * 75551, qPrintable(QString("cs %1").arg(total)));
+        QVERIFY2(std::abs(vol - 63988) <= 0.15 * 63988, qPrintable(QString("voluntary %1").arg(vol)));
+        QVERIFY2(invol >= 11564 / 2 && invol <= 11564 * 3 / 2, qPrintable(QString("involuntary %1").arg(invol)));
+        QVERIFY2(time >= 6.0 && time <= 8.0, qPrintable(QString("Time %1").arg(time)));
     }
 
 private:

@@ -1,0 +1,186 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Batches (core/engine_batch.cpp): a running task's operations run ahead without an event each
+// must leave every decision as one event per operation makes it. Each workload runs both ways and
+// everything the engine records is compared: the trace columns, each task's counters, the
+// channels. The queue's equal-time order that this rests on is tested on its own.
+#include "test_support.h"
+
+#include "event_queue.h"
+
+using namespace sched;
+
+namespace {
+
+template <class V> void put(QByteArray& b, const V& v) {
+    b.append(reinterpret_cast<const char*>(v.data()), qsizetype(v.size() * sizeof(typename V::value_type)));
+}
+
+template <class T> void putValue(QByteArray& b, const T& v) { b.append(reinterpret_cast<const char*>(&v), sizeof v); }
+
+// Everything a run leaves behind that batching could get wrong.
+QByteArray record(const Engine& e) {
+    QByteArray b;
+    const Trace& t = e.trace();
+    put(b, t.slices.start), put(b, t.slices.end), put(b, t.slices.task), put(b, t.slices.cpu), put(b, t.slices.endPoint),
+        put(b, t.slices.endReason);
+    put(b, t.flags.set), put(b, t.flags.clear), put(b, t.flags.task), put(b, t.flags.bit), put(b, t.flags.reason);
+    put(b, t.wakeups.time), put(b, t.wakeups.wakee), put(b, t.wakeups.waker), put(b, t.wakeups.targetCpu);
+    put(b, t.migrations.time), put(b, t.migrations.task), put(b, t.migrations.to);
+    for (const Task& k : e.tasks()) {
+        putValue(b, k.state), putValue(b, k.ip), putValue(b, k.remaining), putValue(b, k.opDone), putValue(b, k.iterations);
+        putValue(b, k.utime), putValue(b, k.stime), putValue(b, k.nvcsw), putValue(b, k.nivcsw), putValue(b, k.nrMigrations);
+        putValue(b, k.latCount), putValue(b, k.latSum), putValue(b, k.latMax), putValue(b, k.exitedAt);
+        put(b, k.loopLeft), put(b, k.latHist), put(b, k.reqHist);
+    }
+    for (const SchedEntity& se : e.entities()) putValue(b, se.vruntime), putValue(b, se.sumExecRuntime);
+    for (const Channel& c : e.channels()) {
+        putValue(b, c.count), putValue(b, c.lastWrite), putValue(b, c.pendingWrites), putValue(b, c.pendingReads);
+        b.append(char(c.readers.size())), b.append(char(c.writers.size()));
+    }
+    return b;
+}
+
+struct Run {
+    QByteArray recorded;
+    uint64_t events = 0;
+};
+
+Run run(const scen::Scenario& s, bool batch, Time until) {
+    Engine e = scen::instantiate(s, s.seed, TraceOptions{false, batch});
+    e.runUntil(until);
+    e.finish();
+    return {record(e), e.eventsProcessed()};
+}
+
+std::string workloads(const std::string& machine, const std::string& tasks) {
+    return R"({"machine": )" + machine + R"(, "tasks": [)" + tasks + "]}";
+}
+
+} // namespace
+
+class TestBatch : public QObject {
+    Q_OBJECT
+private slots:
+    void batchesMakeTheSameDecisions_data() {
+        QTest::addColumn<QString>("json");
+        QTest::addColumn<qint64>("until");
+        QTest::addColumn<bool>("fewerEvents"); // the workload's channel ops can run ahead
+        const auto row = [](const char* name, const std::string& json, Time until, bool fewer) {
+            QTest::newRow(name) << QString::fromStdString(json) << qint64(until) << fewer;
+        };
+        // Sockets: a quarter-drained buffer wakes every blocked writer; threads of one process.
+        for (const char* model : {"none", "voluntary", "full", "lazy"})
+            row((std::string("messaging sockets preempt=") + model).c_str(),
+                workloads(std::string(R"({"cpus": 8, "hz": 250, "preempt": ")") + model + "\"}",
+                          R"({"workload": "messaging", "args": "-g 4 -t -l 60"}, {"workload": "kthreads", "args": "-r 10 -c 20"})"),
+                400 * kNsPerMs, true);
+        row("messaging PREEMPT_AUTO build", workloads(R"({"cpus": 16, "hz": 1000, "kernel": "auto-rfc", "preempt": "none"})",
+                                                     R"({"workload": "messaging", "args": "-g 6 -t -l 40"})"),
+            400 * kNsPerMs, true);
+        // Pipes: one writer woken per freed slot; processes.
+        row("hackbench pipes", workloads(R"({"cpus": 4, "hz": 1000, "preempt": "full"})", R"({"workload": "hackbench", "args": "-g 3 -l 80 -p"})"),
+            400 * kNsPerMs, true);
+        row("hackbench one channel slot", workloads(R"({"cpus": 2, "hz": 250, "preempt": "none"})",
+                                                    R"({"workload": "hackbench", "args": "-g 1 -f 3 -l 100 -p -s 4096"})"),
+            400 * kNsPerMs, true);
+        // Random durations, a tiny channel, kernel sections, sleeps: plans end and get cut often.
+        row("random producer/consumer", R"J({"machine": {"cpus": 3, "hz": 1000, "preempt": "lazy"},
+          "channels": [{"name": "ch", "capacity": 3}, {"name": "back", "capacity": 2}],
+          "tasks": [
+            {"comm": "worker", "count": 5, "behavior": [{"repeat": "forever", "body": [
+                {"run": {"dist": "exponential", "mean": "400us"}, "mode": "kernel"}, {"sleep": {"dist": "lognormal", "mean": "1ms", "sd": "2ms"}}]}]},
+            {"comm": "producer", "count": 2, "behavior": [{"repeat": "forever", "body": [{"run": {"dist": "uniform", "min": "1us", "max": "9us"}}, {"write": "ch"}, {"read": "back"}]}]},
+            {"comm": "consumer", "count": 2, "behavior": [{"repeat": "forever", "body": [{"read": "ch"}, {"write": "back"}, {"run": {"dist": "normal", "mean": "5us", "sd": "2us"}}]}]} ]})J",
+            300 * kNsPerMs, false); // a tight ping-pong over tiny channels: few ops can run ahead
+        // Workloads whose ops mostly sleep, exit or time themselves: batching must stay out of the way.
+        row("schbench", workloads(R"({"cpus": 4, "hz": 1000, "preempt": "lazy"})", R"({"workload": "schbench", "args": "-m 2 -t 4 -r 1"})"),
+            600 * kNsPerMs, false);
+        row("kernbench", workloads(R"({"cpus": 4, "hz": 250, "preempt": "none"})", R"({"workload": "kernbench", "args": "-j 4"})"),
+            1500 * kNsPerMs, false);
+        row("massive_intr, cyclictest, browser",
+            workloads(R"({"cpus": 2, "hz": 250, "preempt": "voluntary"})",
+                      R"({"workload": "massive_intr", "args": "4 1"}, {"workload": "cyclictest", "args": "-t 2 -i 1000 -l 400"}, {"workload": "browser", "args": ""})"),
+            800 * kNsPerMs, false);
+    }
+    void batchesMakeTheSameDecisions() {
+        QFETCH(QString, json);
+        QFETCH(qint64, until);
+        QFETCH(bool, fewerEvents);
+        const scen::Scenario s = scenarioFrom(json.toStdString());
+        const Run perOp = run(s, false, until), batched = run(s, true, until);
+        QVERIFY(perOp.recorded.size() > 10000);
+        QVERIFY2(perOp.recorded == batched.recorded, "a batched run differs from the one-event-per-op run");
+        if (fewerEvents) QVERIFY2(batched.events * 2 < perOp.events, qPrintable(QString("events %1 batched vs %2").arg(batched.events).arg(perOp.events)));
+        else QVERIFY(batched.events <= perOp.events);
+    }
+
+    void liveChangesCutBatches() {
+        // A preemption-model change half-way (and a base-slice change) while batches are planned.
+        scen::Scenario s = scenarioFrom(workloads(R"({"cpus": 4, "hz": 250, "preempt": "none"})",
+                                                  R"({"workload": "messaging", "args": "-g 2 -t -l 200"})"));
+        const auto both = [&](auto&& change) {
+            Engine a = scen::instantiate(s, 1, TraceOptions{false, false}), b = scen::instantiate(s, 1, TraceOptions{false, true});
+            change(a), change(b);
+            a.runUntil(400 * kNsPerMs), b.runUntil(400 * kNsPerMs);
+            a.finish(), b.finish();
+            return record(a) == record(b);
+        };
+        QVERIFY(both([](Engine& e) {
+            ParamChange c;
+            c.kind = ParamChange::Kind::PreemptModel;
+            c.model = PreemptModel::Full;
+            e.scheduleChange(c, 20 * kNsPerMs);
+        }));
+        QVERIFY(both([](Engine& e) {
+            e.runUntil(15 * kNsPerMs);
+            ParamChange c;
+            c.kind = ParamChange::Kind::BaseSlice;
+            c.value = 300 * kNsPerUs;
+            QVERIFY(e.apply(c).empty());
+        }));
+    }
+
+    void snapshotsAndSteppingInsideABatch() {
+        const scen::Scenario s = scenarioFrom(workloads(R"({"cpus": 8, "hz": 1000, "preempt": "lazy"})",
+                                                        R"({"workload": "messaging", "args": "-g 3 -t -l 100"})"));
+        Engine a = scen::instantiate(s, 1, TraceOptions{false, true});
+        a.runUntil(20 * kNsPerMs + 1234); // between events, batches part-way
+        Engine copy = a;
+        Engine stepped = a;
+        a.runUntil(200 * kNsPerMs);
+        copy.runUntil(200 * kNsPerMs);
+        while (stepped.nextEventTime() <= 200 * kNsPerMs) stepped.step();
+        stepped.runUntil(200 * kNsPerMs);
+        a.finish(), copy.finish(), stepped.finish();
+        QVERIFY(record(a) == record(copy));
+        QVERIFY(record(a) == record(stepped));
+        const Run perOp = run(s, false, 200 * kNsPerMs);
+        QVERIFY(record(a) == perOp.recorded);
+    }
+
+    void equalTimeEventsPopInAFixedOrder() {
+        // Pushed earlier first; pushed at the same moment: other kinds in push order, then
+        // Segment events by CPU, in whatever order they were pushed.
+        EventQueue q;
+        q.push(100, 10, EventKind::Segment, 3, 1);
+        q.push(100, 10, EventKind::Ipi, 2);
+        q.push(100, 10, EventKind::Segment, 0, 1);
+        q.push(50, 20, EventKind::Segment, 7, 1);
+        q.push(100, 10, EventKind::Tick, 1);
+        q.push(100, 5, EventKind::Segment, 5, 1);
+        q.push(100, 10, EventKind::Segment, 1, 1);
+        q.push(100, 30, EventKind::Timer, 9);
+        std::vector<std::pair<EventKind, int>> order;
+        while (!q.empty()) {
+            const Event e = q.pop();
+            order.push_back({e.kind, e.a});
+        }
+        const std::vector<std::pair<EventKind, int>> expected{
+            {EventKind::Segment, 7}, {EventKind::Segment, 5}, {EventKind::Ipi, 2},     {EventKind::Tick, 1},
+            {EventKind::Segment, 0}, {EventKind::Segment, 1}, {EventKind::Segment, 3}, {EventKind::Timer, 9}};
+        QVERIFY(order == expected);
+    }
+};
+
+QTEST_GUILESS_MAIN(TestBatch)
+#include "tst_batch.moc"
