@@ -97,14 +97,22 @@ FtraceEvents::FtraceEvents(const Trace& trace, const FtraceExportOptions& opts) 
     bits_.assign(flips_.size(), {0, 0});
 }
 
-void FtraceEvents::needReschedAt(uint16_t c, Time t, FtraceContext& ctx) {
+// The bits after every change up to t; with setsOnlyAtT, the changes at t itself count only if
+// they set a bit: a wakeup's own resched_curr() is visible on its line, while the switch that
+// clears the bit at the same nanosecond (the IRQ exit right after) comes later in the file.
+void FtraceEvents::needReschedAt(uint16_t c, Time t, FtraceContext& ctx, bool setsOnlyAtT) {
     if (c >= flips_.size()) return;
-    while (cursor_[c] < flips_[c].size() && flips_[c][cursor_[c]].t <= t) {
-        const Flip& fl = flips_[c][cursor_[c]++];
+    const std::vector<Flip>& v = flips_[c];
+    while (cursor_[c] < v.size() && (v[cursor_[c]].t < t || (!setsOnlyAtT && v[cursor_[c]].t == t))) {
+        const Flip& fl = v[cursor_[c]++];
         bits_[c][size_t(fl.bit)] += fl.delta;
     }
-    ctx.needResched = bits_[c][size_t(ReschedBit::Eager)] > 0;
-    ctx.needReschedLazy = bits_[c][size_t(ReschedBit::Lazy)] > 0;
+    std::array<int, 2> bits = bits_[c];
+    if (setsOnlyAtT)
+        for (size_t k = cursor_[c]; k < v.size() && v[k].t == t; ++k)
+            if (v[k].delta > 0) bits[size_t(v[k].bit)]++;
+    ctx.needResched = bits[size_t(ReschedBit::Eager)] > 0;
+    ctx.needReschedLazy = bits[size_t(ReschedBit::Lazy)] > 0;
 }
 
 // The context of each record, as the kernel path that emits it has it.
@@ -127,14 +135,15 @@ FtraceContext FtraceEvents::contextOf(const FtraceEvent& e, const std::vector<in
         ctx.hardirq = wake >= 0 && trace_.wakeups.waker[size_t(wake)] == kNoTask;
         ctx.preemptDepth = uint8_t((e.kind == Kind::Wakeup ? 4 : 3) - (ctx.hardirq ? 1 : 0));
         // sched_waking and the migration come before wakeup_preempt(): a bit that the wakeup
-        // itself sets at this instant is not there yet.
-        needReschedAt(e.cpu, e.kind == Kind::Wakeup ? e.time : e.time - 1, ctx);
+        // itself sets at this instant is not there yet; sched_wakeup comes after it.
+        if (e.kind == Kind::Wakeup) needReschedAt(e.cpu, e.time, ctx, true);
+        else needReschedAt(e.cpu, e.time - 1, ctx);
         break;
     }
     case Kind::WakeupNew: // wake_up_new_task()
         ctx.irqsOff = true;
         ctx.preemptDepth = 2;
-        needReschedAt(e.cpu, e.time, ctx);
+        needReschedAt(e.cpu, e.time, ctx, true);
         break;
     case Kind::Fork:
     case Kind::Exit: break; // process context, preemptible

@@ -65,7 +65,7 @@ private:
         int8_t bit, delta;
     };
     FtraceContext contextOf(const FtraceEvent& e, const std::vector<int32_t>& current);
-    void needReschedAt(uint16_t c, Time t, FtraceContext& ctx);
+    void needReschedAt(uint16_t c, Time t, FtraceContext& ctx, bool setsOnlyAtT = false);
 
     const Trace& trace_;
     std::vector<FtraceEvent> events_;

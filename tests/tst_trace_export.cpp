@@ -441,6 +441,30 @@ private slots:
         QVERIFY2(text.find("100.000003: sched_switch: prev_comm=a") != std::string::npos, text.c_str());
     }
 
+    // ttwu_do_activate(): wakeup_preempt() sets TIF_NEED_RESCHED before trace_sched_wakeup(), so
+    // the line shows N even when the IRQ exit switches at the same nanosecond (the engine has no
+    // time between them); sched_waking comes before wakeup_preempt() and shows no N.
+    void wakeupLineShowsTheBitItsWakeupSets() {
+        Trace t;
+        t.cpus = 1;
+        t.tasks.push_back({1000, 1000, "hog", 120, 0});
+        t.tasks.push_back({1001, 1001, "sleeper", 120, 0});
+        t.slices.push(1000, 5000, 0, 0, uint8_t(SwitchPoint::ExitToUser), uint8_t(ReschedReason::WakeupPreempt));
+        t.slices.push(5000, 9000, 1, 0, uint8_t(SwitchPoint::Block), kNoReason);
+        t.wakeups.push(5000, kNoTask, 1, 0, 0, false); // from the hrtimer interrupt
+        t.flags.push(5000, 5000, 0, 0, uint8_t(ReschedBit::Eager), uint8_t(ReschedReason::WakeupPreempt), uint8_t(SwitchPoint::ExitToUser));
+        const std::string text = exportText(t, 100 * kNsPerSec);
+        const auto lineWith = [&](const char* what) {
+            const size_t at = text.find(what);
+            if (at == std::string::npos) return std::string();
+            const size_t start = text.rfind('\n', at) + 1;
+            return text.substr(start, text.find('\n', at) - start);
+        };
+        QVERIFY2(lineWith("sched_wakeup: comm=sleeper").find(" dNh3. ") != std::string::npos, text.c_str());
+        QVERIFY2(lineWith("sched_waking: comm=sleeper").find(" d.h2. ") != std::string::npos, text.c_str());
+        QVERIFY2(lineWith("sched_switch: prev_comm=hog").find(" d..2. ") != std::string::npos, text.c_str());
+    }
+
     void rangeLimitsTheLines() {
         const Engine e = richRun();
         std::string all, part;
