@@ -22,7 +22,6 @@
 #include <algorithm>
 #include <bit>
 
-#include <cstdio>
 namespace sched {
 
 namespace {
