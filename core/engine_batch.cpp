@@ -104,17 +104,7 @@ Time Engine::walkChains(CpuId c, int n, ChainWalk mode, int32_t& chains, Time& l
             const Op& op = ops[pip];
             switch (op.kind) {
             case OpKind::Run: ++pip; break;
-            case OpKind::Loop:
-                if (op.until > 0) {
-                    pip = at - t.startedAt < op.until ? uint32_t(op.target) : pip + 1;
-                } else if (op.count == 0) {
-                    pip = uint32_t(op.target);
-                } else {
-                    int64_t& left = planLoops_[size_t(op.loopSlot)];
-                    if (left == 0) left = op.count;
-                    pip = --left > 0 ? uint32_t(op.target) : pip + 1;
-                }
-                break;
+            case OpKind::Loop: pip = loopJumps(op, at - t.startedAt, planLoops_) ? uint32_t(op.target) : pip + 1; break;
             case OpKind::Write:
             case OpKind::Read: {
                 const bool write = op.kind == OpKind::Write;
@@ -233,15 +223,7 @@ void Engine::runChain(CpuId c, Task& t) {
         case OpKind::Run: break;
         case OpKind::Loop:
             t.iterations++;
-            if (op.until > 0) {
-                jump = now_ - t.startedAt < op.until;
-            } else if (op.count == 0) {
-                jump = true;
-            } else {
-                int64_t& left = t.loopLeft[size_t(op.loopSlot)];
-                if (left == 0) left = op.count;
-                jump = --left > 0;
-            }
+            jump = loopJumps(op, now_ - t.startedAt, t.loopLeft);
             break;
         case OpKind::Write:
         case OpKind::Read:

@@ -89,25 +89,11 @@ Engine::Step Engine::doOpAction(CpuId c, TaskId id, const Op& op) {
         return Step::Continue;
     case OpKind::Loop:
         t.iterations++;
-        if (op.until > 0) { // massive_intr: "while (time() - start < runtime)"
-            if (now_ - t.startedAt < op.until) {
-                t.ip = uint32_t(op.target);
-                t.opStarted = false;
-            } else {
-                advanceOp(t);
-            }
-        } else if (op.count == 0) {
+        if (loopJumps(op, now_ - t.startedAt, t.loopLeft)) {
             t.ip = uint32_t(op.target);
             t.opStarted = false;
         } else {
-            int64_t& left = t.loopLeft[size_t(op.loopSlot)];
-            if (left == 0) left = op.count;
-            if (--left > 0) {
-                t.ip = uint32_t(op.target);
-                t.opStarted = false;
-            } else {
-                advanceOp(t);
-            }
+            advanceOp(t);
         }
         return Step::Continue;
     case OpKind::Sleep:
