@@ -13,6 +13,7 @@ std::string_view distributionKindName(Distribution::Kind k) {
     case Distribution::Kind::Exponential: return "exponential";
     case Distribution::Kind::Normal: return "normal";
     case Distribution::Kind::LogNormal: return "lognormal";
+    case Distribution::Kind::Empirical: return "empirical";
     }
     return "?";
 }
@@ -34,6 +35,13 @@ Time Distribution::sample(Rng& rng) const {
         const double mu = detLog(m) - sigma2 / 2.0;
         v = detExp(mu + std::sqrt(sigma2) * rng.normal());
         break;
+    }
+    case Kind::Empirical: {
+        // In integers, so that every machine draws the same: a position in 1/65536 steps.
+        const std::vector<Time>& q = *quantiles;
+        const uint64_t x = rng.below(uint64_t(q.size() - 1) << 16);
+        const size_t i = size_t(x >> 16);
+        return std::clamp(q[i] + ((q[i + 1] - q[i]) * Time(x & 0xffff) >> 16), min, max);
     }
     }
     if (!(v >= 0)) v = 0; // also catches NaN

@@ -235,7 +235,7 @@ bool ScenarioReader::distribution(const JsonValue& v, const std::string& f, Dist
         return fail(v.pos, f, "expected a duration (\"8ms\") or a distribution object ({\"dist\": \"uniform\", ...})");
     const JsonValue* k = v.find("dist");
     if (!k || !k->isString())
-        return fail(v.pos, f, "a distribution needs \"dist\": one of fixed, uniform, exponential, normal, lognormal");
+        return fail(v.pos, f, "a distribution needs \"dist\": one of fixed, uniform, exponential, normal, lognormal, empirical");
     const std::string& kind = k->text;
     Time lo = 0, hi = kNever;
     auto get = [&](const char* key, Time& dst) -> bool {
@@ -263,8 +263,25 @@ bool ScenarioReader::distribution(const JsonValue& v, const std::string& f, Dist
     } else if (kind == "normal" || kind == "lognormal") {
         if (!checkKeys(v, f, {"dist", "mean", "sd", "lo", "hi"}) || !get("mean", a) || !get("sd", b) || !bounds()) return false;
         out = kind == "normal" ? Distribution::normal(a, b) : Distribution::lognormal(a, b);
+    } else if (kind == "empirical") {
+        if (!checkKeys(v, f, {"dist", "quantiles", "lo", "hi"}) || !bounds()) return false;
+        const JsonValue* q = v.find("quantiles");
+        const std::string qf = join(f, "quantiles");
+        if (!q) return fail(v.pos, f, "an empirical distribution needs \"quantiles\": the values at probabilities 0 ... 1, evenly spaced");
+        if (!expect(*q, JT::Array, qf)) return false;
+        if (q->items.size() < 2 || q->items.size() > 1001)
+            return fail(q->pos, qf, "give 2 to 1001 values (the minimum, evenly spaced quantiles, the maximum); found " + std::to_string(q->items.size()));
+        std::vector<Time> values;
+        for (size_t i = 0; i < q->items.size(); ++i) {
+            Time d = 0;
+            if (!duration(q->items[i], idx(qf, i), d)) return false;
+            if (!values.empty() && d < values.back())
+                return fail(q->items[i].pos, idx(qf, i), "quantiles must not decrease; this one is below the one before");
+            values.push_back(d);
+        }
+        out = Distribution::empirical(std::move(values));
     } else {
-        return fail(k->pos, join(f, "dist"), "unknown distribution '" + kind + "'; accepted: fixed, uniform, exponential, normal, lognormal");
+        return fail(k->pos, join(f, "dist"), "unknown distribution '" + kind + "'; accepted: fixed, uniform, exponential, normal, lognormal, empirical");
     }
     out.min = std::max(out.min, lo);
     out.max = std::min(out.max, hi);

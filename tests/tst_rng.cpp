@@ -77,6 +77,26 @@ private slots:
         QVERIFY(std::fabs(mean / 2e6 - 1.0) < 0.01);
         QVERIFY(std::fabs(sd / 1e6 - 1.0) < 0.05);
     }
+    // Quantiles 0, 10, 20, 1000, 2000 us: a quarter of the draws between each two, spread evenly.
+    void empiricalFollowsItsQuantiles() {
+        Rng r(8);
+        const Distribution d = Distribution::empirical({0, 10000, 20000, 1000000, 2000000});
+        const int n = 200000;
+        int below[3] = {0, 0, 0};
+        double sum = 0;
+        for (int i = 0; i < n; ++i) {
+            const Time v = d.sample(r);
+            QVERIFY(v >= 0 && v <= 2000000);
+            below[0] += v < 10000;
+            below[1] += v < 20000;
+            below[2] += v < 1000000;
+            sum += double(v);
+        }
+        for (int k = 0; k < 3; ++k) QVERIFY2(std::fabs(double(below[k]) / n - 0.25 * (k + 1)) < 0.005, QByteArray::number(below[k]));
+        QVERIFY(std::fabs(sum / n / 507500.0 - 1.0) < 0.01); // the mean of the four segments' midpoints
+        Rng a(9), b(9);
+        for (int i = 0; i < 1000; ++i) QCOMPARE(d.sample(a), d.sample(b));
+    }
     void uniformAndClampBounds() {
         Rng r(6);
         Distribution u = Distribution::uniform(100, 200);

@@ -90,7 +90,9 @@ private slots:
         QTest::newRow("change target") << "16-change-unknown-task.json" << 5 << 38 << "changes[0].task" << "no task or program named 'b'";
         QTest::newRow("two ops") << "17-two-ops-in-one.json" << 3 << 34 << "tasks[0].behavior[0]" << "found both 'run' and 'sleep'";
         QTest::newRow("cpu range") << "18-cpu-out-of-range.json" << 3 << 32 << "tasks[0].cpus[1]" << "3 is out of range; accepted: 0 to 1";
-        QTest::newRow("distribution") << "19-unknown-distribution.json" << 3 << 52 << "tasks[0].behavior[0].run.dist" << "accepted: fixed, uniform, exponential, normal, lognormal";
+        QTest::newRow("distribution") << "19-unknown-distribution.json" << 3 << 52 << "tasks[0].behavior[0].run.dist" << "accepted: fixed, uniform, exponential, normal, lognormal, empirical";
+        QTest::newRow("quantiles order") << "23-empirical-decreasing.json" << 3 << 93 << "tasks[0].behavior[0].run.quantiles[2]" << "quantiles must not decrease";
+        QTest::newRow("one quantile") << "24-empirical-one-value.json" << 3 << 78 << "tasks[0].behavior[0].run.quantiles" << "give 2 to 1001 values";
         QTest::newRow("no tasks") << "20-no-tasks.json" << 2 << 12 << "tasks" << "the task list is empty";
         QTest::newRow("duplicate key") << "21-duplicate-key.json" << 3 << 20 << "" << "field 'comm' appears twice";
         QTest::newRow("comm length") << "22-comm-too-long.json" << 3 << 15 << "tasks[0].comm" << "1 to 15 characters";
