@@ -18,7 +18,7 @@ std::string_view distributionKindName(Distribution::Kind k) {
     return "?";
 }
 
-Time Distribution::sample(Rng& rng) const {
+Time Distribution::sampleDrawn(Rng& rng) const {
     double v = 0;
     switch (kind) {
     case Kind::Fixed: return std::clamp(a, min, max);

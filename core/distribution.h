@@ -34,7 +34,9 @@ struct Distribution {
         return {Kind::Empirical, 0, 0, 0, kNever, std::make_shared<const std::vector<Time>>(std::move(q))};
     }
 
-    Time sample(Rng& rng) const;
+    // A fixed duration (most runs and every syscall path) is answered inline.
+    Time sample(Rng& rng) const { return kind == Kind::Fixed ? (a < min ? min : a > max ? max : a) : sampleDrawn(rng); }
+    Time sampleDrawn(Rng& rng) const;
 };
 
 std::string_view distributionKindName(Distribution::Kind k);

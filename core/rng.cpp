@@ -23,38 +23,6 @@ Rng::Rng(uint64_t seed) {
     for (auto& w : s_) w = splitmix64(sm);
 }
 
-static inline uint64_t rotl(uint64_t x, int k) { return (x << k) | (x >> (64 - k)); }
-
-uint64_t Rng::next() {
-    const uint64_t result = rotl(s_[1] * 5, 7) * 9;
-    const uint64_t t = s_[1] << 17;
-    s_[2] ^= s_[0];
-    s_[3] ^= s_[1];
-    s_[1] ^= s_[2];
-    s_[0] ^= s_[3];
-    s_[2] ^= t;
-    s_[3] = rotl(s_[3], 45);
-    return result;
-}
-
-// Lemire's multiply-and-shift ("Fast random integer generation in an interval", 2019): the high
-// word of x * n, rejecting the few x whose low word falls below 2^64 mod n, so every value is
-// equally likely; the division runs only on the rare path.
-__extension__ typedef unsigned __int128 U128; // GCC and Clang; the project builds with GCC 12
-
-uint64_t Rng::below(uint64_t n) {
-    U128 m = U128(next()) * n;
-    uint64_t low = uint64_t(m);
-    if (low < n) {
-        const uint64_t threshold = (0 - n) % n;
-        while (low < threshold) {
-            m = U128(next()) * n;
-            low = uint64_t(m);
-        }
-    }
-    return uint64_t(m >> 64);
-}
-
 double Rng::normal() {
     if (hasSpare_) {
         hasSpare_ = false;

@@ -22,10 +22,41 @@ public:
     friend bool operator==(const Rng&, const Rng&) = default;
 
 private:
+    static uint64_t rotl(uint64_t x, int k) { return (x << k) | (x >> (64 - k)); }
     uint64_t s_[4];
     double spare_ = 0;
     bool hasSpare_ = false;
 };
+
+// xoshiro256** (Blackman & Vigna). Inline: syscall costs and run lengths draw on every operation.
+inline uint64_t Rng::next() {
+    const uint64_t result = rotl(s_[1] * 5, 7) * 9;
+    const uint64_t t = s_[1] << 17;
+    s_[2] ^= s_[0];
+    s_[3] ^= s_[1];
+    s_[1] ^= s_[2];
+    s_[0] ^= s_[3];
+    s_[2] ^= t;
+    s_[3] = rotl(s_[3], 45);
+    return result;
+}
+
+// Lemire's multiply-and-shift ("Fast random integer generation in an interval", 2019): the high
+// word of x * n, rejecting the few x whose low word falls below 2^64 mod n, so every value is
+// equally likely; the division runs only on the rare path.
+inline uint64_t Rng::below(uint64_t n) {
+    __extension__ typedef unsigned __int128 U128; // GCC and Clang; the project builds with GCC 12
+    U128 m = U128(next()) * n;
+    uint64_t low = uint64_t(m);
+    if (low < n) {
+        const uint64_t threshold = (0 - n) % n;
+        while (low < threshold) {
+            m = U128(next()) * n;
+            low = uint64_t(m);
+        }
+    }
+    return uint64_t(m >> 64);
+}
 
 // splitmix64 step: used to derive independent seeds (one stream per task) from the run seed.
 uint64_t splitmix64(uint64_t& state);
