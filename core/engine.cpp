@@ -21,8 +21,9 @@ int32_t Engine::addProgram(Program p) {
     return int32_t(programs_.size() - 1);
 }
 
-int32_t Engine::addChannel(int capacity, int64_t wakeAllWritersAt) {
+int32_t Engine::addChannel(int capacity, int64_t wakeAllWritersAt, bool syncWake) {
     Channel ch;
+    ch.syncWake = syncWake;
     ch.capacity = std::max(1, capacity);
     ch.wakeAllWritersAt = std::min<int64_t>(wakeAllWritersAt, ch.capacity - 1);
     channels_.push_back(std::move(ch));

@@ -47,6 +47,10 @@ struct Channel {
     // once (an AF_UNIX socket: unix_writable() wakes the whole wait queue at a quarter of
     // sk_sndbuf), or -1: one writer per freed message (a pipe's exclusive wr_wait).
     int64_t wakeAllWritersAt = -1;
+    // A pipe's or a socket's wake-ups are synchronous (pipe_write()/pipe_read() and
+    // sock_def_readable()/unix_write_space() call wake_up_interruptible_sync_poll(): WF_SYNC, the
+    // waker is about to sleep); a channel that stands for a futex or a work queue wakes plainly.
+    bool syncWake = true;
     std::deque<TaskId> readers, writers; // blocked tasks, FIFO
     Time lastWrite = -1;                 // when the newest message was posted (schbench's wake stamp)
     // Reserved by batches (engine_batch.cpp): writes and reads planned but not yet done, and the
@@ -70,7 +74,7 @@ public:
 
     // --- set-up (before or during the run) ---
     int32_t addProgram(Program p);          // p must be finalize()d
-    int32_t addChannel(int capacity, int64_t wakeAllWritersAt = -1);
+    int32_t addChannel(int capacity, int64_t wakeAllWritersAt = -1, bool syncWake = true);
     TaskId spawn(const TaskSpec& spec);     // starts at spec.start
     void scheduleChange(const ParamChange& c, Time at);
 
@@ -165,7 +169,7 @@ private:
     bool mightReschedActive() const;
 
     // engine_wake.cpp
-    void tryToWakeUp(TaskId p, CpuId ctxCpu, TaskId waker);
+    void tryToWakeUp(TaskId p, CpuId ctxCpu, TaskId waker, bool sync = false);
     void wakeupPreempt(CpuId c, TaskId p, bool fork);
     CpuId selectTaskRq(TaskId p, CpuId wakerCpu, bool sync);
     CpuId selectForkCpu(TaskId p, CpuId parentCpu);

@@ -267,7 +267,7 @@ bool Engine::channelWrite(CpuId c, TaskId id, int32_t ch) {
         if (!q.readers.empty()) { // the data makes a blocked reader runnable
             const TaskId r = q.readers.front();
             q.readers.pop_front();
-            tryToWakeUp(r, c, id);
+            tryToWakeUp(r, c, id, q.syncWake);
         }
     }
     checkChannel(ch);
@@ -294,12 +294,12 @@ bool Engine::channelRead(CpuId c, TaskId id, int32_t ch) {
                 while (!q.writers.empty()) {
                     const TaskId w = q.writers.front();
                     q.writers.pop_front();
-                    tryToWakeUp(w, c, id);
+                    tryToWakeUp(w, c, id, q.syncWake);
                 }
         } else if (!q.writers.empty()) { // a pipe: the freed room makes one blocked writer runnable
             const TaskId w = q.writers.front();
             q.writers.pop_front();
-            tryToWakeUp(w, c, id);
+            tryToWakeUp(w, c, id, q.syncWake);
         }
     }
     checkChannel(ch);

@@ -38,7 +38,7 @@ void Engine::deactivateTask(CpuId c, TaskId p, bool exiting) {
 
 // try_to_wake_up(): a delayed sleeper is requeued in place (ttwu_runnable); anything else gets
 // a CPU from select_task_rq_fair() and is enqueued with its saved lag.
-void Engine::tryToWakeUp(TaskId p, CpuId ctxCpu, TaskId waker) {
+void Engine::tryToWakeUp(TaskId p, CpuId ctxCpu, TaskId waker, bool sync) {
     Task& t = tasks_[size_t(p)];
     if (t.state != TaskState::Sleeping) return;
     t.timerGen++; // a pending sleep timer no longer applies
@@ -60,7 +60,7 @@ void Engine::tryToWakeUp(TaskId p, CpuId ctxCpu, TaskId waker) {
         wakeupPreempt(c, p, false);
         return;
     }
-    const CpuId target = selectTaskRq(p, ctxCpu < 0 ? t.cpu : ctxCpu, false);
+    const CpuId target = selectTaskRq(p, ctxCpu < 0 ? t.cpu : ctxCpu, sync && waker >= 0);
     if (target != t.cpu) {
         trace_.migrations.push(now_, p, uint16_t(t.cpu), uint16_t(target));
         t.nrMigrations++;
@@ -107,7 +107,13 @@ CpuId Engine::selectTaskRq(TaskId p, CpuId wakerCpu, bool sync) {
         }
         if (pick < 0 && cfg_.features[Feature::WaWeight]) { // wake_affine_weight(), WA_BIAS on
             const int64_t taskLoad = ents_[size_t(p)].load.weight;
-            int64_t thisLoad = cpuLoad(wakerCpu) + taskLoad;
+            int64_t thisLoad = cpuLoad(wakerCpu);
+            // WF_SYNC: the waker is about to sleep, so its own load does not count on its CPU.
+            // (The kernel also takes the waker's CPU outright when the waker's PELT load exceeds
+            // the CPU's; with instantaneous weights it never can.)
+            const TaskId current = rqs_[size_t(wakerCpu)].curr;
+            if (sync && current >= 0) thisLoad -= Engine::taskLoad(current);
+            thisLoad += taskLoad;
             int64_t prevLoad = std::max<int64_t>(0, cpuLoad(prev) - taskLoad);
             thisLoad *= 100;
             prevLoad *= 100 + (117 - 100) / 2;

@@ -101,7 +101,7 @@ void addBrowser(const BrowserArgs& a, Scenario& s) {
     const Time frame = kNsPerSec / a.fps;
     const int32_t first = int32_t(s.channels.size());
     const int stages = int(std::size(kVideoChain));
-    for (int i = 1; i < stages; ++i) s.channels.push_back({std::string("browser.frame.") + kVideoChain[i].comm, 64, -1});
+    for (int i = 1; i < stages; ++i) s.channels.push_back({std::string("browser.frame.") + kVideoChain[i].comm, 64, -1, false});
     for (int i = 0; i < stages; ++i) {
         const Group& g = kVideoChain[i];
         const int rounds = std::max(1, int(g.ratePerSec / a.fps + 0.5));

@@ -43,7 +43,7 @@ void addKthreads(const KthreadsArgs& a, Scenario& s) {
     // for the task's next kernel exit, tick or sleep (__resched_curr()).
     const int cpus = s.config.cpus;
     const int32_t first = int32_t(s.channels.size());
-    for (int c = 0; c < cpus; ++c) s.channels.push_back({"kthreads.work" + std::to_string(c), 1 << 20, -1});
+    for (int c = 0; c < cpus; ++c) s.channels.push_back({"kthreads.work" + std::to_string(c), 1 << 20, -1, false});
     Op work = ops::run(a.run, ExecMode::Kernel);
     work.duration = Distribution::exponential(a.run);
     work.duration.min = a.run / 10;

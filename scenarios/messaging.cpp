@@ -75,13 +75,13 @@ void addMessaging(const MessagingArgs& a, Scenario& s) {
     const std::string comm = a.perf ? "sched-messaging" : "hackbench";
     const int32_t wake = int32_t(s.channels.size());
     const int workers = 2 * a.fds * a.groups;
-    s.channels.push_back({comm + ".wake", workers, -1}); // the start signal: one byte per worker
+    s.channels.push_back({comm + ".wake", workers, -1, true}); // the start signal: one byte per worker
     const int cap = capacityFor(a);
     // A socket wakes all its blocked writers when a quarter of its buffer is in use
     // (unix_writable()); a pipe wakes one writer per freed slot.
     const int64_t wakeAt = a.pipe ? -1 : cap / 4;
     for (int g = 0; g < a.groups; ++g)
-        for (int r = 0; r < a.fds; ++r) s.channels.push_back({comm + ".g" + std::to_string(g) + "r" + std::to_string(r), cap, wakeAt});
+        for (int r = 0; r < a.fds; ++r) s.channels.push_back({comm + ".g" + std::to_string(g) + "r" + std::to_string(r), cap, wakeAt, true});
     const auto channelOf = [&](int g, int r) { return wake + 1 + g * a.fds + r; };
     const Time creation = a.threads ? 15 * kNsPerUs : 60 * kNsPerUs; // clone() of a thread / fork() of a process
     // Worker programs: wait for the start signal, then the loop body from op 1, then exit.

@@ -43,7 +43,7 @@ bool loadScenarioFile(const std::string& path, Scenario& out, ScenarioError& err
 sched::Engine instantiate(const Scenario& s, uint64_t seed, sched::TraceOptions opts) {
     sched::Engine e(s.config, seed, opts);
     for (const auto& p : s.programs) e.addProgram(p);
-    for (const auto& c : s.channels) e.addChannel(c.capacity, c.wakeAllWritersAt);
+    for (const auto& c : s.channels) e.addChannel(c.capacity, c.wakeAllWritersAt, c.syncWake);
     int group = 0;
     for (const auto& g : s.tasks) {
         const int thisGroup = group++;

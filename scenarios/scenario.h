@@ -15,6 +15,7 @@ struct ChannelSpec {
     std::string name;
     int capacity = 1;
     int64_t wakeAllWritersAt = -1; // see sched::Channel
+    bool syncWake = true;          // see sched::Channel
 };
 
 struct TaskGroupSpec {

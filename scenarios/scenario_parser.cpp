@@ -113,7 +113,7 @@ bool ScenarioReader::read(const JsonValue& root, Scenario& s) {
         for (size_t i = 0; i < v->items.size(); ++i) {
             const JsonValue& c = v->items[i];
             const std::string f = idx("channels", i);
-            if (!expect(c, JT::Object, f) || !checkKeys(c, f, {"name", "capacity"})) return false;
+            if (!expect(c, JT::Object, f) || !checkKeys(c, f, {"name", "capacity", "sync"})) return false;
             ChannelSpec ch;
             const JsonValue* n = c.find("name");
             if (!n) return fail(c.pos, f, "a channel needs a \"name\"");
@@ -122,6 +122,7 @@ bool ScenarioReader::read(const JsonValue& root, Scenario& s) {
             ch.name = n->text;
             if (auto* cap = c.find("capacity"); cap && !integerAs(*cap, join(f, "capacity"), 1, 1000000, ch.capacity))
                 return false;
+            if (auto* x = c.find("sync"); x && !boolean(*x, join(f, "sync"), ch.syncWake)) return false;
             channelIndex_[ch.name] = int(s.channels.size());
             s.channels.push_back(ch);
         }

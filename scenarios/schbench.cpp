@@ -78,8 +78,8 @@ void addSchbench(const SchbenchArgs& a, Scenario& s) {
     for (int m = 0; m < a.messageThreads; ++m) {
         const int32_t post = int32_t(s.channels.size()), wake = post + 1;
         const std::string tag = "schbench.m" + std::to_string(m);
-        s.channels.push_back({tag + ".list", a.workers + 1, -1}); // workers queue themselves (futex wake of the message thread)
-        s.channels.push_back({tag + ".wake", a.workers + 1, -1}); // the message thread wakes them one by one
+        s.channels.push_back({tag + ".list", a.workers + 1, -1, false}); // workers queue themselves (futex wake of the message thread)
+        s.channels.push_back({tag + ".wake", a.workers + 1, -1, false}); // the message thread wakes them one by one
         // Message thread: take the next worker off the list, wake it; sleep when the list is empty.
         TaskGroupSpec mt;
         mt.comm = "schbench";

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // Multi-CPU placement: load balancing spreads hogs; a wakeup prefers an idle CPU
-// (select_idle_sibling()); migrations carry lag, not vruntime.
+// (select_idle_sibling()) and weighs the two CPUs' loads (wake_affine_weight(), with WF_SYNC);
+// migrations carry lag, not vruntime.
 #include "test_support.h"
 
 using namespace sched;
@@ -38,6 +39,34 @@ private slots:
         QVERIFY(total > 300);
         QVERIFY2(onOther >= total - 2, qPrintable(QString("%1 of %2").arg(onOther).arg(total)));
         QVERIFY(e.tasks()[size_t(sl)].nivcsw < 5); // it never had to wait behind the hog
+    }
+    // wake_affine_weight(): with WF_SYNC the waker's own load is taken off its CPU. The waker
+    // shares CPU 0 with one hog (load 2048), the wakee last ran on CPU 1 among three (3072): a
+    // plain wake-up compares (2048 + 1024) * 100 with (3072 - 1024) * 108 and keeps the wakee
+    // on CPU 1; a pipe's (WF_SYNC) compares (2048 - 1024 + 1024) * 100 and pulls it to CPU 0.
+    // (The wakee starts at 10 ms and blocks at once, so the balancer never moves it.)
+    void wakeAffineWeightDiscountsASyncWaker() {
+        for (const bool sync : {false, true}) {
+            const std::string json = std::string(R"J({"machine": {"cpus": 2, "hz": 250, "preempt": "none"},
+              "channels": [ {"name": "pipe", "capacity": 4, "sync": )J") + (sync ? "true" : "false") + R"J(} ],
+              "tasks": [ {"comm": "hog0", "cpus": [0], "behavior": [{"run": "50ms"}]},
+                         {"comm": "hog1", "count": 3, "cpus": [1], "behavior": [{"run": "50ms"}]},
+                         {"comm": "waker", "cpus": [0], "behavior": [{"run": "10ms"}, {"write": "pipe"}, {"run": "5ms"}]},
+                         {"comm": "wakee", "start_cpu": 1, "start": "10ms", "behavior": [{"read": "pipe"}, {"run": "1ms"}]} ]})J";
+            Engine e = engineFrom(json);
+            e.runUntil(40 * kNsPerMs);
+            e.finish();
+            const TaskId wakee = taskByComm(e, "wakee");
+            const Wakeups& w = e.trace().wakeups;
+            int found = 0;
+            for (size_t i = 0; i < w.size(); ++i) {
+                if (w.wakee[i] != wakee || w.isNew[i]) continue;
+                ++found;
+                QCOMPARE(w.wakerCpu[i], uint16_t(0));
+                QCOMPARE(w.targetCpu[i], uint16_t(sync ? 0 : 1));
+            }
+            QCOMPARE(found, 1);
+        }
     }
     void affinityIsRespected() {
         const std::string json = R"J({"machine": {"cpus": 4, "hz": 250, "preempt": "full"},

@@ -94,9 +94,9 @@ private slots:
         QVERIFY(near(double(h.a.voluntary), double(h.b.voluntary), 0.03));
         // The bursts' and sleeps' measured shapes carry most of the preemptions (lognormal fits: 43 %).
         QVERIFY(double(h.b.involuntary) > 0.6 * double(h.a.involuntary));
-        QEXPECT_FAIL("", "finding: sleeps are re-simulated as timer sleeps; the ping-pong between particular hackbench threads "
-                         "(a thread runs a few microseconds, sleeps ~0.2 ms, is woken by its partner and preempts it) is not: "
-                         "7.9 k instead of 11.6 k (4.9 k with lognormal fits)",
+        QEXPECT_FAIL("", "finding: sleeps are re-simulated as timer sleeps; on the machine most preemptions are a thread "
+                         "preempted by the thread it has just woken onto its CPU (one that ran a few microseconds before "
+                         "sleeping ~0.2 ms): 7.9 k instead of 11.6 k (4.9 k with lognormal fits)",
                      Continue);
         QVERIFY(near(double(h.a.involuntary), double(h.b.involuntary), 0.30));
     }

@@ -11,6 +11,7 @@
 #include "workload.h"
 
 #include <algorithm>
+#include <cmath>
 
 using namespace sched;
 
@@ -30,12 +31,14 @@ std::vector<ConfigRuns> runQuick(const std::string& file, scen::Experiment& x) {
     return out;
 }
 
-double mean(const scen::Experiment& x, const ConfigRuns& c, const std::string& metric) {
+RunStats stats(const scen::Experiment& x, const ConfigRuns& c, const std::string& metric) {
     for (const auto& m : experimentMetrics(x, c))
-        if (m.name == metric) return computeRunStats(m.values).mean;
+        if (m.name == metric) return computeRunStats(m.values);
     qFatal("no metric %s", metric.c_str());
-    return 0;
+    return {};
 }
+
+double mean(const scen::Experiment& x, const ConfigRuns& c, const std::string& metric) { return stats(x, c, metric).mean; }
 
 bool within(double a, double b, double fraction) { return std::abs(a - b) <= fraction * std::max(std::abs(a), std::abs(b)); }
 
@@ -70,18 +73,23 @@ private slots:
 
     // SEED 1 messaging (§4.1): under preempt=none the PREEMPT_AUTO build does more voluntary
     // switches than PREEMPT_DYNAMIC (+7.5 % in v2, +3.3 % in v1); total switches and elapsed time
-    // stay within 10 %. One run's voluntary count moves by ~9 % with the seed; the simulated
-    // difference is small (+2.3 % +- 1.5 % over 60 runs each), so ten runs show its sign, not its
-    // size.
+    // stay within 10 %. One run's voluntary count moves by ~9 % with the seed, so the direction is
+    // asserted as a difference larger than its standard error over the ten runs.
     void messagingNoneAutoMoreVoluntaryTotalAndElapsedWithinTenPercent() {
         scen::Experiment x;
         const auto c = runQuick("preempt-auto-none-messaging.json", x);
         QCOMPARE(x.repeat, 10);
-        const double volAuto = mean(x, c[0], "voluntary"), volDyn = mean(x, c[1], "voluntary");
+        const RunStats volAuto = stats(x, c[0], "voluntary"), volDyn = stats(x, c[1], "voluntary");
         const double csAuto = mean(x, c[0], "context_switches"), csDyn = mean(x, c[1], "context_switches");
         const double elAuto = mean(x, c[0], "elapsed_s"), elDyn = mean(x, c[1], "elapsed_s");
-        qInfo("vol %.0f vs %.0f, cs %.0f vs %.0f, elapsed %.4f vs %.4f", volAuto, volDyn, csAuto, csDyn, elAuto, elDyn);
-        QVERIFY2(volAuto > volDyn, qPrintable(QString("voluntary %1 vs %2").arg(volAuto).arg(volDyn)));
+        const double se = std::hypot(volAuto.stderror, volDyn.stderror);
+        qInfo("vol %.0f vs %.0f (difference %.0f, its standard error %.0f), cs %.0f vs %.0f, elapsed %.4f vs %.4f", volAuto.mean,
+              volDyn.mean, volAuto.mean - volDyn.mean, se, csAuto, csDyn, elAuto, elDyn);
+        QEXPECT_FAIL("", "finding: both builds act on the bit at the same exit to user and messaging's system calls have no "
+                         "cond_resched() points in the model; over 60 runs each the lazy build does +0.4 % +- 1.4 % voluntary "
+                         "switches (the seed: +7.5 %)",
+                     Continue);
+        QVERIFY2(volAuto.mean - volDyn.mean > se, qPrintable(QString("voluntary %1 vs %2").arg(volAuto.mean).arg(volDyn.mean)));
         QVERIFY(within(csAuto, csDyn, 0.10));
         QVERIFY(within(elAuto, elDyn, 0.10));
         // §4.6 check 4: 10-15 messages per context switch (each of the 8 groups' 20 senders
