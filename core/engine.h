@@ -171,7 +171,9 @@ private:
     // engine_wake.cpp
     void tryToWakeUp(TaskId p, CpuId ctxCpu, TaskId waker, bool sync = false);
     void wakeupPreempt(CpuId c, TaskId p, bool fork);
-    CpuId selectTaskRq(TaskId p, CpuId wakerCpu, bool sync);
+    CpuId selectTaskRq(TaskId p, CpuId wakerCpu, bool sync, bool wantAffine = true);
+    void recordWakee(TaskId current, TaskId p);
+    bool wakeIsWide(TaskId current, TaskId p) const;
     CpuId selectForkCpu(TaskId p, CpuId parentCpu);
     void activateTask(CpuId c, TaskId p, bool initial);
     void deactivateTask(CpuId c, TaskId p, bool exiting);

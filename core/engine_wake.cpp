@@ -3,6 +3,7 @@
 // periodic and NOHZ-idle load balancing, and migration (reference §9). What is simplified
 // against the kernel is listed in core/README.md.
 #include "engine.h"
+#include "wake_wide.h"
 
 #include <algorithm>
 
@@ -60,7 +61,11 @@ void Engine::tryToWakeUp(TaskId p, CpuId ctxCpu, TaskId waker, bool sync) {
         wakeupPreempt(c, p, false);
         return;
     }
-    const CpuId target = selectTaskRq(p, ctxCpu < 0 ? t.cpu : ctxCpu, sync && waker >= 0);
+    // select_task_rq_fair(WF_TTWU): record_wakee() and wake_wide() look at `current` — the waker,
+    // or for an interrupt's wake-up the task it interrupted.
+    const TaskId current = waker >= 0 ? waker : ctxCpu >= 0 ? rqs_[size_t(ctxCpu)].curr : kNoTask;
+    recordWakee(current, p);
+    const CpuId target = selectTaskRq(p, ctxCpu < 0 ? t.cpu : ctxCpu, sync && waker >= 0, !wakeIsWide(current, p));
     if (target != t.cpu) {
         trace_.migrations.push(now_, p, uint16_t(t.cpu), uint16_t(target));
         t.nrMigrations++;
@@ -87,9 +92,29 @@ void Engine::wakeupPreempt(CpuId c, TaskId p, bool fork) {
         checkPreemptWakeupFair(c, p, fork);
 }
 
+// record_wakee(): a waker that changes wakees counts a flip; the count halves once a second.
+void Engine::recordWakee(TaskId current, TaskId p) {
+    if (current < 0) return; // the idle task's count never matters: it wakes no one in a task's place
+    Task& w = tasks_[size_t(current)];
+    if (now_ > w.wakeeFlipDecayAt + kNsPerSec) {
+        w.wakeeFlips >>= 1;
+        w.wakeeFlipDecayAt = now_;
+    }
+    if (w.lastWakee != p) {
+        w.lastWakee = p;
+        w.wakeeFlips++;
+    }
+}
+
+// wake_wide() with the two tasks' flip counts; sd_llc_size is the machine (one LLC).
+bool Engine::wakeIsWide(TaskId current, TaskId p) const {
+    return current >= 0 && sched::wakeWide(tasks_[size_t(current)].wakeeFlips, tasks_[size_t(p)].wakeeFlips, uint32_t(cfg_.cpus));
+}
+
 // select_task_rq_fair() for a wakeup: wake_affine (WA_IDLE, WA_WEIGHT) between the waker's CPU
-// and prev_cpu, then select_idle_sibling() over the (single) LLC.
-CpuId Engine::selectTaskRq(TaskId p, CpuId wakerCpu, bool sync) {
+// and prev_cpu when want_affine, then select_idle_sibling() over the (single) LLC; without
+// want_affine (wake_wide) the target is prev_cpu.
+CpuId Engine::selectTaskRq(TaskId p, CpuId wakerCpu, bool sync, bool wantAffine) {
     const Task& t = tasks_[size_t(p)];
     const int n = cfg_.cpus;
     auto idle = [&](CpuId c) { return rqs_[size_t(c)].nrRunning == 0; };
@@ -98,7 +123,7 @@ CpuId Engine::selectTaskRq(TaskId p, CpuId wakerCpu, bool sync) {
         for (CpuId c = 0; c < n; ++c)
             if (allowed(t, c)) { prev = c; break; }
     CpuId target = prev;
-    if (wakerCpu != prev && wakerCpu >= 0 && allowed(t, wakerCpu)) {
+    if (wantAffine && wakerCpu != prev && wakerCpu >= 0 && allowed(t, wakerCpu)) {
         CpuId pick = -1;
         if (cfg_.features[Feature::WaIdle]) { // wake_affine_idle()
             if (idle(wakerCpu)) pick = idle(prev) ? prev : wakerCpu;

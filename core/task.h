@@ -61,6 +61,10 @@ struct Task {
     int liveChildren = 0;
     int unreaped = 0; // children that exited and were not yet reaped by a WaitChild
     bool waitingChildren = false;
+    // record_wakee(): how often it switched between wakees (halved every second), for wake_wide()
+    TaskId lastWakee = kNoTask;
+    uint32_t wakeeFlips = 0;
+    Time wakeeFlipDecayAt = 0;
     int rrTicksLeft = 0;
     bool rrExpired = false;
 

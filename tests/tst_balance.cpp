@@ -1,8 +1,11 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // Multi-CPU placement: load balancing spreads hogs; a wakeup prefers an idle CPU
-// (select_idle_sibling()) and weighs the two CPUs' loads (wake_affine_weight(), with WF_SYNC);
+// (select_idle_sibling()) and weighs the two CPUs' loads (wake_affine_weight(), with WF_SYNC)
+// unless the wake-up is one-to-many (record_wakee(), wake_wide());
 // migrations carry lag, not vruntime.
 #include "test_support.h"
+
+#include "wake_wide.h"
 
 using namespace sched;
 
@@ -67,6 +70,43 @@ private slots:
             }
             QCOMPARE(found, 1);
         }
+    }
+    // wake_wide(): wide only when the smaller flip count reaches sd_llc_size and the larger is at
+    // least llc_size times it, whichever of waker and wakee has which.
+    void wakeWideNeedsFlipsOnBothSides() {
+        QVERIFY(!wakeWide(0, 0, 2));
+        QVERIFY(!wakeWide(100, 1, 2)); // a one-to-many waker, but the wakee flips less than llc_size
+        QVERIFY(wakeWide(100, 2, 2));
+        QVERIFY(wakeWide(2, 100, 2));
+        QVERIFY(!wakeWide(3, 2, 2));
+        QVERIFY(wakeWide(4, 2, 2));
+        QVERIFY(!wakeWide(4095, 64, 64));
+        QVERIFY(wakeWide(4096, 64, 64));
+    }
+    // record_wakee(): a waker that alternates between two wakees flips on every wake-up; one that
+    // always wakes the same task has flipped once.
+    void recordWakeeCountsFlips() {
+        const std::string json = R"J({"machine": {"cpus": 2, "hz": 250, "preempt": "none"},
+          "channels": [ {"name": "a", "capacity": 1}, {"name": "b", "capacity": 1}, {"name": "c", "capacity": 1} ],
+          "tasks": [ {"comm": "disp", "behavior": [{"repeat": 100, "body": [{"run": "1ms"}, {"write": "a"}, {"run": "1ms"}, {"write": "b"}]}]},
+                     {"comm": "ra", "behavior": [{"repeat": "forever", "body": [{"read": "a"}, {"run": "100us"}]}]},
+                     {"comm": "rb", "behavior": [{"repeat": "forever", "body": [{"read": "b"}, {"run": "100us"}]}]},
+                     {"comm": "pinger", "behavior": [{"repeat": 100, "body": [{"run": "1ms"}, {"write": "c"}]}]},
+                     {"comm": "ponger", "behavior": [{"repeat": "forever", "body": [{"read": "c"}, {"run": "100us"}]}]} ]})J";
+        Engine e = engineFrom(json);
+        e.runUntil(500 * kNsPerMs);
+        e.finish();
+        const Task& disp = e.tasks()[size_t(taskByComm(e, "disp"))];
+        const Task& pinger = e.tasks()[size_t(taskByComm(e, "pinger"))];
+        int dispWakes = 0;
+        const Wakeups& w = e.trace().wakeups;
+        for (size_t i = 0; i < w.size(); ++i) dispWakes += w.waker[i] == taskByComm(e, "disp") && !w.isNew[i];
+        QVERIFY2(dispWakes > 150, qPrintable(QString::number(dispWakes)));
+        // Every wake-up that goes through select_task_rq_fair() flips; a delayed sleeper's is
+        // requeued in place before it (ttwu_runnable()) and records nothing.
+        QVERIFY2(int(disp.wakeeFlips) <= dispWakes && int(disp.wakeeFlips) >= dispWakes * 9 / 10,
+                 qPrintable(QString("%1 flips, %2 wake-ups").arg(disp.wakeeFlips).arg(dispWakes)));
+        QCOMPARE(pinger.wakeeFlips, 1u);
     }
     void affinityIsRespected() {
         const std::string json = R"J({"machine": {"cpus": 4, "hz": 250, "preempt": "full"},
