@@ -1,0 +1,168 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// The scenario reader's behaviour language: a task's operations and the distributions of their
+// durations.
+#include "scenario_reader.h"
+
+namespace scen::detail {
+
+bool ScenarioReader::distribution(const JsonValue& v, const std::string& f, Distribution& out) {
+    if (v.isString() || v.isNumber()) {
+        Time d = 0;
+        if (!duration(v, f, d)) return false;
+        out = Distribution::fixed(d);
+        return true;
+    }
+    if (!v.isObject())
+        return fail(v.pos, f, "expected a duration (\"8ms\") or a distribution object ({\"dist\": \"uniform\", ...})");
+    const JsonValue* k = v.find("dist");
+    if (!k || !k->isString())
+        return fail(v.pos, f, "a distribution needs \"dist\": one of fixed, uniform, exponential, normal, lognormal, empirical");
+    const std::string& kind = k->text;
+    Time lo = 0, hi = kNever;
+    auto get = [&](const char* key, Time& dst) -> bool {
+        const JsonValue* x = v.find(key);
+        if (!x) return fail(v.pos, f, "a " + kind + " distribution needs \"" + key + "\"");
+        return duration(*x, join(f, key), dst);
+    };
+    auto bounds = [&]() -> bool {
+        if (auto* x = v.find("lo"); x && !duration(*x, join(f, "lo"), lo)) return false;
+        if (auto* x = v.find("hi"); x && !duration(*x, join(f, "hi"), hi)) return false;
+        if (lo > hi) return fail(v.pos, f, "\"lo\" is above \"hi\"");
+        return true;
+    };
+    Time a = 0, b = 0;
+    if (kind == "fixed") {
+        if (!checkKeys(v, f, {"dist", "value"}) || !get("value", a)) return false;
+        out = Distribution::fixed(a);
+    } else if (kind == "uniform") {
+        if (!checkKeys(v, f, {"dist", "min", "max"}) || !get("min", a) || !get("max", b)) return false;
+        if (a > b) return fail(v.pos, f, "\"min\" is above \"max\"");
+        out = Distribution::uniform(a, b);
+    } else if (kind == "exponential") {
+        if (!checkKeys(v, f, {"dist", "mean", "lo", "hi"}) || !get("mean", a) || !bounds()) return false;
+        out = Distribution::exponential(a);
+    } else if (kind == "normal" || kind == "lognormal") {
+        if (!checkKeys(v, f, {"dist", "mean", "sd", "lo", "hi"}) || !get("mean", a) || !get("sd", b) || !bounds()) return false;
+        out = kind == "normal" ? Distribution::normal(a, b) : Distribution::lognormal(a, b);
+    } else if (kind == "empirical") {
+        if (!checkKeys(v, f, {"dist", "quantiles", "lo", "hi"}) || !bounds()) return false;
+        const JsonValue* q = v.find("quantiles");
+        const std::string qf = join(f, "quantiles");
+        if (!q) return fail(v.pos, f, "an empirical distribution needs \"quantiles\": the values at probabilities 0 ... 1, evenly spaced");
+        if (!expect(*q, JT::Array, qf)) return false;
+        if (q->items.size() < 2 || q->items.size() > 1001)
+            return fail(q->pos, qf, "give 2 to 1001 values (the minimum, evenly spaced quantiles, the maximum); found " + std::to_string(q->items.size()));
+        std::vector<Time> values;
+        for (size_t i = 0; i < q->items.size(); ++i) {
+            Time d = 0;
+            if (!duration(q->items[i], idx(qf, i), d)) return false;
+            if (!values.empty() && d < values.back())
+                return fail(q->items[i].pos, idx(qf, i), "quantiles must not decrease; this one is below the one before");
+            values.push_back(d);
+        }
+        out = Distribution::empirical(std::move(values));
+    } else {
+        return fail(k->pos, join(f, "dist"), "unknown distribution '" + kind + "'; accepted: fixed, uniform, exponential, normal, lognormal, empirical");
+    }
+    out.min = std::max(out.min, lo);
+    out.max = std::min(out.max, hi);
+    return true;
+}
+
+bool ScenarioReader::ops(const JsonValue& arr, const std::string& f, Program& prog, int depth) {
+    if (!expect(arr, JT::Array, f)) return false;
+    if (arr.items.empty()) return fail(arr.pos, f, "a behaviour needs at least one operation");
+    for (size_t i = 0; i < arr.items.size(); ++i)
+        if (!op(arr.items[i], idx(f, i), prog, depth)) return false;
+    return true;
+}
+
+bool ScenarioReader::op(const JsonValue& v, const std::string& f, Program& prog, int depth) {
+    static const char* kinds = "run, sleep, timer, write, read, fork, wait, yield, repeat, exit";
+    if (!expect(v, JT::Object, f)) return false;
+    std::string kind;
+    for (const char* k : {"run", "sleep", "timer", "write", "read", "fork", "wait", "yield", "repeat", "exit"})
+        if (v.find(k)) {
+            if (!kind.empty()) return fail(v.pos, f, "one operation per object; found both '" + kind + "' and '" + k + "'");
+            kind = k;
+        }
+    if (kind.empty()) return fail(v.pos, f, std::string("no operation named; each object needs one of: ") + kinds);
+    const JsonValue& arg = *v.find(kind);
+    const std::string af = join(f, kind);
+    Op op;
+    if (kind == "run") {
+        if (!checkKeys(v, f, {"run", "mode", "cond_resched_every", "might_resched_every"})) return false;
+        op.kind = OpKind::Run;
+        if (!distribution(arg, af, op.duration)) return false;
+        if (auto* m = v.find("mode")) {
+            if (!expect(*m, JT::String, join(f, "mode"))) return false;
+            if (m->text == "user") op.mode = ExecMode::User;
+            else if (m->text == "kernel") op.mode = ExecMode::Kernel;
+            else if (m->text == "kernel-nopreempt") op.mode = ExecMode::KernelNoPreempt;
+            else return fail(m->pos, join(f, "mode"), "unknown mode '" + m->text + "'; accepted: user, kernel, kernel-nopreempt");
+        }
+        for (auto [key, dst] : {std::pair{"cond_resched_every", &op.condReschedEvery}, std::pair{"might_resched_every", &op.mightReschedEvery}}) {
+            if (auto* x = v.find(key)) {
+                if (op.mode != ExecMode::Kernel)
+                    return fail(x->pos, join(f, key), "resched points exist only in \"mode\": \"kernel\"");
+                if (!duration(*x, join(f, key), *dst, kNsPerUs)) return false;
+            }
+        }
+    } else if (kind == "sleep") {
+        if (!checkKeys(v, f, {"sleep"})) return false;
+        op.kind = OpKind::Sleep;
+        if (!distribution(arg, af, op.duration)) return false;
+    } else if (kind == "timer") {
+        if (!checkKeys(v, f, {"timer", "cost"})) return false;
+        op.kind = OpKind::TimerWait;
+        if (!duration(arg, af, op.period, kNsPerUs)) return false;
+    } else if (kind == "write" || kind == "read") {
+        if (!checkKeys(v, f, {kind == "write" ? "write" : "read", "cost"})) return false;
+        op.kind = kind == "write" ? OpKind::Write : OpKind::Read;
+        if (!expect(arg, JT::String, af)) return false;
+        auto it = channelIndex_.find(arg.text);
+        if (it == channelIndex_.end()) {
+            std::string list;
+            for (const auto& [n, i] : channelIndex_) list += (list.empty() ? "" : ", ") + n;
+            return fail(arg.pos, af, "no channel named '" + arg.text + "'; defined channels: " + (list.empty() ? "(none)" : list));
+        }
+        op.channel = it->second;
+    } else if (kind == "fork") {
+        if (!checkKeys(v, f, {"fork", "count", "thread", "cost"})) return false;
+        op.kind = OpKind::Fork;
+        if (!expect(arg, JT::String, af)) return false;
+        auto it = programIndex_.find(arg.text);
+        if (it == programIndex_.end()) return fail(arg.pos, af, "no program named '" + arg.text + "' in \"programs\"");
+        op.target = it->second;
+        op.count = 1;
+        if (auto* x = v.find("count"); x && !integerAs(*x, join(f, "count"), 1, 100000, op.count)) return false;
+        if (auto* x = v.find("thread"); x && !boolean(*x, join(f, "thread"), op.thread)) return false;
+    } else if (kind == "wait") {
+        if (!checkKeys(v, f, {"wait", "cost"})) return false;
+        if (!arg.isString() || (arg.text != "children" && arg.text != "child"))
+            return fail(arg.pos, af, "accepted: \"children\" (wait until every child has exited) or \"child\" (reap one child, waiting for one to exit)");
+        op.kind = arg.text == "child" ? OpKind::WaitChild : OpKind::WaitChildren;
+    } else if (kind == "yield" || kind == "exit") {
+        if (!checkKeys(v, f, {kind == "yield" ? "yield" : "exit", "cost"})) return false;
+        if (!arg.isBool() || !arg.boolean) return fail(arg.pos, af, "write \"" + kind + "\": true");
+        op.kind = kind == "yield" ? OpKind::Yield : OpKind::Exit;
+    } else { // repeat
+        if (!checkKeys(v, f, {"repeat", "body"})) return false;
+        if (depth > 8) return fail(v.pos, f, "repeats nested deeper than 8 levels");
+        if (arg.isString() && arg.text == "forever") op.count = 0;
+        else if (arg.isString() && parseDuration(arg.text)) { // "10s": while the task is younger than that
+            if (!duration(arg, af, op.until, kNsPerUs, 3600 * kNsPerSec)) return false;
+        } else if (!arg.isNumber()) return fail(arg.pos, af, "accepted: a count of 1 or more, \"forever\", or a duration (\"10s\": while the task has existed less than that)");
+        else if (!integerAs(arg, af, 1, INT64_MAX / 2, op.count)) return false;
+        const JsonValue* body = v.find("body");
+        if (!body) return fail(v.pos, f, "a repeat needs a \"body\": an array of operations");
+        op.kind = OpKind::Loop;
+        op.target = int32_t(prog.ops.size());
+        if (!ops(*body, join(f, "body"), prog, depth + 1)) return false;
+    }
+    if (auto* c = v.find("cost"); c && op.kind != OpKind::Run && !duration(*c, join(f, "cost"), op.cost, 0, kNsPerSec)) return false;
+    prog.ops.push_back(op);
+    return true;
+}
+
+} // namespace scen::detail
