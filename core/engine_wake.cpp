@@ -62,8 +62,10 @@ void Engine::tryToWakeUp(TaskId p, CpuId ctxCpu, TaskId waker, bool sync) {
         return;
     }
     // select_task_rq_fair(WF_TTWU): record_wakee() and wake_wide() look at `current` — the waker,
-    // or for an interrupt's wake-up the task it interrupted.
-    const TaskId current = waker >= 0 ? waker : ctxCpu >= 0 ? rqs_[size_t(ctxCpu)].curr : kNoTask;
+    // or for an interrupt's wake-up the task it interrupted. They belong to the fair class: an RT
+    // wakee (placed by this path too, core/README.md) neither counts as a flip nor goes wide.
+    const bool fair = !isRtPolicy(t.policy);
+    const TaskId current = !fair ? kNoTask : waker >= 0 ? waker : ctxCpu >= 0 ? rqs_[size_t(ctxCpu)].curr : kNoTask;
     recordWakee(current, p);
     const CpuId target = selectTaskRq(p, ctxCpu < 0 ? t.cpu : ctxCpu, sync && waker >= 0, !wakeIsWide(current, p));
     if (target != t.cpu) {
