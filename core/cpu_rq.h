@@ -3,6 +3,7 @@
 // need-resched bits, the tick, and what the engine needs to resume the running task's work.
 #pragma once
 
+#include "batch_plan.h"
 #include "cfs_rq.h"
 #include "rt_rq.h"
 #include "types.h"
@@ -39,9 +40,9 @@ struct CpuRq {
     Time segEnd = kNever;
     SegmentKind segKind = SegmentKind::OpEnd;
     Time segPushedAt = 0; // when the pending Segment was pushed (the queue's equal-time order)
-    // A batch (engine_batch.cpp): curr runs this many more chains of operations without a
-    // Segment event each; the pending Segment is the end of the batch.
-    int32_t batchChains = 0;
+    // A batch (engine_batch.cpp): curr runs the planned chains of operations without a Segment
+    // event each; the pending Segment is the end of the batch.
+    BatchPlan batch;
     std::vector<int32_t> batchChannels; // the channels it holds reservations on
     Time batchOpSince = 0; // when the current op's Segment would have been pushed without the batch
 
@@ -58,6 +59,7 @@ struct CpuRq {
     int balanceFailed = 0;
 
     bool idle() const { return nrRunning == 0; }
+    bool batching() const { return batch.active(); }
 };
 
 } // namespace sched

@@ -190,6 +190,7 @@ void Engine::finish() {
     for (CpuId c = 0; c < CpuId(rqs_.size()); ++c) {
         syncProgress(c);
         CpuRq& rq = rqs_[size_t(c)];
+        if (rq.batching()) catchUpPosition(c); // the program position of a batch part-way (engine_batch.cpp)
         clearFlags(c, kStillRunning); // bits still set when the run ends are closed here
         if (rq.curr < 0) continue;
         trace_.slices.push(rq.sliceStart, now_, rq.curr, uint16_t(c), kStillRunning, kNoReason);

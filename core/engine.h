@@ -40,23 +40,37 @@ struct TaskSpec {
     Time start = 0;
 };
 
-struct Channel {
-    int capacity = 1;
+// The first cache line holds all a batch's reservation and replay read (engine_batch.cpp).
+struct alignas(64) Channel {
     int64_t count = 0;
+    // Reserved by batches (engine_batch.cpp): writes and reads planned but not yet done.
+    int64_t pendingWrites = 0, pendingReads = 0;
     // Blocked writers are woken when the queue has drained to this many messages: all of them at
     // once (an AF_UNIX socket: unix_writable() wakes the whole wait queue at a quarter of
     // sk_sndbuf), or -1: one writer per freed message (a pipe's exclusive wr_wait).
     int64_t wakeAllWritersAt = -1;
+    Time lastWrite = -1; // when the newest message was posted (schbench's wake stamp)
+    int32_t capacity = 1;
+    uint32_t blockedReaders = 0, blockedWriters = 0; // readers.size(), writers.size()
     // A pipe's or a socket's wake-ups are synchronous (pipe_write()/pipe_read() and
     // sock_def_readable()/unix_write_space() call wake_up_interruptible_sync_poll(): WF_SYNC, the
     // waker is about to sleep); a channel that stands for a futex or a work queue wakes plainly.
     bool syncWake = true;
-    std::deque<TaskId> readers, writers; // blocked tasks, FIFO
-    Time lastWrite = -1;                 // when the newest message was posted (schbench's wake stamp)
-    // Reserved by batches (engine_batch.cpp): writes and reads planned but not yet done, and the
-    // CPUs whose batches hold them.
-    int64_t pendingWrites = 0, pendingReads = 0;
-    std::array<uint64_t, kMaxCpus / 64> batchers{}; // a bit per CPU
+    std::array<uint64_t, kMaxCpus / 64> batchers{}; // the CPUs whose batches hold reservations, a bit each
+    std::deque<TaskId> readers, writers;            // blocked tasks, FIFO
+
+    void blockReader(TaskId t) { readers.push_back(t), blockedReaders++; }
+    void blockWriter(TaskId t) { writers.push_back(t), blockedWriters++; }
+    TaskId unblockReader() {
+        const TaskId t = readers.front();
+        readers.pop_front(), blockedReaders--;
+        return t;
+    }
+    TaskId unblockWriter() {
+        const TaskId t = writers.front();
+        writers.pop_front(), blockedWriters--;
+        return t;
+    }
 };
 
 struct TraceOptions {
@@ -187,12 +201,15 @@ private:
     bool allowed(const Task& t, CpuId c) const { return t.affinity.test(size_t(c)); }
 
     // engine_batch.cpp
-    enum class ChainWalk : uint8_t { Reserve, GiveBack };
     void planBatch(CpuId c);
-    Time walkChains(CpuId c, int n, ChainWalk mode, int32_t& chains, Time& lastChain);
+    void planChains(CpuId c);
+    Time walkChain(CpuId c, const Task& t, const Op* ops, uint32_t n, uint32_t& ip, int64_t& iterations, bool& channelOp, ExecMode& mode,
+                   Rng& rng, int64_t* loops, Time at, BatchPlan* plan, uint32_t& nOps, bool& drew);
+    void catchUpPosition(CpuId c);
     bool reserve(CpuId c, int32_t ch, bool write);
-    void runBatch(CpuId c);
-    void runChain(CpuId c, Task& t);
+    void giveBack(const BatchPlan& b, uint32_t from, uint32_t to);
+    void runBatch(CpuId c, bool ownSegment = false);
+    bool continueAsBatch(CpuId c);
     void cutBatch(CpuId c);
     void releaseBatch(CpuId c);
     void touchChannel(int32_t ch);
@@ -241,8 +258,7 @@ private:
     // orders their Segments before it); outside events everything due runs.
     Event event_{};
     bool inEvent_ = false;
-    bool batchExec_ = false;            // running a batch's chains: channel ops use reservations
-    std::vector<int64_t> planLoops_;    // walkChains()'s copy of the loop counters
+    std::vector<int64_t> planLoops_;    // planChains()'s copies of the loop counters
     Time nohzNextBalance_ = 0;
     TraceMark snapMark_; // in a snapshot: the trace lengths it corresponds to
     Trace trace_;

@@ -25,10 +25,17 @@
 namespace sched {
 
 namespace {
-constexpr int kMaxChains = 24; // measured: longer plans mostly reserve room that a cut gives back
+constexpr int kMaxChains = 16; // measured (16 of 12, 16, 24, 48): longer plans mostly reserve room that a cut gives back
+constexpr uint32_t kMaxChainOps = 4 * kMaxChains; // channel operations in one plan
 // Chains due later than this are left to their own events: a long run's Segment is rare anyway,
 // and a plan that reaches past the next tick is mostly cut there and given back.
 constexpr Time kHorizon = 500 * kNsPerUs;
+
+// Loop counters: most programs have one or two loops, too few for a memcpy() call to pay.
+void copyCounters(const int64_t* from, size_t n, int64_t* to) {
+    if (n == 1) *to = *from;
+    else std::copy_n(from, n, to);
+}
 } // namespace
 
 // How far the running task's work went since segStart (syncProgress without the batch).
@@ -55,115 +62,59 @@ void Engine::accountProgress(CpuId c) {
     }
 }
 
-// Plans a batch for c's running task, which is inside an op's CPU phase with nothing pending and
-// both need-resched bits clear. On success the CPU's Segment is moved to the batch's end.
+// Plans a batch for c's running task, which is inside an op's CPU phase (or at its end) with
+// nothing pending and both need-resched bits clear. On success the CPU's Segment is moved to the
+// batch's end.
 void Engine::planBatch(CpuId c) {
     CpuRq& rq = rqs_[size_t(c)];
     // The current op's Segment: the pending one if it already stands for the op's end, else the
     // one reprogram() is about to push.
     const Time opEnd = now_ + tasks_[size_t(rq.curr)].remaining;
     const Time since = rq.segEnd == opEnd && rq.segKind == SegmentKind::OpEnd ? rq.segPushedAt : now_;
-    Time lastChain = 0;
-    const Time end = walkChains(c, kMaxChains, ChainWalk::Reserve, rq.batchChains, lastChain);
-    if (rq.batchChains == 0) {
+    planChains(c);
+    if (!rq.batching()) {
         releaseBatch(c); // unlists the channels a refused chain had touched
         return;
     }
     rq.batchOpSince = since;
     // The batch's end is the Segment of the op its last chain begins, pushed then.
     rq.segGen++;
-    rq.segEnd = end;
+    rq.segEnd = rq.batch.end;
     rq.segKind = SegmentKind::OpEnd;
-    rq.segPushedAt = lastChain;
-    queue_.push(end, lastChain, EventKind::Segment, c, rq.segGen);
+    rq.segPushedAt = rq.batch.chains[size_t(rq.batch.size) - 1].due;
+    queue_.push(rq.segEnd, rq.segPushedAt, EventKind::Segment, c, rq.segGen);
 }
 
-// Walks up to n chains of c's running task from where it stands, as runProgram() would run them
-// with both bits clear: each op's action, the exit-to-user point (no bit: nothing), then the ops
-// begun after it until one needs CPU time. Reserve: stops before the first chain with an op that
-// could have an effect beyond the task and a reserved counter (sets `chains`, returns when that
-// chain is due: the batch's end; lastChain: when the last planned one is). GiveBack: the n chains
-// were reserved; their operations are returned. Works on copies of the loop counters and the
-// random stream.
-Time Engine::walkChains(CpuId c, int n, ChainWalk mode, int32_t& chains, Time& lastChain) {
-    const Task& t = tasks_[size_t(rqs_[size_t(c)].curr)];
-    const std::vector<Op>& ops = programs_[size_t(t.program)].ops;
-    planLoops_.assign(t.loopLeft.begin(), t.loopLeft.end());
-    Rng rng = t.rng;
-    uint32_t ip = t.ip;
-    Time at = now_ + t.remaining; // when the current op's action is due
-    chains = 0;
-    struct Taken { int32_t ch; bool write; };
-    Taken taken[16];
-    while (chains < n && (mode == ChainWalk::GiveBack || at - now_ <= kHorizon)) {
-        int nTaken = 0;
-        bool ok = true;
-        uint32_t pip = ip;
-        Time dur = 0;
-        for (;;) {
-            const Op& op = ops[pip];
-            switch (op.kind) {
-            case OpKind::Run: ++pip; break;
-            case OpKind::Loop: pip = loopJumps(op, at - t.startedAt, planLoops_) ? uint32_t(op.target) : pip + 1; break;
-            case OpKind::Write:
-            case OpKind::Read: {
-                const bool write = op.kind == OpKind::Write;
-                if (mode == ChainWalk::GiveBack) {
-                    Channel& q = channels_[size_t(op.channel)];
-                    (write ? q.pendingWrites : q.pendingReads)--;
-                } else if (op.measureWake || nTaken == 16 || !reserve(c, op.channel, write)) {
-                    ok = false;
-                    break;
-                } else {
-                    taken[nTaken++] = {op.channel, write};
-                }
-                ++pip;
-                break;
-            }
-            default: ok = false; break;
-            }
-            if (!ok || pip >= ops.size()) {
-                ok = false;
-                break;
-            }
-            // beginOp() of the next op: its CPU phase.
-            const Op& next = ops[pip];
-            if (next.clock != 0) {
-                ok = false;
-                break;
-            }
-            dur = cpuPhase(next, rng);
-            if (dur > 0) break;
-        }
-        if (!ok) { // refused: the chain's own reservations go back
-            for (int i = 0; i < nTaken; ++i) {
-                Channel& q = channels_[size_t(taken[i].ch)];
-                (taken[i].write ? q.pendingWrites : q.pendingReads)--;
-            }
-            break;
-        }
-        ip = pip;
-        lastChain = at;
-        at += dur;
-        ++chains;
-    }
-    return at;
+// At the Segment of the running task's op end (c's own event): if the op's action and what
+// follows it can be planned, they run as a batch from here, its first chain now. The
+// reservation makes the action succeed exactly as runProgram() would, without bringing the
+// other batches on its channel up to date first. Returns false if nothing was planned.
+bool Engine::continueAsBatch(CpuId c) {
+    CpuRq& rq = rqs_[size_t(c)];
+    const Task& t = tasks_[size_t(rq.curr)];
+    if (!opts_.batchOps || t.resume != Resume::Continue || !t.opStarted || rq.flag[size_t(ReschedBit::Eager)] ||
+        rq.flag[size_t(ReschedBit::Lazy)])
+        return false;
+    planBatch(c);
+    if (!rq.batching()) return false;
+    runBatch(c, true);
+    return true;
 }
 
 // Reserves one write or read of channel ch for c's batch if it succeeds in every order of the
 // operations already reserved on ch (see the top of this file).
-bool Engine::reserve(CpuId c, int32_t ch, bool write) {
+[[gnu::always_inline]] inline bool Engine::reserve(CpuId c, int32_t ch, bool write) {
     Channel& q = channels_[size_t(ch)];
     if (write) {
         // unix_stream_sendmsg()/pipe_write(): room, and no reader waiting to be woken.
-        if (!q.readers.empty() || q.count + q.pendingWrites + 1 > q.capacity) return false;
+        if (q.blockedReaders > 0 || q.count + q.pendingWrites + 1 > q.capacity) return false;
         q.pendingWrites++;
     } else {
         // A read that leaves data, and wakes no writer: none blocked, or (a socket) the queue stays
         // above the wake-up mark even if every reserved read comes first.
         const int64_t after = q.count - (q.pendingReads + 1);
         if (after < 0) return false;
-        if (!q.writers.empty() && (q.wakeAllWritersAt < 0 || after <= q.wakeAllWritersAt)) return false;
+        if (q.blockedWriters > 0 && (q.wakeAllWritersAt < 0 || after <= q.wakeAllWritersAt)) return false;
         q.pendingReads++;
     }
     uint64_t& word = q.batchers[size_t(c) / 64];
@@ -175,86 +126,203 @@ bool Engine::reserve(CpuId c, int32_t ch, bool write) {
     return true;
 }
 
-// Runs the chains of c's batch that are due before the current event: those whose time has
-// passed, and at this very time those whose Segment the queue would have popped first
-// (event_queue.h: pushed earlier, or at the same moment by a lower CPU than the Segment being
-// handled).
-void Engine::runBatch(CpuId c) {
-    CpuRq& rq = rqs_[size_t(c)];
-    if (rq.batchChains == 0 || batchExec_) return;
-    Task& t = tasks_[size_t(rq.curr)];
-    const Time real = now_;
-    batchExec_ = true;
-    while (rq.batchChains > 0) {
-        const Time due = rq.segStart + t.remaining; // no overhead inside a batch
-        if (due > real) break;
-        if (due == real && inEvent_) {
-            const Time since = rq.batchOpSince;
-            const bool first = since < event_.pushedAt ||
-                               (since == event_.pushedAt && event_.kind == EventKind::Segment && c < event_.a);
-            if (!first) break;
-        }
-        // accountProgress() to the end of the op's CPU phase (a batch carries no overhead)
-        const Time w = t.remaining;
-        rq.segStart = due;
-        t.remaining = 0;
-        t.opDone += w;
-        (t.opMode == ExecMode::User ? t.utime : t.stime) += w;
-        now_ = due;
-        runChain(c, t);
-        rq.batchOpSince = due; // the op it began would have had its Segment pushed now
-        rq.batchChains--;
-    }
-    batchExec_ = false;
-    now_ = real;
-    if (rq.batchChains == 0) releaseBatch(c);
-}
-
-// One chain of c's batch, due now (its op's CPU phase has just ended): what runProgram() does
-// with both bits clear for the op kinds a plan admits (Run, Loop, Write, Read), without its
-// general state machine: the action, the exit-to-user point that finds no bit, advanceOp(), then
-// beginOp() of the ops that follow until one needs CPU time.
-void Engine::runChain(CpuId c, Task& t) {
-    const std::vector<Op>& ops = programs_[size_t(t.program)].ops;
+// One chain of c's running task, due at `at`, as runProgram() would run it with both bits clear:
+// the action of the op at ip, the exit-to-user point (no bit: nothing), advanceOp(), then
+// beginOp() of the ops after it until one needs CPU time, whose phase it returns (mode: the begun
+// op's). With a plan, its channel operations are reserved and recorded, and an op that could have
+// an effect beyond the task, or a reservation that does not hold, refuses the chain (-1, the
+// position part-way; `drew`: the random stream moved before the refusal); without, the chain
+// was planned before and is walked again. The position is in scalars, not a struct: a struct
+// copied between chains is read back wider than its fields were just written, which stalls
+// store-to-load forwarding (measured: a fifth of the planning time).
+[[gnu::always_inline]] inline Time Engine::walkChain(CpuId c, const Task& t, const Op* ops, uint32_t n, uint32_t& ip, int64_t& iterations,
+                                                    bool& channelOp, ExecMode& mode, Rng& rng, int64_t* loops, Time at, BatchPlan* plan,
+                                                    uint32_t& nOps, bool& drew) {
     for (;;) {
-        const Op& op = ops[t.ip];
+        const Op& op = ops[ip];
         bool jump = false;
         switch (op.kind) {
         case OpKind::Run: break;
         case OpKind::Loop:
-            t.iterations++;
-            jump = loopJumps(op, now_ - t.startedAt, t.loopLeft);
+            iterations++;
+            jump = op.until > 0 ? at - t.startedAt < op.until : op.count == 0 || loopCounts(op, loops[op.loopSlot]);
             break;
         case OpKind::Write:
         case OpKind::Read:
-            if (op.kind == OpKind::Write) channelWrite(c, rqs_[size_t(c)].curr, op.channel);
-            else channelRead(c, rqs_[size_t(c)].curr, op.channel);
-            t.blockedOnRead = false;
+            channelOp = true;
+            if (!plan) break;
+            if (op.measureWake || nOps == kMaxChainOps || !reserve(c, op.channel, op.kind == OpKind::Write)) return -1;
+            plan->ops[nOps++] = uint32_t(op.channel) << 1 | (op.kind == OpKind::Write ? 1u : 0u);
             break;
-        default: break; // not admitted by walkChains()
+        default: return -1;
         }
+        // advanceOp(), or the loop's jump (which keeps the mode)
         if (jump) {
-            t.ip = uint32_t(op.target);
+            ip = uint32_t(op.target);
         } else {
-            t.ip++;
-            t.opMode = ExecMode::User;
+            ++ip;
+            mode = ExecMode::User;
         }
-        beginOp(t, ops[t.ip]); // no stopwatch: walkChains() admits no op with one
-        if (t.remaining > 0) return;
+        if (ip >= n) return -1;
+        // beginOp() of the next op: its CPU phase (no stopwatch: those are not planned)
+        const Op& next = ops[ip];
+        if (next.clock != 0) return -1;
+        const Time dur = cpuPhase(next, rng);
+        drew = true;
+        if (next.kind == OpKind::Run) mode = next.mode;
+        else if (next.kind != OpKind::Loop && next.kind != OpKind::Exit) mode = ExecMode::Kernel;
+        if (dur > 0) return dur;
     }
+}
+
+// Records up to kMaxChains chains of c's running task from where it stands. Stops before the
+// first refused chain, giving its own reservations back, or at the horizon. Sets the batch's
+// end (when the chain after the last one is due) and the position after the last chain.
+void Engine::planChains(CpuId c) {
+    const Task& t = tasks_[size_t(rqs_[size_t(c)].curr)];
+    BatchPlan& b = rqs_[size_t(c)].batch;
+    const size_t slots = t.loopLeft.size();
+    if (b.chains.size() < size_t(kMaxChains)) b.chains.resize(size_t(kMaxChains));
+    if (b.ops.size() < size_t(kMaxChainOps)) b.ops.resize(size_t(kMaxChainOps));
+    planLoops_.resize(2 * slots);
+    int64_t* const kept = planLoops_.data(); // the counters after the last planned chain
+    int64_t* const walked = kept + slots;    // ... and while walking the next
+    copyCounters(t.loopLeft.data(), slots, kept);
+    b.size = 0;
+    b.next = 0;
+    uint32_t ip = t.ip;
+    int64_t iterations = t.iterations;
+    bool channelOp = false;
+    ExecMode mode = t.opMode;
+    Rng& rng = b.last.rng; // walked in place: a chain refused after it drew is rare and redone below
+    rng = t.rng;
+    uint32_t nOps = 0;
+    const Op* const ops = programs_[size_t(t.program)].ops.data();
+    const uint32_t n = uint32_t(programs_[size_t(t.program)].ops.size());
+    Time at = now_ + t.remaining; // when the current op's action is due
+    while (b.size < kMaxChains && at - now_ <= kHorizon) {
+        uint32_t ip1 = ip;
+        int64_t iterations1 = iterations;
+        bool channelOp1 = channelOp, drew = false;
+        ExecMode mode1 = mode;
+        const uint32_t opsBefore = nOps;
+        copyCounters(kept, slots, walked);
+        const Time dur = walkChain(c, t, ops, n, ip1, iterations1, channelOp1, mode1, rng, walked, at, &b, nOps, drew);
+        if (dur < 0) { // refused: the chain's own reservations go back
+            giveBack(b, opsBefore, nOps);
+            if (drew) { // the stream after the accepted chains: walked again from the start
+                rng = t.rng;
+                uint32_t ip2 = t.ip, none = 0;
+                int64_t iterations2 = t.iterations;
+                bool channelOp2 = false, drew2 = false;
+                ExecMode mode2 = t.opMode;
+                copyCounters(t.loopLeft.data(), slots, walked);
+                for (int32_t i = 0; i < b.size; ++i)
+                    walkChain(c, t, ops, n, ip2, iterations2, channelOp2, mode2, rng, walked, b.chains[size_t(i)].due, nullptr, none, drew2);
+            }
+            break;
+        }
+        b.chains[size_t(b.size++)] = PlannedChain{at, uint16_t(nOps), mode1};
+        ip = ip1, iterations = iterations1, channelOp = channelOp1, mode = mode1;
+        copyCounters(walked, slots, kept);
+        at += dur;
+    }
+    b.end = at;
+    if (b.size == 0) return;
+    b.last.ip = ip;
+    b.last.iterations = iterations;
+    b.last.channelOp = channelOp;
+    b.lastLoops.resize(slots);
+    copyCounters(kept, slots, b.lastLoops.data());
+}
+
+// Returns the reservations of the planned channel operations [from, to).
+void Engine::giveBack(const BatchPlan& b, uint32_t from, uint32_t to) {
+    for (uint32_t i = from; i < to; ++i) {
+        Channel& q = channels_[size_t(b.ops[i] >> 1)];
+        (b.ops[i] & 1 ? q.pendingWrites : q.pendingReads)--;
+    }
+}
+
+// Runs the chains of c's batch that are due before the current event: those whose time has
+// passed, and at this very time those whose Segment the queue would have popped first
+// (event_queue.h: pushed earlier, or at the same moment by a lower CPU than the Segment being
+// handled), or c's own Segment being handled (continueAsBatch()). Running a chain is replaying
+// its record: the reserved channel operations succeed in any order, so each is a counter moving
+// by one; the task's work and mode move with it, its program position once the batch is over.
+void Engine::runBatch(CpuId c, bool ownSegment) {
+    CpuRq& rq = rqs_[size_t(c)];
+    BatchPlan& b = rq.batch;
+    if (!b.active()) return;
+    Task& t = tasks_[size_t(rq.curr)];
+    int32_t i = b.next;
+    for (; i < b.size; ++i) {
+        const PlannedChain& ch = b.chains[size_t(i)];
+        if (ch.due > now_) break;
+        if (ch.due == now_ && inEvent_ && !ownSegment) {
+            const Time since = rq.batchOpSince;
+            const bool before = since < event_.pushedAt ||
+                                (since == event_.pushedAt && event_.kind == EventKind::Segment && c < event_.a);
+            if (!before) break;
+        }
+        // accountProgress() to the end of the op's CPU phase (a batch carries no overhead)
+        (t.opMode == ExecMode::User ? t.utime : t.stime) += t.remaining;
+        for (uint32_t k = b.opsBegin(i); k < ch.opsEnd; ++k) {
+            Channel& q = channels_[size_t(b.ops[k] >> 1)];
+            if (b.ops[k] & 1) {
+                q.count++;
+                q.lastWrite = std::max(q.lastWrite, ch.due); // batches catch up out of time order
+                q.pendingWrites--;
+            } else {
+                q.count--;
+                q.pendingReads--;
+            }
+        }
+        t.remaining = b.dueAfter(i) - ch.due;
+        t.opMode = ch.mode;
+        t.opDone = 0;
+        rq.segStart = ch.due;
+        rq.batchOpSince = ch.due; // the op it began would have had its Segment pushed now
+    }
+    b.next = i;
+    if (b.active()) return;
+    // The whole batch has run: the task stands where the plan ended.
+    t.ip = b.last.ip;
+    t.iterations = b.last.iterations;
+    t.rng = b.last.rng;
+    if (b.last.channelOp) t.blockedOnRead = false;
+    copyCounters(b.lastLoops.data(), t.loopLeft.size(), t.loopLeft.data());
+    releaseBatch(c);
+}
+
+// The running task's program position after the chains of c's batch that ran, the batch still
+// being part-way: its chains walked again from where the plan began (done once per cut or at the
+// end of the run; a batch that runs whole takes the position recorded with the plan).
+void Engine::catchUpPosition(CpuId c) {
+    CpuRq& rq = rqs_[size_t(c)];
+    BatchPlan& b = rq.batch;
+    Task& t = tasks_[size_t(rq.curr)];
+    ExecMode mode = t.opMode;
+    bool channelOp = false, drew = false;
+    uint32_t none = 0;
+    const Op* const ops = programs_[size_t(t.program)].ops.data();
+    const uint32_t n = uint32_t(programs_[size_t(t.program)].ops.size());
+    for (int32_t i = 0; i < b.next; ++i)
+        walkChain(c, t, ops, n, t.ip, t.iterations, channelOp, mode, t.rng, t.loopLeft.data(), b.chains[size_t(i)].due, nullptr, none, drew);
+    if (channelOp) t.blockedOnRead = false;
 }
 
 // Ends c's batch now: what is due runs, the rest is given back, and the current op gets the
 // Segment it would have had (pushed at its start, with both bits clear: its end).
 void Engine::cutBatch(CpuId c) {
     CpuRq& rq = rqs_[size_t(c)];
-    if (rq.batchChains == 0) return;
+    if (!rq.batching()) return;
     runBatch(c);
-    if (rq.batchChains == 0) return; // drained: the pending Segment is the current op's end
+    if (!rq.batching()) return; // drained: the pending Segment is the current op's end
     accountProgress(c);
-    int32_t walked = 0;
-    Time lastChain = 0;
-    walkChains(c, rq.batchChains, ChainWalk::GiveBack, walked, lastChain);
+    const BatchPlan& b = rq.batch;
+    giveBack(b, b.opsBegin(b.next), b.chains[size_t(b.size) - 1].opsEnd);
+    catchUpPosition(c);
     releaseBatch(c);
     rq.segGen++;
     rq.segEnd = now_ + tasks_[size_t(rq.curr)].remaining;
@@ -268,7 +336,8 @@ void Engine::releaseBatch(CpuId c) {
     CpuRq& rq = rqs_[size_t(c)];
     for (const int32_t ch : rq.batchChannels) channels_[size_t(ch)].batchers[size_t(c) / 64] &= ~(uint64_t(1) << (c % 64));
     rq.batchChannels.clear();
-    rq.batchChains = 0;
+    rq.batch.size = 0;
+    rq.batch.next = 0;
 }
 
 // Before an operation done the normal way on ch: the batches using ch catch up to now.
@@ -283,9 +352,9 @@ void Engine::checkChannel(int32_t ch) {
     const Channel& q = channels_[size_t(ch)];
     const auto listed = q.batchers;
     if (std::all_of(listed.begin(), listed.end(), [](uint64_t w) { return w == 0; })) return;
-    const bool writesHold = q.readers.empty() ? q.count + q.pendingWrites <= q.capacity : q.pendingWrites == 0;
+    const bool writesHold = q.blockedReaders == 0 ? q.count + q.pendingWrites <= q.capacity : q.pendingWrites == 0;
     const int64_t low = q.count - q.pendingReads;
-    const bool readsHold = low >= 0 && (q.writers.empty() || (q.wakeAllWritersAt >= 0 ? low > q.wakeAllWritersAt : q.pendingReads == 0));
+    const bool readsHold = low >= 0 && (q.blockedWriters == 0 || (q.wakeAllWritersAt >= 0 ? low > q.wakeAllWritersAt : q.pendingReads == 0));
     if (writesHold && readsHold) return;
     for (size_t w = 0; w < listed.size(); ++w)
         for (uint64_t bits = listed[w]; bits; bits &= bits - 1) cutBatch(CpuId(w * 64 + size_t(std::countr_zero(bits))));

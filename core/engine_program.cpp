@@ -250,23 +250,16 @@ void Engine::recordLatency(Task& t, Time lat) {
 // pipe_write() / unix_stream_sendmsg(): one message, or block while the channel is full.
 bool Engine::channelWrite(CpuId c, TaskId id, int32_t ch) {
     Channel& q = channels_[size_t(ch)];
-    if (batchExec_) { // reserved by a batch: room and no reader to wake, in every order
-        q.count++;
-        q.lastWrite = std::max(q.lastWrite, now_); // batches catch up out of time order
-        q.pendingWrites--;
-        return true;
-    }
     touchChannel(ch);
     bool done = false;
     if (q.count >= q.capacity) {
-        q.writers.push_back(id);
+        q.blockWriter(id);
     } else {
         done = true;
         q.count++;
         q.lastWrite = std::max(q.lastWrite, now_);
-        if (!q.readers.empty()) { // the data makes a blocked reader runnable
-            const TaskId r = q.readers.front();
-            q.readers.pop_front();
+        if (q.blockedReaders > 0) { // the data makes a blocked reader runnable
+            const TaskId r = q.unblockReader();
             tryToWakeUp(r, c, id, q.syncWake);
         }
     }
@@ -277,28 +270,21 @@ bool Engine::channelWrite(CpuId c, TaskId id, int32_t ch) {
 // pipe_read() / unix_stream_recvmsg(): one message, or block while the channel is empty.
 bool Engine::channelRead(CpuId c, TaskId id, int32_t ch) {
     Channel& q = channels_[size_t(ch)];
-    if (batchExec_) { // reserved by a batch: data and no writer to wake, in every order
-        q.count--;
-        q.pendingReads--;
-        return true;
-    }
     touchChannel(ch);
     bool done = false;
     if (q.count == 0) {
-        q.readers.push_back(id);
+        q.blockReader(id);
     } else {
         done = true;
         q.count--;
         if (q.wakeAllWritersAt >= 0) { // a socket: every blocked writer once enough has drained
             if (q.count <= q.wakeAllWritersAt)
-                while (!q.writers.empty()) {
-                    const TaskId w = q.writers.front();
-                    q.writers.pop_front();
+                while (q.blockedWriters > 0) {
+                    const TaskId w = q.unblockWriter();
                     tryToWakeUp(w, c, id, q.syncWake);
                 }
-        } else if (!q.writers.empty()) { // a pipe: the freed room makes one blocked writer runnable
-            const TaskId w = q.writers.front();
-            q.writers.pop_front();
+        } else if (q.blockedWriters > 0) { // a pipe: the freed room makes one blocked writer runnable
+            const TaskId w = q.unblockWriter();
             tryToWakeUp(w, c, id, q.syncWake);
         }
     }

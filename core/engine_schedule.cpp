@@ -234,7 +234,7 @@ void Engine::switchIn(CpuId c, TaskId next, TaskId /*prev*/) {
 // --- progress of the running task's work ---
 
 void Engine::syncProgress(CpuId c) {
-    runBatch(c); // a batch's chains due before the current event first (engine_batch.cpp)
+    if (rqs_[size_t(c)].batching()) runBatch(c); // a batch's chains due before the current event first (engine_batch.cpp)
     accountProgress(c);
 }
 
@@ -243,7 +243,7 @@ void Engine::syncProgress(CpuId c) {
 void Engine::reprogram(CpuId c) {
     syncProgress(c);
     CpuRq& rq = rqs_[size_t(c)];
-    if (rq.curr < 0 || rq.batchChains > 0) return;
+    if (rq.curr < 0 || rq.batching()) return;
     const Task& t = tasks_[size_t(rq.curr)];
     Time end;
     SegmentKind kind;
@@ -278,7 +278,7 @@ void Engine::reprogram(CpuId c) {
     if (opts_.batchOps && kind == SegmentKind::OpEnd && t.overhead == 0 && t.remaining > 0 &&
         !rq.flag[size_t(ReschedBit::Eager)] && !rq.flag[size_t(ReschedBit::Lazy)]) {
         planBatch(c);
-        if (rq.batchChains > 0) return;
+        if (rq.batching()) return;
     }
     if (end == rq.segEnd && kind == rq.segKind) return;
     rq.segGen++;
@@ -301,7 +301,10 @@ void Engine::onSegment(CpuId c) {
     case SegmentKind::MightResched: preemptionPoint(c, SwitchPoint::MightResched); break;
     case SegmentKind::Resume:
     case SegmentKind::OpEnd:
-        if (tasks_[size_t(t)].overhead == 0 && tasks_[size_t(t)].remaining == 0) runProgram(c, t);
+        if (tasks_[size_t(t)].overhead == 0 && tasks_[size_t(t)].remaining == 0) {
+            if (rq.segKind == SegmentKind::OpEnd && continueAsBatch(c)) return; // it pushed the next Segment
+            runProgram(c, t);
+        }
         break;
     }
     reprogram(c);

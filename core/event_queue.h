@@ -1,13 +1,17 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-// The discrete-event queue: a 4-ary min-heap of small POD events in one vector. Equal-time
-// events pop in a fixed order, so a run is identical on every machine: the one pushed at the
-// earlier simulated time first; among those pushed at the same time, every other kind before
-// the Segment events, other kinds in the order they were pushed (a sequence number), Segments by
-// CPU. That is the order of pushing except that a Segment's place never depends on what else was
-// pushed at the same moment, which is what lets the engine run a task's operations ahead without
-// pushing a Segment for each (engine_batch.cpp) and still make the same decisions in the same
-// order. No allocation per event once the vector has grown; cancelled events are skipped by
-// generation numbers instead of being removed.
+// The discrete-event queue. Equal-time events pop in a fixed order, so a run is identical on
+// every machine: the one pushed at the earlier simulated time first; among those pushed at the
+// same time, every other kind before the Segment events, other kinds in the order they were
+// pushed (a sequence number), Segments by CPU. That is the order of pushing except that a
+// Segment's place never depends on what else was pushed at the same moment, which is what lets
+// the engine run a task's operations ahead without pushing a Segment for each
+// (engine_batch.cpp) and still make the same decisions in the same order.
+//
+// A CPU has at most one pending Segment: pushing one replaces the CPU's previous one (the engine
+// has cancelled it by then). Segments, most of the events, sit in one slot per CPU under a
+// tournament tree (an update is one comparison per level, log2 of the CPU count); the other
+// kinds are in a 4-ary min-heap of small POD events, where cancelled ones are skipped by
+// generation numbers instead of being removed. No allocation per event once both have grown.
 #pragma once
 
 #include "types.h"
@@ -39,30 +43,120 @@ struct Event {
 class EventQueue {
 public:
     void push(Time t, Time pushedAt, EventKind kind, int32_t a, uint32_t gen = 0) {
+        if (kind == EventKind::Segment) {
+            setSegment(a, Event{t, pushedAt, 1, a, gen, kind});
+            return;
+        }
         heap_.push_back(Event{t, pushedAt, seq_++, a, gen, kind});
         siftUp(heap_.size() - 1);
     }
-    bool empty() const { return heap_.empty(); }
-    size_t size() const { return heap_.size(); }
-    const Event& top() const { return heap_.front(); }
+    bool empty() const { return heap_.empty() && segments_ == 0; }
+    size_t size() const { return heap_.size() + size_t(segments_); }
+    const Event& top() {
+        settle();
+        return segmentFirst() ? slots_[slot_[1]] : heap_.front();
+    }
     Event pop();
 
 private:
     static bool less(const Event& x, const Event& y) {
         if (x.time != y.time) return x.time < y.time;
         if (x.pushedAt != y.pushedAt) return x.pushedAt < y.pushedAt;
-        const bool xs = x.kind == EventKind::Segment, ys = y.kind == EventKind::Segment;
-        if (xs != ys) return ys;
-        if (xs && x.a != y.a) return x.a < y.a;
         return x.seq < y.seq;
+    }
+    // The tournament's nodes, in three arrays (node k >= 1 wins over nodes 2k and 2k + 1; the
+    // leaves are at width + cpu): the winning slot below and its order, time then pushedAt (never
+    // negative); an empty slot is the largest. Equal orders: the lower CPU (the left child).
+    // Scalar arrays rather than a struct, and no branch: a level reads what the one below has
+    // just written, which a struct copy would read back wider than it was stored (a stalled
+    // store-to-load forwarding), and which child wins is as good as a coin toss.
+    void setLeaf(uint32_t cpu, uint64_t time, uint64_t pushedAt) {
+        time_[width_ + cpu] = time, pushed_[width_ + cpu] = pushedAt, slot_[width_ + cpu] = cpu;
+    }
+    bool segmentFirst() const {
+        if (segments_ == 0) return false;
+        if (heap_.empty()) return true;
+        const Event& s = slots_[slot_[1]];
+        const Event& h = heap_.front();
+        if (s.time != h.time) return s.time < h.time;
+        return s.pushedAt < h.pushedAt; // pushed at the same moment: the other kinds first
+    }
+    void setSegment(int32_t cpu, const Event& e);
+    void replay(uint32_t cpu); // the path from cpu's leaf to the root
+    // A popped Segment's slot is emptied at once but its path is replayed only when needed: most
+    // often the same CPU pushes its next Segment first, and one replay does for both.
+    void settle() {
+        if (popped_ < 0) return;
+        replay(uint32_t(popped_));
+        popped_ = -1;
     }
     void siftUp(size_t i);
     void siftDown(size_t i);
     std::vector<Event> heap_;
     uint64_t seq_ = 0;
+    std::vector<Event> slots_; // the pending Segment of each CPU; seq: 1 holds one, 0 empty
+    std::vector<uint64_t> time_, pushed_;
+    std::vector<uint32_t> slot_;
+    uint32_t width_ = 0;       // leaves: a power of two
+    int32_t segments_ = 0;     // slots holding a Segment
+    int32_t popped_ = -1;      // a CPU whose path waits for settle()
 };
 
+inline void EventQueue::replay(uint32_t cpu) {
+    uint32_t j = width_ + cpu;
+    uint64_t t = time_[j], p = pushed_[j];
+    uint32_t w = slot_[j];
+    for (; j > 1; j /= 2) {
+        const uint32_t o = j ^ 1;
+        const uint64_t ot = time_[o], op = pushed_[o];
+        const uint32_t os = slot_[o];
+        // the other node wins if it is earlier, or equal and on the left
+        const uint64_t other = uint64_t(ot < t) | (uint64_t(ot == t) & (uint64_t(op < p) | (uint64_t(op == p) & uint64_t(j & 1))));
+        const uint64_t m = 0 - other;
+        t ^= (t ^ ot) & m;
+        p ^= (p ^ op) & m;
+        w ^= (w ^ os) & uint32_t(m);
+        time_[j / 2] = t, pushed_[j / 2] = p, slot_[j / 2] = w;
+    }
+}
+
+inline void EventQueue::setSegment(int32_t cpu, const Event& e) {
+    if (popped_ >= 0 && popped_ != cpu) settle();
+    popped_ = -1;
+    if (uint32_t(cpu) >= width_) { // grow: a power of two of leaves, every path replayed
+        uint32_t w = 1;
+        while (w <= uint32_t(cpu)) w *= 2;
+        slots_.resize(w, Event{0, 0, 0, 0, 0, EventKind::Segment});
+        const uint32_t old = width_;
+        std::vector<uint64_t> time(2 * size_t(w), ~uint64_t(0)), pushed(2 * size_t(w), ~uint64_t(0));
+        std::vector<uint32_t> slot(2 * size_t(w), 0);
+        for (uint32_t i = 0; i < w; ++i) {
+            slot[w + i] = i;
+            if (i < old) time[w + i] = time_[old + i], pushed[w + i] = pushed_[old + i];
+        }
+        time_ = std::move(time), pushed_ = std::move(pushed), slot_ = std::move(slot);
+        width_ = w;
+        for (uint32_t i = 0; i < w; ++i) replay(i);
+    }
+    Event& slot = slots_[size_t(cpu)];
+    segments_ += int32_t(e.seq) - int32_t(slot.seq);
+    slot = e;
+    setLeaf(uint32_t(cpu), uint64_t(e.time), uint64_t(e.pushedAt));
+    replay(uint32_t(cpu));
+}
+
 inline Event EventQueue::pop() {
+    settle();
+    if (segmentFirst()) {
+        const uint32_t cpu = slot_[1];
+        Event& slot = slots_[cpu];
+        const Event top = slot;
+        slot.seq = 0;
+        segments_--;
+        setLeaf(cpu, ~uint64_t(0), ~uint64_t(0));
+        popped_ = int32_t(cpu);
+        return top;
+    }
     Event top = heap_.front();
     heap_.front() = heap_.back();
     heap_.pop_back();

@@ -48,6 +48,9 @@ struct Task {
     Time remaining = 0; // work left in the current op's CPU phase
     Time overhead = 0;  // non-preemptible kernel time to burn first (switch, wakeup, migration cost)
     Time opDone = 0;    // work done in the current op (places the cond_resched() points)
+    // CPU time in user and in kernel mode (getrusage's ru_utime / ru_stime); next to the work
+    // fields, which batches move with them (engine_batch.cpp)
+    Time utime = 0, stime = 0;
     std::vector<int64_t> loopLeft;
     int64_t iterations = 0; // times a loop op was passed (massive_intr's loop counter)
     Time startedAt = -1;    // when it was forked or started (a Loop's `until` counts from here)
@@ -71,7 +74,6 @@ struct Task {
     // scheduler state and accounting
     Time lastRanAt = INT64_MIN / 2; // for task_hot(): never ran = cold
     int64_t nvcsw = 0, nivcsw = 0, nrMigrations = 0;
-    Time utime = 0, stime = 0; // CPU time in user and in kernel mode (getrusage's ru_utime / ru_stime)
     Time exitedAt = -1;
 
     // periodic-timer latency (cyclictest's measurement)

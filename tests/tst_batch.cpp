@@ -180,6 +180,23 @@ private slots:
             {EventKind::Segment, 0}, {EventKind::Segment, 1}, {EventKind::Segment, 3}, {EventKind::Timer, 9}};
         QVERIFY(order == expected);
     }
+
+    void aCpusNewSegmentReplacesItsPendingOne() {
+        // A CPU has one pending Segment (the engine cancels the old one when it pushes anew).
+        EventQueue q;
+        q.push(100, 0, EventKind::Segment, 2, 1);
+        q.push(300, 0, EventKind::Segment, 40, 1);
+        q.push(200, 10, EventKind::Tick, 0);
+        q.push(250, 20, EventKind::Segment, 2, 2); // replaces the one at 100
+        QCOMPARE(q.size(), size_t(3));
+        std::vector<std::pair<Time, uint32_t>> popped;
+        while (!q.empty()) {
+            const Event e = q.pop();
+            popped.push_back({e.time, e.gen});
+        }
+        const std::vector<std::pair<Time, uint32_t>> expected{{200, 0}, {250, 2}, {300, 1}};
+        QVERIFY(popped == expected);
+    }
 };
 
 QTEST_GUILESS_MAIN(TestBatch)

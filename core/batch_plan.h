@@ -1,0 +1,48 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// A planned batch (engine_batch.cpp): the chains a CPU's running task will run without an event
+// each, recorded when they are planned so that running them is replaying the record.
+#pragma once
+
+#include "rng.h"
+#include "types.h"
+
+#include <vector>
+
+namespace sched {
+
+// One chain: the action of the op whose CPU phase ends at `due`, then the ops begun after it
+// until one needs CPU time (the next chain's due, or the batch's end, is where that one ends).
+// Small on purpose: a CPU's record is written when planned and read back later, after the other
+// CPUs' work has gone through the cache.
+struct PlannedChain {
+    Time due = 0;
+    uint16_t opsEnd = 0;    // its channel operations are BatchPlan::ops[previous opsEnd, opsEnd)
+    ExecMode mode = ExecMode::User; // the mode of the op it began
+};
+
+// Where a task's program stands (the parts a chain moves).
+struct ProgramPosition {
+    uint32_t ip = 0;
+    int64_t iterations = 0; // Loop passes
+    Rng rng;
+    bool channelOp = false; // a Write or Read was done (a blocked read's wait is over)
+};
+
+// The record's arrays keep their size from plan to plan (a plan overwrites them up to `size`).
+// The running task's own program position is not moved chain by chain: it stays where the plan
+// began until the whole batch has run (then it takes `last`) or the batch is cut part-way (then
+// the chains that ran are walked again from it).
+struct BatchPlan {
+    std::vector<PlannedChain> chains;
+    std::vector<uint32_t> ops; // channel << 1 | write
+    Time end = 0;              // when the op the last chain begins ends: the batch's Segment
+    ProgramPosition last;      // after the last chain
+    std::vector<int64_t> lastLoops;
+    int32_t size = 0;          // chains planned
+    int32_t next = 0;          // the first chain not run yet
+    bool active() const { return next < size; }
+    uint32_t opsBegin(int32_t chain) const { return chain == 0 ? 0 : chains[size_t(chain) - 1].opsEnd; }
+    Time dueAfter(int32_t chain) const { return chain + 1 < size ? chains[size_t(chain) + 1].due : end; }
+};
+
+} // namespace sched
