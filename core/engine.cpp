@@ -114,6 +114,12 @@ bool Engine::peekLive() {
 
 bool Engine::step() {
     if (finished_ || !peekLive()) return false;
+    handleNext();
+    return true;
+}
+
+// The head of the queue, known to be live.
+void Engine::handleNext() {
     const Event e = queue_.pop();
     now_ = e.time;
     ++events_;
@@ -123,7 +129,6 @@ bool Engine::step() {
     dispatch(e);
     inEvent_ = false;
     ctxCpu_ = -1;
-    return true;
 }
 
 void Engine::dispatch(const Event& e) {
@@ -144,14 +149,14 @@ void Engine::dispatch(const Event& e) {
 }
 
 void Engine::runUntil(Time t) {
-    while (!finished_ && peekLive() && queue_.top().time <= t) step();
+    while (!finished_ && peekLive() && queue_.top().time <= t) handleNext();
     now_ = std::max(now_, t);
 }
 
 bool Engine::runUntilSwitch(Time limit) {
     const int64_t before = switchesSeen_;
     while (!finished_ && peekLive() && queue_.top().time <= limit) {
-        step();
+        handleNext();
         if (switchesSeen_ != before) return true;
     }
     return false;
@@ -159,7 +164,7 @@ bool Engine::runUntilSwitch(Time limit) {
 
 bool Engine::runUntilTick(Time limit) {
     while (!finished_ && peekLive() && queue_.top().time <= limit) {
-        step();
+        handleNext();
         if (lastKind_ == EventKind::Tick) return true;
     }
     return false;

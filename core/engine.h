@@ -134,6 +134,7 @@ private:
     void copyStateFrom(const Engine& o);
 
     // engine.cpp
+    void handleNext();
     void dispatch(const Event& e);
     void startTask(TaskId t);
     void applyTaskChange(const ParamChange& c, TaskId t);

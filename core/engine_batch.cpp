@@ -17,6 +17,10 @@
 // (checkChannel). Anything that reaches a batching CPU (an event on it, a need-resched bit)
 // brings its batch up to date, in the queue's order of equal-time events (event_queue.h), and a
 // bit ends the batch, so every decision sees the state it would have seen with one event per op.
+//
+// A plan is a record (batch_plan.h): running the batch replays it, moving counters and the task's
+// work and mode; the task's program position jumps to the plan's end once the whole batch has
+// run, or is walked again up to the last chain run when the batch is cut part-way.
 #include "engine.h"
 
 #include <algorithm>
