@@ -56,14 +56,15 @@ inline Time cpuPhase(const Op& op, Rng& rng) {
     }
 }
 
-// Whether a Loop op goes back to its target: while the task has existed less than `until`
-// (massive_intr's "while (time() - start < runtime)"), forever (count 0), or count times by the
-// task's counter for this loop (0 = not started).
-// A counted loop's step on its counter.
+// A counted loop's step on its counter (0 = not started).
 inline bool loopCounts(const Op& op, int64_t& left) {
     if (left == 0) left = op.count;
     return --left > 0;
 }
+
+// Whether a Loop op goes back to its target: while the task has existed less than `until`
+// (massive_intr's "while (time() - start < runtime)"), forever (count 0), or count times by the
+// task's counter for this loop.
 inline bool loopJumps(const Op& op, Time sinceStart, std::vector<int64_t>& loopLeft) {
     if (op.until > 0) return sinceStart < op.until;
     if (op.count == 0) return true;
