@@ -135,7 +135,7 @@ bool Engine::continueAsBatch(CpuId c) {
 // beginOp() of the ops after it until one needs CPU time, whose phase it returns (mode: the begun
 // op's). With a plan, its channel operations are reserved and recorded, and an op that could have
 // an effect beyond the task, or a reservation that does not hold, refuses the chain (-1, the
-// position part-way; `drew`: the random stream moved before the refusal); without, the chain
+// position part-way; `drew`: an op was begun before the refusal, so the random stream may have moved); without, the chain
 // was planned before and is walked again. The position is in scalars, not a struct: a struct
 // copied between chains is read back wider than its fields were just written, which stalls
 // store-to-load forwarding (measured: a fifth of the planning time).
