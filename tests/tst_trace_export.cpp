@@ -311,26 +311,44 @@ private slots:
         QCOMPARE(kinds, 7);
     }
 
-    // Perfetto's UI opens ftrace text through its systrace line tokenizer (trace_processor,
-    // importers/systrace): "-PID [( TGID)] [CPU] FLAGS(0-5) SECONDS.FRACTION: EVENT:" after the
-    // task name, and a file starting with "# tracer:". Every line written satisfies that.
-    void linesSatisfyPerfettosSystraceTokenizer() {
+    // Perfetto's UI opens ftrace text through trace_processor (importers/systrace): a file whose
+    // start contains "# tracer" is systrace text; each line not starting with '#' is tokenized
+    // around its first "[digits]" (the CPU): before it "-PID", optionally "(TGID)", after the task
+    // name; after it the first "digits.digits:" is the timestamp, then the event name up to ':'.
+    // A line that fails is dropped (systrace_parse_failure). systrace_line_parser.cc then splits
+    // the payload on ' ' and '=': a sched_switch is dropped unless prev_pid, prev_prio, next_pid
+    // and next_prio are integers, and its prev_state shows as "?" unless it is R, R+ or a set of
+    // the letters task_state.cc knows (S D T t X Z x K W P N); a sched_waking needs pid=.
+    void linesSatisfyPerfettosSystraceParser() {
         const Engine e = richRun();
         const std::string text = exportText(e.trace(), 100 * kNsPerSec);
-        QVERIFY(text.rfind("# tracer: nop\n", 0) == 0);
-        const std::regex line(R"(-(\d+)\s+\(?\s*(\d+|-+)?\)?\s?\[(\d+)\]\s*[a-zA-Z0-9.]{0,5}\s*(\d+\.\d+):\s+(\S+):)");
+        QVERIFY(text.find("# tracer") < 20);
+        const std::regex line(R"(^(.+)-(\d+)\s+(?:\(\s*(?:\d+|-+)\)\s*)?\[(\d+)\][^\[]*?\s(\d+\.\d+):\s+([^\s:]+):(.*)$)");
+        const std::regex state(R"(R\+?|[SDTtXZxKWPN|]+\+?)");
         std::istringstream in(text);
-        int64_t n = 0;
+        std::map<std::string, int64_t> events;
         for (std::string l; std::getline(in, l);) {
             if (l.empty() || l[0] == '#') continue;
             std::smatch m;
-            QVERIFY2(std::regex_search(l, m, line), l.c_str());
-            QVERIFY(m.prefix().length() > 0); // the task name before "-PID"
-            ++n;
+            QVERIFY2(std::regex_match(l, m, line), l.c_str());
+            QVERIFY2(m[1].str().find('[') == std::string::npos, l.c_str()); // the CPU is the first [digits]
+            const std::string event = m[5].str();
+            ++events[event];
+            std::map<std::string, std::string> arg;
+            std::istringstream payload(m[6].str());
+            for (std::string tok; payload >> tok;)
+                if (const size_t eq = tok.find('='); eq != std::string::npos) arg[tok.substr(0, eq)] = tok.substr(eq + 1);
+            const auto integer = [&](const char* k) { return std::regex_match(arg[k], std::regex(R"(-?\d+)")); };
+            if (event == "sched_switch") {
+                for (const char* k : {"prev_pid", "prev_prio", "next_pid", "next_prio"}) QVERIFY2(integer(k), l.c_str());
+                QVERIFY2(std::regex_match(arg["prev_state"], state), l.c_str());
+            }
+            if (event == "sched_waking") QVERIFY2(integer("pid"), l.c_str());
         }
-        QVERIFY(n > 1000);
+        qInfo("%lld sched_switch, %lld sched_waking lines", (long long)events["sched_switch"], (long long)events["sched_waking"]);
+        QVERIFY(events["sched_switch"] > 500);
+        QVERIFY(events["sched_waking"] > 100);
     }
-
 
     // trace-cmd.dat.v6(5): the header sections in order, the event formats with ids, the pid ->
     // comm map, page-aligned CPU data whose pages hold exactly the records written, in time
