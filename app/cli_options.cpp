@@ -21,9 +21,10 @@ Usage:
   schedscope-cli trace FILE [--root PID | --all] [--pids] [--sort KEYS]
                                           import a real trace (ftrace text, trace-cmd report, perf
                                           script, trace.dat; .xz/.gz/.zst) and print its metrics
-  schedscope-cli derive TRACE [-o FILE] [--root PID | --all] [--cpus N] [--hz N] [--preempt M] [--kernel K]
-                                          a scenario from a trace: per task its bursts, sleeps,
-                                          policy and nice, to re-simulate and then change
+  schedscope-cli derive TRACE [-o FILE] [--root PID | --all] [--cpus N] [--hz N] [--preempt M] [--kernel K] [--classes N]
+                                          a scenario from a trace: per task its bursts and sleeps
+                                          (N classes with memory, default 3), policy and nice, to
+                                          re-simulate and then change
   schedscope-cli compare A B [--from T] [--to T] [--align EVENT]
                                           two runs side by side per task group; A and B are each a
                                           scenario with optional settings (NAME@preempt=full,cpus=4,

@@ -14,19 +14,6 @@
 
 using namespace sched;
 
-namespace {
-int rootFromMarkers(const Trace& trace) {
-    for (const Marker& m : trace.markers)
-        if (const size_t p = m.text.find("root="); p != std::string::npos) {
-            long long n = 0;
-            const std::string digits = m.text.substr(p + 5, m.text.find(' ', p) - p - 5);
-            if (scen::wholeNumber(digits, 1, 1 << 30, n)) return int(n);
-            break;
-        }
-    return -1;
-}
-} // namespace
-
 std::string parseTraceOptions(const std::vector<std::string>& args, TraceOptions2& out) {
     for (size_t i = 0; i < args.size(); ++i) {
         const std::string& a = args[i];
@@ -80,7 +67,7 @@ int traceCommand(const TraceOptions2& o, std::ostream& out, std::ostream& err) {
     }
     // The workload: a root pid and its descendants, named on the command line or by the first
     // "VALID root=PID" marker (the shared traces' convention).
-    const int root = o.all ? -1 : o.rootPid > 0 ? o.rootPid : rootFromMarkers(trace);
+    const int root = o.all ? -1 : o.rootPid > 0 ? o.rootPid : scen::workloadRootFromMarkers(trace);
     std::vector<char> workload;
     if (root > 0) {
         workload = descendantsOf(trace, root);
@@ -134,8 +121,11 @@ std::string parseDeriveOptions(const std::vector<std::string>& args, DeriveCliOp
             KernelProfile p;
             if (!need() || !parseKernelSpec(args[++i], b, p)) return "--kernel: accepted: 6.18, 6.12, auto-rfc";
             out.kernel = args[i];
+        } else if (a == "--classes") {
+            if (!need() || !scen::wholeNumber(args[++i], 1, 20, n)) return "--classes: needs a count of burst classes from 1 (bursts drawn independently) to 20";
+            out.cycleClasses = int(n);
         } else if (!a.empty() && a[0] == '-') {
-            return "unknown option '" + a + "'; accepted: -o FILE, --root PID, --all, --cpus N, --hz N, --preempt M, --kernel K";
+            return "unknown option '" + a + "'; accepted: -o FILE, --root PID, --all, --cpus N, --hz N, --preempt M, --kernel K, --classes N";
         } else if (out.file.empty()) {
             out.file = a;
         } else {
@@ -156,11 +146,12 @@ int deriveCommand(const DeriveCliOptions& o, std::ostream& out, std::ostream& er
         return 2;
     }
     scen::DeriveOptions d;
-    d.rootPid = o.all ? -1 : o.rootPid > 0 ? o.rootPid : rootFromMarkers(trace);
+    d.rootPid = o.all ? -1 : o.rootPid > 0 ? o.rootPid : scen::workloadRootFromMarkers(trace);
     d.cpus = o.cpus;
     d.hz = o.hz;
     d.preempt = o.preempt;
     d.kernel = o.kernel;
+    d.cycleClasses = o.cycleClasses;
     d.source = o.file;
     scen::DeriveSummary sum;
     const std::string json = scen::deriveScenarioJson(trace, d, &sum);

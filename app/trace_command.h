@@ -25,6 +25,7 @@ struct DeriveCliOptions {
     bool all = false;
     int cpus = 0, hz = 250;
     std::string preempt = "none", kernel = "6.18";
+    int cycleClasses = 3;
 };
 std::string parseDeriveOptions(const std::vector<std::string>& args, DeriveCliOptions& out);
 int deriveCommand(const DeriveCliOptions& o, std::ostream& out, std::ostream& err);

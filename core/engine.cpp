@@ -53,6 +53,7 @@ TaskId Engine::newTask(const TaskSpec& spec, TaskId parent) {
     t.cpu = spec.startCpu >= 0 ? std::min<CpuId>(spec.startCpu, cfg_.cpus - 1) : 0;
     t.program = spec.program;
     t.loopLeft.assign(size_t(programs_[size_t(spec.program)].loopSlots), 0);
+    t.cycleClass.assign(programs_[size_t(spec.program)].cycles.size(), -1);
     t.rng = Rng(mixSeed(seed_, uint64_t(id) + 1)); // one stream per task: common random numbers
     t.resume = Resume::Continue;
     t.fixedStartCpu = spec.startCpu >= 0;

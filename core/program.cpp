@@ -22,7 +22,7 @@ std::string_view opKindName(OpKind k) {
 
 static bool opAdvancesTime(const Op& op) {
     switch (op.kind) {
-    case OpKind::Run: return op.duration.kind != Distribution::Kind::Fixed || op.duration.a > 0 || op.duration.min > 0;
+    case OpKind::Run: return op.cycle >= 0 || op.duration.kind != Distribution::Kind::Fixed || op.duration.a > 0 || op.duration.min > 0;
     case OpKind::Sleep: case OpKind::TimerWait: case OpKind::Read: case OpKind::Write:
     case OpKind::WaitChildren: case OpKind::WaitChild: case OpKind::Exit: return true;
     default: return op.cost > 0;

@@ -40,6 +40,7 @@ struct Op {
     int64_t count = 0;              // Loop: iterations (0 = forever); Fork: children
     Time until = 0;                 // Loop: repeat while the task has existed less than this (massive_intr's runtime); 0 = use count
     int32_t loopSlot = -1;          // Loop: index of this loop's counter in Task::loopLeft
+    int32_t cycle = -1;             // Run / Sleep: drawn from the task's class in Program::cycles[cycle]
     bool thread = false;            // Fork: children are threads of the parent's process
     bool measureWake = false;       // Read: record wake-up to run latency when it had to block (schbench)
     uint8_t clock = 0;              // request stopwatch at the op's start: 1 = start, 2 = stop and record (schbench)
@@ -71,10 +72,28 @@ inline bool loopJumps(const Op& op, Time sinceStart, std::vector<int64_t>& loopL
     return loopCounts(op, loopLeft[size_t(op.loopSlot)]);
 }
 
+// A run-then-sleep cycle whose lengths have memory (derived scenarios: a task that has just run
+// briefly tends to run briefly again): the cycle's class follows a Markov chain. A Run op bound
+// to it draws its work from the task's current class, the Sleep op after it draws its length
+// from the same class and then moves the task to the next class.
+struct CycleClasses {
+    std::vector<Distribution> run, sleep;
+    std::vector<std::vector<double>> next; // per class: cumulative probabilities of the next class
+    std::vector<double> share;             // cumulative: the first cycle's class
+
+    static size_t draw(const std::vector<double>& cumulative, Rng& rng) {
+        const double u = rng.uniform01();
+        size_t k = 0;
+        while (k + 1 < cumulative.size() && u >= cumulative[k]) ++k;
+        return k;
+    }
+};
+
 struct Program {
     std::string name;
     std::vector<Op> ops;
     int loopSlots = 0;
+    std::vector<CycleClasses> cycles{};
     // Assigns loop slots; returns an error text (empty if fine), e.g. a loop whose body can
     // never consume time or block, which would spin the simulator forever.
     std::string finalize();

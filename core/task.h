@@ -52,6 +52,7 @@ struct Task {
     // fields, which batches move with them (engine_batch.cpp)
     Time utime = 0, stime = 0;
     std::vector<int64_t> loopLeft;
+    std::vector<int8_t> cycleClass; // per Program::cycles: the class of the current cycle (-1: none yet)
     int64_t iterations = 0; // times a loop op was passed (massive_intr's loop counter)
     Time startedAt = -1;    // when it was forked or started (a Loop's `until` counts from here)
     Rng rng;

@@ -84,6 +84,7 @@ private:
     bool distribution(const JsonValue& v, const std::string& f, Distribution& out);
     bool ops(const JsonValue& arr, const std::string& f, Program& prog, int depth);
     bool op(const JsonValue& v, const std::string& f, Program& prog, int depth);
+    bool cycle(const JsonValue& v, const std::string& f, Program& prog);
     bool task(const JsonValue& v, const std::string& f, Scenario& s);
     bool change(const JsonValue& v, const std::string& f, Scenario& s);
     bool workload(const JsonValue& v, const std::string& f, Scenario& s);

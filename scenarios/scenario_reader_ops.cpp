@@ -3,6 +3,9 @@
 // durations.
 #include "scenario_reader.h"
 
+#include <cmath>
+#include <cstdio>
+
 namespace scen::detail {
 
 bool ScenarioReader::distribution(const JsonValue& v, const std::string& f, Distribution& out) {
@@ -69,6 +72,69 @@ bool ScenarioReader::distribution(const JsonValue& v, const std::string& f, Dist
     return true;
 }
 
+// {"cycle": [{"run": D, "sleep": D, "next": [p0, p1, ...], "share": s}, ...]}: a run, then a
+// sleep, whose class (one row) follows a Markov chain from cycle to cycle (CycleClasses): two ops.
+bool ScenarioReader::cycle(const JsonValue& v, const std::string& f, Program& prog) {
+    if (!checkKeys(v, f, {"cycle"})) return false;
+    const JsonValue& arr = *v.find("cycle");
+    const std::string af = join(f, "cycle");
+    if (!expect(arr, JT::Array, af)) return false;
+    const size_t n = arr.items.size();
+    if (n < 1 || n > 100)
+        return fail(arr.pos, af, "give 1 to 100 classes, each {\"run\": ..., \"sleep\": ..., \"next\": [...]}; found " + std::to_string(n));
+    CycleClasses cc;
+    std::vector<double> share(n, 1.0);
+    for (size_t i = 0; i < n; ++i) {
+        const JsonValue& c = arr.items[i];
+        const std::string cf = idx(af, i);
+        if (!expect(c, JT::Object, cf) || !checkKeys(c, cf, {"run", "sleep", "next", "share"})) return false;
+        for (const char* k : {"run", "sleep", "next"})
+            if (!c.find(k)) return fail(c.pos, cf, std::string("a cycle class needs \"") + k + "\" (accepted: run, sleep, next, share)");
+        Distribution run, sleep;
+        if (!distribution(*c.find("run"), join(cf, "run"), run) || !distribution(*c.find("sleep"), join(cf, "sleep"), sleep)) return false;
+        cc.run.push_back(run);
+        cc.sleep.push_back(sleep);
+        const JsonValue& nx = *c.find("next");
+        const std::string nf = join(cf, "next");
+        if (!expect(nx, JT::Array, nf)) return false;
+        if (nx.items.size() != n)
+            return fail(nx.pos, nf, "give the probability of each class (" + std::to_string(n) + ") for the next cycle; found " +
+                                        std::to_string(nx.items.size()));
+        std::vector<double> p;
+        double sum = 0;
+        for (size_t j = 0; j < n; ++j) {
+            if (!expect(nx.items[j], JT::Number, idx(nf, j))) return false;
+            const double x = nx.items[j].number;
+            if (!(x >= 0 && x <= 1)) return fail(nx.items[j].pos, idx(nf, j), "a probability is from 0 to 1; found " + nx.items[j].text);
+            p.push_back(sum += x);
+        }
+        if (std::abs(sum - 1) > 1e-3) {
+            char b[32];
+            std::snprintf(b, sizeof b, "%g", sum);
+            return fail(nx.pos, nf, std::string("the probabilities add up to ") + b + "; they must add up to 1");
+        }
+        for (double& x : p) x /= sum;
+        cc.next.push_back(std::move(p));
+        if (auto* s = c.find("share")) {
+            if (!expect(*s, JT::Number, join(cf, "share"))) return false;
+            if (!(s->number >= 0)) return fail(s->pos, join(cf, "share"), "a share is 0 or more (how often the first cycle is of this class)");
+            share[i] = s->number;
+        }
+    }
+    double total = 0;
+    for (double s : share) cc.share.push_back(total += s);
+    if (total <= 0) return fail(arr.pos, af, "the classes' shares are all 0");
+    for (double& x : cc.share) x /= total;
+    Op run, sleep;
+    run.kind = OpKind::Run;
+    sleep.kind = OpKind::Sleep;
+    run.cycle = sleep.cycle = int32_t(prog.cycles.size());
+    prog.cycles.push_back(std::move(cc));
+    prog.ops.push_back(run);
+    prog.ops.push_back(sleep);
+    return true;
+}
+
 bool ScenarioReader::ops(const JsonValue& arr, const std::string& f, Program& prog, int depth) {
     if (!expect(arr, JT::Array, f)) return false;
     if (arr.items.empty()) return fail(arr.pos, f, "a behaviour needs at least one operation");
@@ -78,15 +144,16 @@ bool ScenarioReader::ops(const JsonValue& arr, const std::string& f, Program& pr
 }
 
 bool ScenarioReader::op(const JsonValue& v, const std::string& f, Program& prog, int depth) {
-    static const char* kinds = "run, sleep, timer, write, read, fork, wait, yield, repeat, exit";
+    static const char* kinds = "run, sleep, cycle, timer, write, read, fork, wait, yield, repeat, exit";
     if (!expect(v, JT::Object, f)) return false;
     std::string kind;
-    for (const char* k : {"run", "sleep", "timer", "write", "read", "fork", "wait", "yield", "repeat", "exit"})
+    for (const char* k : {"run", "sleep", "cycle", "timer", "write", "read", "fork", "wait", "yield", "repeat", "exit"})
         if (v.find(k)) {
             if (!kind.empty()) return fail(v.pos, f, "one operation per object; found both '" + kind + "' and '" + k + "'");
             kind = k;
         }
     if (kind.empty()) return fail(v.pos, f, std::string("no operation named; each object needs one of: ") + kinds);
+    if (kind == "cycle") return cycle(v, f, prog);
     const JsonValue& arg = *v.find(kind);
     const std::string af = join(f, kind);
     Op op;

@@ -63,6 +63,33 @@ private slots:
         QVERIFY(err.str().find("/nonexistent/trace.txt: no such file") != std::string::npos);
     }
 
+    // derive --classes N: the steady run-sleep cycles in N classes (a "cycle" op), written
+    // atomically to -o; 1 draws every burst independently (a run and a sleep op); out of range is
+    // refused with the range.
+    void deriveWritesCycleClasses() {
+        QTemporaryDir dir;
+        for (int classes : {1, 2}) {
+            DeriveCliOptions o;
+            const std::string path = dir.filePath(QString("d%1.json").arg(classes)).toStdString();
+            QVERIFY(parseDeriveOptions({trace("massive_intr-8x8ms-1ms.trace.xz"), "--classes", std::to_string(classes), "-o", path}, o).empty());
+            std::ostringstream out, err;
+            QCOMPARE(deriveCommand(o, out, err), 0);
+            scen::Scenario s;
+            scen::ScenarioError e;
+            QVERIFY2(scen::loadScenarioFile(path, s, e), e.text().c_str());
+            size_t withCycles = 0, cycleOps = 0;
+            for (const sched::Program& p : s.programs) {
+                withCycles += !p.cycles.empty();
+                for (const sched::CycleClasses& c : p.cycles) QCOMPARE(c.run.size(), size_t(classes));
+                for (const sched::Op& op : p.ops) cycleOps += op.cycle >= 0;
+            }
+            QCOMPARE(withCycles, size_t(classes == 1 ? 0 : 1)); // the eight pooled workers have enough cycles
+            QCOMPARE(cycleOps, size_t(classes == 1 ? 0 : 2));
+        }
+        DeriveCliOptions bad;
+        QVERIFY(parseDeriveOptions({"t", "--classes", "0"}, bad).find("from 1 (bursts drawn independently) to 20") != std::string::npos);
+    }
+
     // Simulation against simulation with one setting changed, and against a real trace.
     void compareTwoSettingsAndATrace() {
         CompareOptions o;

@@ -13,7 +13,7 @@ using namespace sched;
 namespace {
 
 struct Resim {
-    Trace real;
+    Trace real, sim;
     Comparison cmp;
     scen::DeriveSummary sum;
     std::string json;
@@ -34,8 +34,40 @@ Resim resimulate(const char* name, int32_t root) {
     Engine e = scen::instantiate(s, 1, TraceOptions{false});
     e.runUntil(s.duration);
     e.finish();
-    r.cmp = compareRuns(r.real, e.trace(), 0, r.real.endTime);
+    r.sim = e.trace();
+    r.cmp = compareRuns(r.real, r.sim, 0, r.real.endTime);
     return r;
+}
+
+// How much a task's CPU burst (CPU time between two sleeps) depends on its previous one: the
+// share of short bursts, and of short bursts right after a short one, over the tasks of a comm.
+struct BurstMemory {
+    double shortShare = 0, shortAfterShort = 0;
+};
+BurstMemory burstMemory(const Trace& t, const std::string& comm, Time shortBelow) {
+    std::vector<std::vector<uint32_t>> of(t.tasks.size());
+    const Slices& s = t.slices;
+    for (uint32_t i = 0; i < s.size(); ++i)
+        if (t.tasks[size_t(s.task[i])].comm == comm) of[size_t(s.task[i])].push_back(i);
+    int64_t pairs = 0, shortPrev = 0, both = 0;
+    for (auto& v : of) {
+        std::sort(v.begin(), v.end(), [&](uint32_t a, uint32_t b) { return s.start[a] < s.start[b]; });
+        Time acc = 0;
+        int prev = -1; // 1: the previous burst was short
+        for (uint32_t i : v) {
+            acc += s.end[i] - s.start[i];
+            if (s.endPoint[i] != uint8_t(SwitchPoint::Block)) continue;
+            const int now = acc < shortBelow;
+            if (prev >= 0) {
+                ++pairs;
+                shortPrev += prev;
+                both += prev && now;
+            }
+            prev = now;
+            acc = 0;
+        }
+    }
+    return {double(shortPrev) / double(std::max<int64_t>(1, pairs)), double(both) / double(std::max<int64_t>(1, shortPrev))};
 }
 
 const CompareRow& row(const Comparison& c, const std::string& group) {
@@ -92,12 +124,16 @@ private slots:
               (long long)h.a.voluntary, (long long)h.b.voluntary, (long long)h.a.involuntary, (long long)h.b.involuntary);
         QVERIFY(near(double(h.a.runtime), double(h.b.runtime), 0.03));
         QVERIFY(near(double(h.a.voluntary), double(h.b.voluntary), 0.03));
-        // The bursts' and sleeps' measured shapes carry most of the preemptions (lognormal fits: 43 %).
-        QVERIFY(double(h.b.involuntary) > 0.6 * double(h.a.involuntary));
-        QEXPECT_FAIL("", "finding: sleeps are re-simulated as timer sleeps; on the machine most preemptions are a thread "
-                         "preempted by the thread it has just woken onto its CPU (one that ran a few microseconds before "
-                         "sleeping ~0.2 ms): 7.9 k instead of 11.6 k (4.9 k with lognormal fits)",
-                     Continue);
+        // Most of the machine's preemptions are of a thread by one it has just woken, which had run a few
+        // microseconds, several times in a row, before it slept: bursts have memory. The derived
+        // cycle classes keep at least half of the trace's (a short burst after a short one: 0.79
+        // against 0.43 overall on the machine; drawn independently the two are equal).
+        const BurstMemory mr = burstMemory(r.real, "hackbench", 12 * kNsPerUs), ms = burstMemory(r.sim, "hackbench", 12 * kNsPerUs);
+        qInfo("short bursts: %.2f / %.2f, after a short one: %.2f / %.2f", mr.shortShare, ms.shortShare, mr.shortAfterShort, ms.shortAfterShort);
+        QVERIFY(mr.shortAfterShort - mr.shortShare > 0.25);
+        QVERIFY(ms.shortAfterShort - ms.shortShare > 0.5 * (mr.shortAfterShort - mr.shortShare));
+        // With them the re-simulation has 82 % of the involuntary switches (independent draws: 68 %,
+        // lognormal fits: 43 %).
         QVERIFY(near(double(h.a.involuntary), double(h.b.involuntary), 0.30));
     }
 };

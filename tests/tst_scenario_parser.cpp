@@ -66,6 +66,46 @@ private slots:
         QVERIFY(e.error().empty());
         QCOMPARE(e.trace().markers.size(), size_t(5));
     }
+    // A "cycle" is a run then a sleep whose class follows its Markov chain: with "next" rows that
+    // swap the classes, the task alternates 1 ms and 3 ms bursts (and the sleeps of their class),
+    // starting in the class its shares give.
+    void cycleClassesFollowTheirChain() {
+        const scen::Scenario s = scenarioFrom(R"J({"duration": "200ms", "machine": {"cpus": 1},
+            "tasks": [{"comm": "c", "behavior": [{"repeat": 20, "body": [{"cycle": [
+                {"share": 0, "next": [0, 1], "run": "1ms", "sleep": "2ms"},
+                {"share": 1, "next": [1, 0], "run": "3ms", "sleep": "4ms"}]}]}]}]})J");
+        const Program& p = s.programs[size_t(s.tasks[0].program)];
+        QCOMPARE(p.cycles.size(), size_t(1));
+        QCOMPARE(p.ops[0].kind, OpKind::Run);
+        QCOMPARE(p.ops[1].kind, OpKind::Sleep);
+        QCOMPARE(p.ops[0].cycle, 0);
+        QCOMPARE(p.ops[1].cycle, 0);
+        Engine e = scen::instantiate(s, 1, TraceOptions{false});
+        e.runUntil(s.duration);
+        e.finish();
+        // bursts (CPU time between two sleeps) and the gaps between them, in order
+        const Slices& sl = e.trace().slices;
+        std::vector<Time> bursts, gaps;
+        Time acc = 0, lastEnd = -1;
+        for (uint32_t i = 0; i < sl.size(); ++i) {
+            if (lastEnd >= 0 && acc == 0) gaps.push_back(sl.start[i] - lastEnd);
+            acc += sl.end[i] - sl.start[i];
+            if (sl.endPoint[i] == uint8_t(SwitchPoint::Block)) {
+                bursts.push_back(acc);
+                acc = 0;
+                lastEnd = sl.end[i];
+            }
+        }
+        QVERIFY(bursts.size() >= 20);
+        for (size_t k = 0; k < 20; ++k) {
+            const Time want = (k % 2 == 0 ? 3 : 1) * kNsPerMs; // share 1 on the 3 ms class: it comes first
+            QVERIFY2(std::abs(bursts[k] - want) < 20 * kNsPerUs, std::to_string(bursts[k]).c_str());
+            if (k < gaps.size()) { // the sleep of the burst's class, plus the timer's slack and interrupt path
+                const Time sleep = (k % 2 == 0 ? 4 : 2) * kNsPerMs;
+                QVERIFY2(gaps[k] >= sleep && gaps[k] < sleep + 100 * kNsPerUs, std::to_string(gaps[k]).c_str());
+            }
+        }
+    }
     void malformedFileGivesPreciseError_data() {
         QTest::addColumn<QString>("file");
         QTest::addColumn<int>("line");
@@ -93,6 +133,9 @@ private slots:
         QTest::newRow("distribution") << "19-unknown-distribution.json" << 3 << 52 << "tasks[0].behavior[0].run.dist" << "accepted: fixed, uniform, exponential, normal, lognormal, empirical";
         QTest::newRow("quantiles order") << "23-empirical-decreasing.json" << 3 << 93 << "tasks[0].behavior[0].run.quantiles[2]" << "quantiles must not decrease";
         QTest::newRow("one quantile") << "24-empirical-one-value.json" << 3 << 78 << "tasks[0].behavior[0].run.quantiles" << "give 2 to 1001 values";
+        QTest::newRow("cycle next length") << "25-cycle-next-length.json" << 3 << 87 << "tasks[0].behavior[0].cycle[0].next" << "give the probability of each class (1)";
+        QTest::newRow("cycle next sum") << "26-cycle-next-sum.json" << 3 << 87 << "tasks[0].behavior[0].cycle[0].next" << "add up to 0.9; they must add up to 1";
+        QTest::newRow("cycle no sleep") << "27-cycle-no-sleep.json" << 3 << 47 << "tasks[0].behavior[0].cycle[0]" << "a cycle class needs \"sleep\"";
         QTest::newRow("no tasks") << "20-no-tasks.json" << 2 << 12 << "tasks" << "the task list is empty";
         QTest::newRow("duplicate key") << "21-duplicate-key.json" << 3 << 20 << "" << "field 'comm' appears twice";
         QTest::newRow("comm length") << "22-comm-too-long.json" << 3 << 15 << "tasks[0].comm" << "1 to 15 characters";
