@@ -41,9 +41,11 @@ int main(int argc, char** argv) {
     QCommandLineOption inspect("inspect", "show CPU 0's runqueue in the inspector at an earlier TIME", "time");
     QCommandLineOption traceOpt("trace", "open a trace from a real machine (ftrace text, trace-cmd report, perf script, trace.dat; .xz/.gz/.zst) in its own window", "file");
     QCommandLineOption compareTrace("compare-trace", "with --trace: compare the simulation's run so far (after --run-to) with the trace");
+    QCommandLineOption deriveOpt("derive", "with --trace: derive a scenario from the trace's workload, save it as FILE and open it "
+                                           "(before --run-to), as the trace window's 'Simulate this workload' does", "file");
     QCommandLineOption alignOpt("align", "with --compare-trace: line the trace up with the simulation at an event both have "
                                          "(start, run:COMM, wake:COMM, marker:TEXT)", "event");
-    parser.addOptions({play, runTo, range, select, chart, taskLanes, dark, themeOpt, eventLog, inspect, branch, branchFor, traceOpt, compareTrace, alignOpt});
+    parser.addOptions({play, runTo, range, select, chart, taskLanes, dark, themeOpt, eventLog, inspect, branch, branchFor, traceOpt, compareTrace, deriveOpt, alignOpt});
     parser.process(app);
     // --dark / --theme apply to this start only; otherwise the theme chosen in View > Theme.
     Theme theme = themeFromName(QSettings().value("theme", "system").toString());
@@ -62,6 +64,13 @@ int main(int argc, char** argv) {
     if (!w.openScenario(scenario) && scenario != scen::kDefaultScenario) w.openScenario(scen::kDefaultScenario);
     w.resize(1400, 900);
     w.show();
+    TraceWindow* traceWindow = nullptr;
+    if (parser.isSet(traceOpt)) {
+        QString err;
+        traceWindow = w.openTrace(parser.value(traceOpt), &err);
+        if (!traceWindow) qWarning("--trace: %s", qPrintable(err));
+        else if (parser.isSet(deriveOpt) && !w.simulateTrace(traceWindow, parser.value(deriveOpt), &err)) qWarning("--derive: %s", qPrintable(err));
+    }
     if (parser.isSet(runTo)) {
         const auto t = sched::parseDuration(parser.value(runTo).toStdString());
         if (!t) qWarning("--run-to: '%s' is not a duration (e.g. 300ms)", qPrintable(parser.value(runTo)));
@@ -100,15 +109,10 @@ int main(int argc, char** argv) {
         else if (!span || *span <= 0) qWarning("--branch-for: '%s' is not a duration (e.g. 100ms)", qPrintable(parser.value(branchFor)));
         else if (const QString why = session.branch(change, *span); !why.isEmpty()) qWarning("--branch: %s", qPrintable(why));
     }
-    if (parser.isSet(traceOpt)) {
-        QString err;
-        TraceWindow* t = w.openTrace(parser.value(traceOpt), &err);
-        if (!t) qWarning("--trace: %s", qPrintable(err));
-        else if (parser.isSet(compareTrace)) {
-            CompareWindow* c = w.compareWithTrace(t);
-            std::string why;
-            if (c && parser.isSet(alignOpt) && !c->alignTo(parser.value(alignOpt).toStdString(), why)) qWarning("--align: %s", why.c_str());
-        }
+    if (traceWindow && parser.isSet(compareTrace)) {
+        CompareWindow* c = w.compareWithTrace(traceWindow);
+        std::string why;
+        if (c && parser.isSet(alignOpt) && !c->alignTo(parser.value(alignOpt).toStdString(), why)) qWarning("--align: %s", why.c_str());
     }
     if (parser.isSet(play)) QTimer::singleShot(0, &session, &Session::play);
     return app.exec();

@@ -423,6 +423,12 @@ TraceWindow* MainWindow::openTrace(const QString& path, QString* error) {
     }
     auto* w = new TraceWindow(trace, rep, path, nullptr);
     connect(w, &TraceWindow::compareRequested, this, [this](TraceWindow* t) { compareWithTrace(t); });
+    connect(w, &TraceWindow::simulateRequested, this, [this](TraceWindow* t) {
+        const QFileInfo in(t->path());
+        const QString path = QFileDialog::getSaveFileName(t, tr("Save the derived scenario"),
+                                                          in.dir().filePath(in.fileName().section('.', 0, 0) + ".scenario.json"), tr("Scenario (*.json)"));
+        if (!path.isEmpty()) simulateTrace(t, path);
+    });
     w->show();
     traces_.push_back(w);
     connect(w, &QObject::destroyed, this, [this, w] { traces_.removeAll(w); });
@@ -457,6 +463,15 @@ CompareWindow* MainWindow::compareWithTrace(TraceWindow* t) {
     comparisons_.push_back(w);
     connect(w, &QObject::destroyed, this, [this, w] { comparisons_.removeAll(w); });
     return w;
+}
+
+bool MainWindow::simulateTrace(TraceWindow* t, const QString& path, QString* error) {
+    QString summary;
+    QString err = t->deriveScenarioTo(path, &summary);
+    if (err.isEmpty() && !openScenario(path)) err = tr("The derived scenario %1 did not open").arg(path);
+    if (error) *error = err;
+    statusBar()->showMessage(err.isEmpty() ? tr("Derived %1 from %2: run it, then compare it with the trace").arg(summary, QFileInfo(t->path()).fileName()) : err, 8000);
+    return err.isEmpty();
 }
 
 void MainWindow::onReloaded() {

@@ -61,6 +61,8 @@ public:
     TraceWindow* openTrace(const QString& path, QString* error = nullptr);
     // The simulation's run so far (A) against a trace (B) over their common time span.
     CompareWindow* compareWithTrace(TraceWindow* trace);
+    // A scenario derived from the trace, saved to path and opened here; false with *error set.
+    bool simulateTrace(TraceWindow* trace, const QString& path, QString* error = nullptr);
 
 protected:
     void closeEvent(QCloseEvent*) override;

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "trace_window.h"
 
+#include "derive.h"
 #include "latency.h"
 #include "timeline_view.h"
 #include "trace_file.h"
@@ -13,6 +14,7 @@
 #include <QLabel>
 #include <QProgressDialog>
 #include <QPushButton>
+#include <QSaveFile>
 #include <QSplitter>
 #include <QTableWidget>
 #include <QVBoxLayout>
@@ -52,7 +54,15 @@ TraceWindow::TraceWindow(std::shared_ptr<const Trace> trace, const ImportReport&
     auto* compare = new QPushButton(tr("Compare with the simulation..."), this);
     compare->setToolTip(tr("The simulation's run so far (A) and this trace (B) on one time axis, with the metrics per task group"));
     connect(compare, &QPushButton::clicked, this, [this] { emit compareRequested(this); });
-    head->addWidget(compare, 0, Qt::AlignTop);
+    auto* simulate = new QPushButton(tr("Simulate this workload..."), this);
+    simulate->setToolTip(tr("Derive a scenario from this trace (each task's bursts and sleeps as measured, start, policy, nice), "
+                            "save it and run it in the simulator on the traced machine's CPUs: then change the model or a slice"));
+    connect(simulate, &QPushButton::clicked, this, [this] { emit simulateRequested(this); });
+    auto* buttons = new QVBoxLayout;
+    buttons->addWidget(compare);
+    buttons->addWidget(simulate);
+    buttons->addStretch(1);
+    head->addLayout(buttons);
     lay->addLayout(head);
 
     auto* split = new QSplitter(Qt::Vertical, this);
@@ -94,6 +104,20 @@ TraceWindow::TraceWindow(std::shared_ptr<const Trace> trace, const ImportReport&
     split->setStretchFactor(1, 2);
     lay->addWidget(split, 1);
     resize(1300, 850);
+}
+
+QString TraceWindow::deriveScenarioTo(const QString& path, QString* summary) const {
+    scen::DeriveOptions o;
+    o.rootPid = scen::workloadRootFromMarkers(*trace_);
+    o.source = QFileInfo(path_).fileName().toStdString();
+    scen::DeriveSummary sum;
+    const std::string json = scen::deriveScenarioJson(*trace_, o, &sum);
+    QSaveFile f(path);
+    if (!f.open(QIODevice::WriteOnly) || f.write(json.data(), qint64(json.size())) != qint64(json.size()) || !f.commit())
+        return tr("Cannot write %1: %2").arg(path, f.errorString());
+    if (summary)
+        *summary = tr("%1 tasks in %2 entries%3").arg(sum.tasks).arg(sum.entries).arg(o.rootPid > 0 ? tr(" (pid %1 and its descendants)").arg(o.rootPid) : QString());
+    return {};
 }
 
 std::shared_ptr<Trace> importTraceWithProgress(const QString& path, QWidget* parent, ImportReport* report, QString* error) {

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // A real trace in its own window: the import report (lines, events, and the gaps it closed), the
 // per-CPU timeline (the same view as a simulation's), and the perf sched latency table of its
-// tasks, sortable. "Compare with the simulation" asks the main window for an A/B window.
+// tasks, sortable. "Compare with the simulation" asks the main window for an A/B window;
+// "Simulate this workload" derives a scenario from the trace for the main window to run.
 #pragma once
 
 #include "trace_import.h"
@@ -23,9 +24,13 @@ public:
     QString path() const { return path_; }
     view::TimelineView* timeline() const { return timeline_; }
     QTableWidget* table() const { return table_; }
+    // The workload (the marker's root and its descendants, else every task) as a derived scenario
+    // on the traced machine's CPUs, written atomically; returns an error text, empty on success.
+    QString deriveScenarioTo(const QString& path, QString* summary = nullptr) const;
 
 signals:
     void compareRequested(TraceWindow* self);
+    void simulateRequested(TraceWindow* self);
 
 private:
     std::shared_ptr<const sched::Trace> trace_;

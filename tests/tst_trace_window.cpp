@@ -9,6 +9,7 @@
 #include "trace_window.h"
 
 #include <QComboBox>
+#include <QFileInfo>
 #include <QTableWidget>
 #include <QTemporaryDir>
 
@@ -18,6 +19,19 @@ using namespace sched;
 
 namespace {
 QString tracePath(const char* name) { return QString(SCHEDSCOPE_TEST_DATA) + "/traces/" + name; }
+
+// A main window with a scenario open, and the massive_intr trace opened from it (t: null, with
+// error set, when the import failed).
+struct WithTrace {
+    Session s;
+    MainWindow w{&s};
+    TraceWindow* t = nullptr;
+    QString error;
+    explicit WithTrace(const QString& scenario) {
+        if (w.openScenario(scenario)) t = w.openTrace(tracePath("massive_intr-8x8ms-1ms.trace.xz"), &error);
+        else error = "scenario " + scenario + " did not open";
+    }
+};
 }
 
 class TestTraceWindow : public QObject {
@@ -29,12 +43,9 @@ private slots:
     }
 
     void openTraceShowsTimelineAndLatencyTable() {
-        Session s;
-        MainWindow w(&s);
-        QVERIFY(w.openScenario("kernel-hogs-waker"));
-        QString err;
-        TraceWindow* t = w.openTrace(tracePath("massive_intr-8x8ms-1ms.trace.xz"), &err);
-        QVERIFY2(t, qPrintable(err));
+        WithTrace x("kernel-hogs-waker");
+        TraceWindow* t = x.t;
+        QVERIFY2(t, qPrintable(x.error));
         QCOMPARE(t->trace().cpus, 2);
         QVERIFY(t->trace().slices.size() > 7000);
         // The timeline shows the whole recording.
@@ -45,6 +56,35 @@ private slots:
         QVERIFY(tab->rowCount() > 10);
         QCOMPARE(tab->item(0, 0)->text(), QString("massive_intr:(9)"));
         QCOMPARE(tab->item(0, 2)->text(), QString("6875"));
+        t->close();
+    }
+
+    // "Simulate this workload": the trace's workload as a derived scenario, saved and opened in the
+    // main window on the traced machine's CPUs, then run and compared with the trace.
+    void simulateTheTracesWorkload() {
+        WithTrace x("kernel-hogs-waker");
+        Session& s = x.s;
+        MainWindow& w = x.w;
+        TraceWindow* t = x.t;
+        QVERIFY2(t, qPrintable(x.error));
+        QString err;
+        QTemporaryDir dir;
+        QVERIFY(!w.simulateTrace(t, dir.filePath("no/such/dir/x.json"), &err));
+        QVERIFY2(err.contains("Cannot write"), qPrintable(err));
+        const QString path = dir.filePath("massive.scenario.json");
+        QVERIFY2(w.simulateTrace(t, path, &err), qPrintable(err));
+        QVERIFY(QFileInfo::exists(path));
+        QCOMPARE(QString::fromStdString(s.scenario().name), QString("derived-massive_intr-8x8ms-1ms.trace.xz"));
+        QCOMPARE(s.engine().config().cpus, 2);
+        size_t workers = 0;
+        for (const scen::TaskGroupSpec& g : s.scenario().tasks)
+            if (g.comm == "massive_intr") workers += size_t(g.count);
+        QCOMPARE(workers, size_t(9)); // the parent and its eight workers, from the marker's root
+        s.setBackgroundThreshold(100 * kNsPerSec);
+        s.runTo(2 * kNsPerSec);
+        CompareWindow* c = w.compareWithTrace(t);
+        QVERIFY(c);
+        c->close();
         t->close();
     }
 
