@@ -133,8 +133,9 @@ private slots:
         QVERIFY(over.involuntary > over.voluntary);
         // The seed's over-subscribed builds had 1.7x (-j 256) to 2.5x (-j) more involuntary than
         // voluntary switches.
-        QEXPECT_FAIL("", "finding: the simulated maximal load reaches ~1.35x; the compile job's 8 ms user bursts between "
-                         "sleeps may be shorter than cc1's (fewer slice expiries per burst)",
+        QEXPECT_FAIL("", "finding: the simulated maximal load reaches ~1.35x. The seed's machine spent 40 % more CPU time "
+                         "on the same build at maximal load (2337 vs 1668 CPU-s, same ~190 k sleeps: SMT and cache contention, "
+                         "not modelled), so its bursts spanned more slice expiries; rounds 1.4x longer give 2.14x here",
                      Continue);
         QVERIFY(over.involuntary > over.voluntary * 1.7);
         // The system share of a compile job is the modelled ~15 %.
