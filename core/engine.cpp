@@ -17,6 +17,7 @@ Engine::Engine(const SchedConfig& config, uint64_t seed, TraceOptions opts)
 }
 
 int32_t Engine::addProgram(Program p) {
+    for (Op& op : p.ops) op.unplannable = op.clock != 0 || op.cycle >= 0; // also for programs never finalize()d
     programs_.push_back(std::move(p));
     return int32_t(programs_.size() - 1);
 }

@@ -170,7 +170,7 @@ bool Engine::continueAsBatch(CpuId c) {
         if (ip >= n) return -1;
         // beginOp() of the next op: its CPU phase (no stopwatch: those are not planned)
         const Op& next = ops[ip];
-        if (next.clock != 0 || next.cycle >= 0) return -1; // stopwatches and cycle classes are not planned
+        if (next.unplannable) return -1; // stopwatches and cycle classes
         const Time dur = cpuPhase(next, rng);
         drew = true;
         if (next.kind == OpKind::Run) mode = next.mode;

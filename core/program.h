@@ -40,11 +40,15 @@ struct Op {
     int64_t count = 0;              // Loop: iterations (0 = forever); Fork: children
     Time until = 0;                 // Loop: repeat while the task has existed less than this (massive_intr's runtime); 0 = use count
     int32_t loopSlot = -1;          // Loop: index of this loop's counter in Task::loopLeft
-    int32_t cycle = -1;             // Run / Sleep: drawn from the task's class in Program::cycles[cycle]
     bool thread = false;            // Fork: children are threads of the parent's process
     bool measureWake = false;       // Read: record wake-up to run latency when it had to block (schbench)
     uint8_t clock = 0;              // request stopwatch at the op's start: 1 = start, 2 = stop and record (schbench)
+    int8_t cycle = -1;              // Run / Sleep: drawn from the task's class in Program::cycles[cycle] (at most kMaxCycles)
+    // Set when the engine takes the program: beginning this op cannot be planned into a batch (a
+    // stopwatch, or a cycle's class draw), so the batch planner tests one byte.
+    bool unplannable = false;
 };
+constexpr int kMaxCycles = 127;
 
 // The CPU time an op needs before its action, drawn when it begins: a run's work, a syscall's
 // kernel time (cost +- costJitter), nothing for a loop or an exit.

@@ -79,6 +79,8 @@ bool ScenarioReader::cycle(const JsonValue& v, const std::string& f, Program& pr
     const JsonValue& arr = *v.find("cycle");
     const std::string af = join(f, "cycle");
     if (!expect(arr, JT::Array, af)) return false;
+    if (prog.cycles.size() >= size_t(kMaxCycles))
+        return fail(v.pos, f, "at most " + std::to_string(kMaxCycles) + " cycle operations in one program");
     const size_t n = arr.items.size();
     if (n < 1 || n > 100)
         return fail(arr.pos, af, "give 1 to 100 classes, each {\"run\": ..., \"sleep\": ..., \"next\": [...]}; found " + std::to_string(n));
@@ -128,7 +130,7 @@ bool ScenarioReader::cycle(const JsonValue& v, const std::string& f, Program& pr
     Op run, sleep;
     run.kind = OpKind::Run;
     sleep.kind = OpKind::Sleep;
-    run.cycle = sleep.cycle = int32_t(prog.cycles.size());
+    run.cycle = sleep.cycle = int8_t(prog.cycles.size());
     prog.cycles.push_back(std::move(cc));
     prog.ops.push_back(run);
     prog.ops.push_back(sleep);
