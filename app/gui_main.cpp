@@ -65,6 +65,7 @@ int main(int argc, char** argv) {
     w.resize(1400, 900);
     w.show();
     TraceWindow* traceWindow = nullptr;
+    if (parser.isSet(deriveOpt) && !parser.isSet(traceOpt)) qWarning("--derive: needs --trace FILE (the trace to derive the scenario from)");
     if (parser.isSet(traceOpt)) {
         QString err;
         traceWindow = w.openTrace(parser.value(traceOpt), &err);
