@@ -223,7 +223,7 @@ private:
     Step doOpAction(CpuId c, TaskId t, const Op& op);
     void beginOp(Task& t, const Op& op);
     void advanceOp(Task& t);
-    const CycleClasses& cycleClassOf(Task& t, const Op& op);
+    Time cycleDraw(Task& t, const Op& op);
     void resumeTask(CpuId c, TaskId t);
     void blockCurrent(CpuId c, TaskId t);
     void exitTask(CpuId c, TaskId t);

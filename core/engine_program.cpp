@@ -13,19 +13,23 @@ void Engine::beginOp(Task& t, const Op& op) {
     t.opDone = 0;
     if (op.clock == 1) t.reqStart = now_;
     if (op.clock == 2 && t.reqStart >= 0) recordRequest(t);
-    t.remaining = op.cycle >= 0 && op.kind == OpKind::Run ? cycleClassOf(t, op).run[size_t(t.cycleClass[size_t(op.cycle)])].sample(t.rng)
-                                                          : cpuPhase(op, t.rng);
+    t.remaining = op.cycle >= 0 && op.kind == OpKind::Run ? cycleDraw(t, op) : cpuPhase(op, t.rng);
     if (op.kind == OpKind::Run) t.opMode = op.mode;
     else if (op.kind != OpKind::Loop && op.kind != OpKind::Exit)
         t.opMode = ExecMode::Kernel; // a syscall: its kernel path runs preemptible (no cond_resched() points)
 }
 
-// The task's class in the op's cycle; the first one drawn by the classes' shares.
-const CycleClasses& Engine::cycleClassOf(Task& t, const Op& op) {
+// A cycle op's draw (Op::cycle) from the task's current class: the run's work, or the sleep's
+// length, after which the task moves on to the next cycle's class. The first class is drawn by
+// the classes' shares.
+Time Engine::cycleDraw(Task& t, const Op& op) {
     const CycleClasses& cc = programs_[size_t(t.program)].cycles[size_t(op.cycle)];
     int8_t& k = t.cycleClass[size_t(op.cycle)];
     if (k < 0) k = int8_t(CycleClasses::draw(cc.share, t.rng));
-    return cc;
+    if (op.kind == OpKind::Run) return cc.run[size_t(k)].sample(t.rng);
+    const Time len = cc.sleep[size_t(k)].sample(t.rng);
+    k = int8_t(CycleClasses::draw(cc.next[size_t(k)], t.rng));
+    return len;
 }
 
 void Engine::advanceOp(Task& t) {
@@ -105,21 +109,11 @@ Engine::Step Engine::doOpAction(CpuId c, TaskId id, const Op& op) {
             advanceOp(t);
         }
         return Step::Continue;
-    case OpKind::Sleep: {
-        Time len = 0;
-        if (op.cycle >= 0) { // the cycle's class: this sleep's length, then the next cycle's class
-            const CycleClasses& cc = cycleClassOf(t, op);
-            int8_t& k = t.cycleClass[size_t(op.cycle)];
-            len = cc.sleep[size_t(k)].sample(t.rng);
-            k = int8_t(CycleClasses::draw(cc.next[size_t(k)], t.rng));
-        } else {
-            len = op.duration.sample(t.rng);
-        }
-        armTimer(id, now_ + len);
+    case OpKind::Sleep:
+        armTimer(id, now_ + (op.cycle >= 0 ? cycleDraw(t, op) : op.duration.sample(t.rng)));
         t.resume = Resume::ExitToUserNext;
         blockCurrent(c, id);
         return Step::Blocked;
-    }
     case OpKind::TimerWait:
         // clock_nanosleep(TIMER_ABSTIME) on the grid start + k * period.
         if (t.timerNext < 0) t.timerNext = now_ + op.period;

@@ -61,8 +61,8 @@ std::string dist(std::vector<Time> v, double shift = 0) {
 // from one cycle's class to the same task's next. Bursts have memory — in the hackbench trace a
 // short burst (< 12 us) follows a short one 79 % of the time against 43 % overall — and a task
 // that keeps running briefly keeps its lag, which lets it preempt when it is woken; drawn
-// independently the re-simulation lost a fifth of the preemptions. Empty when there are too few
-// cycles for the classes.
+// independently the re-simulation had 68 % of the machine's involuntary switches, with three
+// classes 82 %. Empty when there are too few cycles for the classes.
 std::string cycleJson(const std::vector<const TaskProfile*>& members, int classes, double shift) {
     std::vector<Time> all;
     for (const TaskProfile* tp : members)
