@@ -2,6 +2,7 @@
 #include "compare_window.h"
 
 #include "duration.h"
+#include "save_text.h"
 #include "timeline_view.h"
 
 #include <QComboBox>
@@ -11,7 +12,6 @@
 #include <QLabel>
 #include <QMessageBox>
 #include <QPushButton>
-#include <QSaveFile>
 #include <QSignalBlocker>
 #include <QSplitter>
 #include <QTableWidget>
@@ -256,9 +256,6 @@ void CompareWindow::syncSelection(int from, int task) {
 
 QString CompareWindow::saveTable(const QString& path) const {
     const std::string text = formatComparison(cmp_, sides_[0].label.toStdString(), sides_[1].label.toStdString());
-    QSaveFile f(path);
-    if (!f.open(QIODevice::WriteOnly)) return tr("%1: cannot write (%2)").arg(path, f.errorString());
-    f.write(text.data(), qint64(text.size()));
-    if (!f.commit()) return tr("%1: cannot save (%2)").arg(path, f.errorString());
+    if (QString why; !saveTextAtomically(path, text, &why)) return tr("%1: cannot write (%2)").arg(path, why);
     return {};
 }

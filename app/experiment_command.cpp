@@ -2,10 +2,10 @@
 #include "experiment_command.h"
 
 #include "experiment_report.h"
+#include "save_text.h"
 #include "workload.h"
 
 #include <QFile>
-#include <QSaveFile>
 
 #include <atomic>
 #include <chrono>
@@ -96,9 +96,8 @@ int experimentCommand(const ExperimentOptions& o, std::ostream& out, std::ostrea
         out << text;
         return 0;
     }
-    QSaveFile f(QString::fromStdString(o.output));
-    if (!f.open(QIODevice::WriteOnly) || f.write(text.data(), qint64(text.size())) != qint64(text.size()) || !f.commit()) {
-        err << "schedscope-cli experiment: cannot write " << o.output << ": " << f.errorString().toStdString() << " (nothing was changed)\n";
+    if (QString why; !saveTextAtomically(QString::fromStdString(o.output), text, &why)) {
+        err << "schedscope-cli experiment: cannot write " << o.output << ": " << why.toStdString() << " (nothing was changed)\n";
         return 1;
     }
     err << "wrote " << o.output << "\n";

@@ -17,6 +17,7 @@
 #include "metrics_panel.h"
 #include "params_panel.h"
 #include "plot_export.h"
+#include "save_text.h"
 #include "session.h"
 #include "theme.h"
 #include "timeline_export.h"
@@ -351,10 +352,7 @@ QString MainWindow::exportMetricsTo(const QString& path) {
     if (!json && !path.endsWith(".csv", Qt::CaseInsensitive)) return tr("%1: use a .csv or .json file name").arg(path);
     const Engine& e = session_->engine();
     const std::string text = json ? metricsJson(e.trace(), e.now()) : metricsCsv(e.trace(), e.now());
-    QSaveFile f(path); // all or nothing: a failed write leaves the old file alone
-    if (!f.open(QIODevice::WriteOnly)) return tr("%1: cannot write (%2)").arg(path, f.errorString());
-    f.write(text.data(), qint64(text.size()));
-    if (!f.commit()) return tr("%1: cannot save (%2)").arg(path, f.errorString());
+    if (QString why; !saveTextAtomically(path, text, &why)) return tr("%1: cannot write (%2)").arg(path, why);
     return {};
 }
 

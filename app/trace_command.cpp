@@ -1,13 +1,12 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "trace_command.h"
 
+#include "derive.h"
 #include "latency.h"
 #include "perf_report.h"
+#include "save_text.h"
 #include "trace_file.h"
 #include "workload.h"
-#include "derive.h"
-
-#include <QSaveFile>
 
 #include <chrono>
 #include <cstdio>
@@ -162,9 +161,8 @@ int deriveCommand(const DeriveCliOptions& o, std::ostream& out, std::ostream& er
         out << json;
         return 0;
     }
-    QSaveFile f(QString::fromStdString(o.output));
-    if (!f.open(QIODevice::WriteOnly) || f.write(json.data(), qint64(json.size())) != qint64(json.size()) || !f.commit()) {
-        err << "schedscope-cli derive: cannot write " << o.output << ": " << f.errorString().toStdString() << " (nothing was changed)\n";
+    if (QString why; !saveTextAtomically(QString::fromStdString(o.output), json, &why)) {
+        err << "schedscope-cli derive: cannot write " << o.output << ": " << why.toStdString() << " (nothing was changed)\n";
         return 1;
     }
     return 0;

@@ -3,6 +3,7 @@
 
 #include "derive.h"
 #include "latency.h"
+#include "save_text.h"
 #include "timeline_view.h"
 #include "trace_file.h"
 
@@ -14,7 +15,6 @@
 #include <QLabel>
 #include <QProgressDialog>
 #include <QPushButton>
-#include <QSaveFile>
 #include <QSplitter>
 #include <QTableWidget>
 #include <QVBoxLayout>
@@ -112,9 +112,7 @@ QString TraceWindow::deriveScenarioTo(const QString& path, QString* summary) con
     o.source = QFileInfo(path_).fileName().toStdString();
     scen::DeriveSummary sum;
     const std::string json = scen::deriveScenarioJson(*trace_, o, &sum);
-    QSaveFile f(path);
-    if (!f.open(QIODevice::WriteOnly) || f.write(json.data(), qint64(json.size())) != qint64(json.size()) || !f.commit())
-        return tr("Cannot write %1: %2").arg(path, f.errorString());
+    if (QString why; !saveTextAtomically(path, json, &why)) return tr("Cannot write %1: %2").arg(path, why);
     if (summary)
         *summary = tr("%1 tasks in %2 entries%3").arg(sum.tasks).arg(sum.entries).arg(o.rootPid > 0 ? tr(" (pid %1 and its descendants)").arg(o.rootPid) : QString());
     return {};
