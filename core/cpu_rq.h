@@ -40,6 +40,9 @@ struct CpuRq {
     Time segEnd = kNever;
     SegmentKind segKind = SegmentKind::OpEnd;
     Time segPushedAt = 0; // when the pending Segment was pushed (the queue's equal-time order)
+    // The planner refused the action of the op whose end the pending Segment is (a write that
+    // wakes, a read that blocks): at the Segment the op runs without a batch being tried again.
+    bool segRefused = false;
     // A batch (engine_batch.cpp): curr runs the planned chains of operations without a Segment
     // event each; the pending Segment is the end of the batch.
     BatchPlan batch;

@@ -199,6 +199,8 @@ private:
     void nohzKick(CpuId busy);
     int64_t cpuLoad(CpuId c) const;
     int64_t taskLoad(TaskId p) const;
+    void addRunning(CpuId c, int delta);
+    CpuId nextIdleCpu(CpuId from) const;
     bool allowed(const Task& t, CpuId c) const { return t.affinity.test(size_t(c)); }
 
     // engine_batch.cpp
@@ -260,7 +262,9 @@ private:
     // orders their Segments before it); outside events everything due runs.
     Event event_{};
     bool inEvent_ = false;
-    std::vector<int64_t> planLoops_;    // planChains()'s copies of the loop counters
+    // A bit per CPU whose nrRunning is not 0, kept by addRunning(): select_idle_sibling()'s scan
+    // of a busy machine reads four words instead of every runqueue (idle_cpu()).
+    std::array<uint64_t, kMaxCpus / 64> busyCpus_{};
     Time nohzNextBalance_ = 0;
     TraceMark snapMark_; // in a snapshot: the trace lengths it corresponds to
     Trace trace_;

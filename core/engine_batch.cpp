@@ -86,6 +86,7 @@ void Engine::planBatch(CpuId c) {
     rq.segEnd = rq.batch.end;
     rq.segKind = SegmentKind::OpEnd;
     rq.segPushedAt = rq.batch.chains[size_t(rq.batch.size) - 1].due;
+    rq.segRefused = rq.batch.refused;
     queue_.push(rq.segEnd, rq.segPushedAt, EventKind::Segment, c, rq.segGen);
 }
 
@@ -96,7 +97,7 @@ void Engine::planBatch(CpuId c) {
 bool Engine::continueAsBatch(CpuId c) {
     CpuRq& rq = rqs_[size_t(c)];
     const Task& t = tasks_[size_t(rq.curr)];
-    if (!opts_.batchOps || t.resume != Resume::Continue || !t.opStarted || rq.flag[size_t(ReschedBit::Eager)] ||
+    if (!opts_.batchOps || rq.segRefused || t.resume != Resume::Continue || !t.opStarted || rq.flag[size_t(ReschedBit::Eager)] ||
         rq.flag[size_t(ReschedBit::Lazy)])
         return false;
     planBatch(c);
@@ -135,8 +136,9 @@ bool Engine::continueAsBatch(CpuId c) {
 // beginOp() of the ops after it until one needs CPU time, whose phase it returns (mode: the begun
 // op's). With a plan, its channel operations are reserved and recorded, and an op that could have
 // an effect beyond the task, or a reservation that does not hold, refuses the chain (-1, the
-// position part-way; `drew`: an op was begun before the refusal, so the random stream may have moved); without, the chain
-// was planned before and is walked again. The position is in scalars, not a struct: a struct
+// position part-way; `drew`: an op was begun or a loop passed before the refusal, so the random
+// stream or a loop counter may have moved); without, the chain was planned before and is walked
+// again. The position is in scalars, not a struct: a struct
 // copied between chains is read back wider than its fields were just written, which stalls
 // store-to-load forwarding (measured: a fifth of the planning time).
 [[gnu::always_inline]] inline Time Engine::walkChain(CpuId c, const Task& t, const Op* ops, uint32_t n, uint32_t& ip, int64_t& iterations,
@@ -149,6 +151,7 @@ bool Engine::continueAsBatch(CpuId c) {
         case OpKind::Run: break;
         case OpKind::Loop:
             iterations++;
+            drew = true; // a counter may move: a refusal after it walks the chains again
             jump = op.until > 0 ? at - t.startedAt < op.until : op.count == 0 || loopCounts(op, loops[op.loopSlot]);
             break;
         case OpKind::Write:
@@ -188,17 +191,19 @@ void Engine::planChains(CpuId c) {
     const size_t slots = t.loopLeft.size();
     if (b.chains.size() < size_t(kMaxChains)) b.chains.resize(size_t(kMaxChains));
     if (b.ops.size() < size_t(kMaxChainOps)) b.ops.resize(size_t(kMaxChainOps));
-    planLoops_.resize(2 * slots);
-    int64_t* const kept = planLoops_.data(); // the counters after the last planned chain
-    int64_t* const walked = kept + slots;    // ... and while walking the next
-    copyCounters(t.loopLeft.data(), slots, kept);
+    // The loop counters are walked in place, like the random stream: a chain that moved either
+    // and was then refused is rare, and the accepted chains are walked again below.
+    b.lastLoops.resize(slots);
+    int64_t* const loops = b.lastLoops.data();
+    copyCounters(t.loopLeft.data(), slots, loops);
     b.size = 0;
     b.next = 0;
+    b.refused = false;
     uint32_t ip = t.ip;
     int64_t iterations = t.iterations;
     bool channelOp = false;
     ExecMode mode = t.opMode;
-    Rng& rng = b.last.rng; // walked in place: a chain refused after it drew is rare and redone below
+    Rng& rng = b.last.rng;
     rng = t.rng;
     uint32_t nOps = 0;
     const Op* const ops = programs_[size_t(t.program)].ops.data();
@@ -210,25 +215,24 @@ void Engine::planChains(CpuId c) {
         bool channelOp1 = channelOp, drew = false;
         ExecMode mode1 = mode;
         const uint32_t opsBefore = nOps;
-        copyCounters(kept, slots, walked);
-        const Time dur = walkChain(c, t, ops, n, ip1, iterations1, channelOp1, mode1, rng, walked, at, &b, nOps, drew);
+        const Time dur = walkChain(c, t, ops, n, ip1, iterations1, channelOp1, mode1, rng, loops, at, &b, nOps, drew);
         if (dur < 0) { // refused: the chain's own reservations go back
+            b.refused = true;
             giveBack(b, opsBefore, nOps);
-            if (drew) { // the stream after the accepted chains: walked again from the start
+            if (drew) { // the stream and counters after the accepted chains: walked again from the start
                 rng = t.rng;
                 uint32_t ip2 = t.ip, none = 0;
                 int64_t iterations2 = t.iterations;
                 bool channelOp2 = false, drew2 = false;
                 ExecMode mode2 = t.opMode;
-                copyCounters(t.loopLeft.data(), slots, walked);
+                copyCounters(t.loopLeft.data(), slots, loops);
                 for (int32_t i = 0; i < b.size; ++i)
-                    walkChain(c, t, ops, n, ip2, iterations2, channelOp2, mode2, rng, walked, b.chains[size_t(i)].due, nullptr, none, drew2);
+                    walkChain(c, t, ops, n, ip2, iterations2, channelOp2, mode2, rng, loops, b.chains[size_t(i)].due, nullptr, none, drew2);
             }
             break;
         }
         b.chains[size_t(b.size++)] = PlannedChain{at, uint16_t(nOps), mode1};
         ip = ip1, iterations = iterations1, channelOp = channelOp1, mode = mode1;
-        copyCounters(walked, slots, kept);
         at += dur;
     }
     b.end = at;
@@ -236,8 +240,6 @@ void Engine::planChains(CpuId c) {
     b.last.ip = ip;
     b.last.iterations = iterations;
     b.last.channelOp = channelOp;
-    b.lastLoops.resize(slots);
-    copyCounters(kept, slots, b.lastLoops.data());
 }
 
 // Returns the reservations of the planned channel operations [from, to).
@@ -332,6 +334,7 @@ void Engine::cutBatch(CpuId c) {
     rq.segEnd = now_ + tasks_[size_t(rq.curr)].remaining;
     rq.segKind = SegmentKind::OpEnd;
     rq.segPushedAt = rq.batchOpSince;
+    rq.segRefused = false;
     queue_.push(rq.segEnd, rq.segPushedAt, EventKind::Segment, c, rq.segGen);
 }
 

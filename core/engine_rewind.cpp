@@ -39,6 +39,7 @@ void Engine::copyStateFrom(const Engine& o) {
     finished_ = o.finished_;
     lastKind_ = o.lastKind_;
     nohzNextBalance_ = o.nohzNextBalance_;
+    busyCpus_ = o.busyCpus_;
 }
 
 Engine Engine::snapshot() const {

@@ -279,6 +279,9 @@ void Engine::reprogram(CpuId c) {
         !rq.flag[size_t(ReschedBit::Eager)] && !rq.flag[size_t(ReschedBit::Lazy)]) {
         planBatch(c);
         if (rq.batching()) return;
+        rq.segRefused = rq.batch.refused;
+    } else {
+        rq.segRefused = false;
     }
     if (end == rq.segEnd && kind == rq.segKind) return;
     rq.segGen++;

@@ -6,6 +6,7 @@
 #include "wake_wide.h"
 
 #include <algorithm>
+#include <bit>
 
 namespace sched {
 
@@ -25,7 +26,7 @@ void Engine::activateTask(CpuId c, TaskId p, bool initial) {
     t.state = TaskState::Runnable;
     if (isRtPolicy(t.policy)) rqs_[size_t(c)].rt.enqueue(p, t.kernelPrio(), false);
     else enqueueEntity(c, p, true, initial);
-    rqs_[size_t(c)].nrRunning++;
+    addRunning(c, 1);
     rqs_[size_t(c)].runnableLoad += taskLoad(p);
 }
 
@@ -33,7 +34,7 @@ void Engine::deactivateTask(CpuId c, TaskId p, bool exiting) {
     Task& t = tasks_[size_t(p)];
     if (isRtPolicy(t.policy)) rqs_[size_t(c)].rt.dequeue(p);
     else dequeueEntity(c, p, true, false, !exiting); // a dying task is not left delayed
-    rqs_[size_t(c)].nrRunning--;
+    addRunning(c, -1);
     rqs_[size_t(c)].runnableLoad -= taskLoad(p);
 }
 
@@ -55,7 +56,7 @@ void Engine::tryToWakeUp(TaskId p, CpuId ctxCpu, TaskId waker, bool sync) {
         const CpuId c = t.cpu;
         requeueDelayed(c, p);
         t.state = TaskState::Runnable;
-        rqs_[size_t(c)].nrRunning++;
+        addRunning(c, 1);
         rqs_[size_t(c)].runnableLoad += taskLoad(p);
         recordWakeup(c);
         wakeupPreempt(c, p, false);
@@ -152,11 +153,33 @@ CpuId Engine::selectTaskRq(TaskId p, CpuId wakerCpu, bool sync, bool wantAffine)
     // select_idle_sibling()
     if (idle(target) && allowed(t, target)) return target;
     if (prev != target && idle(prev) && allowed(t, prev)) return prev;
-    for (int i = 1; i < n; ++i) {
-        const CpuId c = (target + i) % n;
-        if (allowed(t, c) && idle(c)) return c;
-    }
+    // select_idle_cpu(): the first idle allowed CPU after target, wrapping (for_each_cpu_wrap)
+    for (CpuId c = nextIdleCpu(target + 1); c >= 0; c = nextIdleCpu(c + 1))
+        if (allowed(t, c)) return c;
+    for (CpuId c = nextIdleCpu(0); c >= 0 && c < target; c = nextIdleCpu(c + 1))
+        if (allowed(t, c)) return c;
     return allowed(t, target) ? target : prev;
+}
+
+void Engine::addRunning(CpuId c, int delta) {
+    uint32_t& n = rqs_[size_t(c)].nrRunning;
+    n = uint32_t(int64_t(n) + delta);
+    const uint64_t bit = uint64_t(1) << (c % 64);
+    uint64_t& word = busyCpus_[size_t(c) / 64];
+    word = n > 0 ? word | bit : word & ~bit;
+}
+
+// The lowest CPU at or after `from` whose runqueue is empty, or -1.
+CpuId Engine::nextIdleCpu(CpuId from) const {
+    const int n = int(rqs_.size());
+    for (int w = from / 64; from < n && w <= (n - 1) / 64; ++w) {
+        const uint64_t above = w == from / 64 ? ~uint64_t(0) << (from % 64) : ~uint64_t(0);
+        if (const uint64_t idle = ~busyCpus_[size_t(w)] & above) {
+            const CpuId c = CpuId(w * 64 + std::countr_zero(idle));
+            return c < n ? c : -1;
+        }
+    }
+    return -1;
 }
 
 // sched_balance_find_dst_cpu() for fork: the idlest allowed CPU, the parent's on a tie.
@@ -178,14 +201,14 @@ CpuId Engine::selectForkCpu(TaskId p, CpuId parentCpu) {
 void Engine::migrateQueued(TaskId p, CpuId from, CpuId to) {
     Task& t = tasks_[size_t(p)];
     dequeueEntity(from, p, false, false);
-    rqs_[size_t(from)].nrRunning--;
+    addRunning(from, -1);
     rqs_[size_t(from)].runnableLoad -= taskLoad(p);
     trace_.migrations.push(now_, p, uint16_t(from), uint16_t(to));
     t.nrMigrations++;
     t.overhead += cfg_.costs.migration;
     t.cpu = to;
     enqueueEntity(to, p, false, false);
-    rqs_[size_t(to)].nrRunning++;
+    addRunning(to, 1);
     rqs_[size_t(to)].runnableLoad += taskLoad(p);
     wakeupPreempt(to, p, false);
 }
