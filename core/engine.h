@@ -207,7 +207,7 @@ private:
     void planBatch(CpuId c);
     void planChains(CpuId c);
     Time walkChain(CpuId c, const Task& t, const Op* ops, uint32_t n, uint32_t& ip, int64_t& iterations, bool& channelOp, ExecMode& mode,
-                   Rng& rng, int64_t* loops, Time at, BatchPlan* plan, uint32_t& nOps, bool& drew);
+                   Rng& rng, int64_t* loops, Time at, BatchPlan* plan, uint32_t& nOps, bool& drew, bool action);
     void catchUpPosition(CpuId c);
     bool reserve(CpuId c, int32_t ch, bool write);
     void giveBack(const BatchPlan& b, uint32_t from, uint32_t to);

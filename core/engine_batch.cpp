@@ -66,15 +66,18 @@ void Engine::accountProgress(CpuId c) {
     }
 }
 
-// Plans a batch for c's running task, which is inside an op's CPU phase (or at its end) with
-// nothing pending and both need-resched bits clear. On success the CPU's Segment is moved to the
-// batch's end.
+// Plans a batch for c's running task, which is inside an op's CPU phase (or at its end), or
+// about to resume its program after an overhead (switched in, or it woke a task: a channel op to
+// retry, a syscall to return from), with both need-resched bits clear. On success the CPU's
+// Segment is moved to the batch's end.
 void Engine::planBatch(CpuId c) {
     CpuRq& rq = rqs_[size_t(c)];
-    // The current op's Segment: the pending one if it already stands for the op's end, else the
-    // one reprogram() is about to push.
-    const Time opEnd = now_ + tasks_[size_t(rq.curr)].remaining;
-    const Time since = rq.segEnd == opEnd && rq.segKind == SegmentKind::OpEnd ? rq.segPushedAt : now_;
+    const Task& t = tasks_[size_t(rq.curr)];
+    // The current op's Segment: the pending one if it already stands for the op's end (or the
+    // resumption), else the one reprogram() is about to push.
+    const Time opEnd = now_ + t.overhead + t.remaining;
+    const SegmentKind kind = t.resume == Resume::Continue ? SegmentKind::OpEnd : SegmentKind::Resume;
+    const Time since = rq.segEnd == opEnd && rq.segKind == kind ? rq.segPushedAt : now_;
     planChains(c);
     if (!rq.batching()) {
         releaseBatch(c); // unlists the channels a refused chain had touched
@@ -132,7 +135,8 @@ bool Engine::continueAsBatch(CpuId c) {
 }
 
 // One chain of c's running task, due at `at`, as runProgram() would run it with both bits clear:
-// the action of the op at ip, the exit-to-user point (no bit: nothing), advanceOp(), then
+// the action of the op at ip (not with `action` false: a task resuming after the action, at
+// Resume::Next or ExitToUserNext), the exit-to-user point (no bit: nothing), advanceOp(), then
 // beginOp() of the ops after it until one needs CPU time, whose phase it returns (mode: the begun
 // op's). With a plan, its channel operations are reserved and recorded, and an op that could have
 // an effect beyond the task, or a reservation that does not hold, refuses the chain (-1, the
@@ -143,11 +147,13 @@ bool Engine::continueAsBatch(CpuId c) {
 // store-to-load forwarding (measured: a fifth of the planning time).
 [[gnu::always_inline]] inline Time Engine::walkChain(CpuId c, const Task& t, const Op* ops, uint32_t n, uint32_t& ip, int64_t& iterations,
                                                     bool& channelOp, ExecMode& mode, Rng& rng, int64_t* loops, Time at, BatchPlan* plan,
-                                                    uint32_t& nOps, bool& drew) {
-    for (;;) {
+                                                    uint32_t& nOps, bool& drew, bool action) {
+    for (;; action = true) {
         const Op& op = ops[ip];
         bool jump = false;
-        switch (op.kind) {
+        if (!action) {
+            if (op.kind == OpKind::Loop) return -1; // (a loop has no syscall to return from)
+        } else switch (op.kind) {
         case OpKind::Run: break;
         case OpKind::Loop:
             iterations++;
@@ -199,6 +205,7 @@ void Engine::planChains(CpuId c) {
     b.size = 0;
     b.next = 0;
     b.refused = false;
+    b.resumed = t.resume == Resume::Next || t.resume == Resume::ExitToUserNext;
     uint32_t ip = t.ip;
     int64_t iterations = t.iterations;
     bool channelOp = false;
@@ -208,14 +215,14 @@ void Engine::planChains(CpuId c) {
     uint32_t nOps = 0;
     const Op* const ops = programs_[size_t(t.program)].ops.data();
     const uint32_t n = uint32_t(programs_[size_t(t.program)].ops.size());
-    Time at = now_ + t.remaining; // when the current op's action is due
+    Time at = now_ + t.overhead + t.remaining; // when the current op's action (or return) is due
     while (b.size < kMaxChains && at - now_ <= kHorizon) {
         uint32_t ip1 = ip;
         int64_t iterations1 = iterations;
         bool channelOp1 = channelOp, drew = false;
         ExecMode mode1 = mode;
         const uint32_t opsBefore = nOps;
-        const Time dur = walkChain(c, t, ops, n, ip1, iterations1, channelOp1, mode1, rng, loops, at, &b, nOps, drew);
+        const Time dur = walkChain(c, t, ops, n, ip1, iterations1, channelOp1, mode1, rng, loops, at, &b, nOps, drew, b.size > 0 || !b.resumed);
         if (dur < 0) { // refused: the chain's own reservations go back
             b.refused = true;
             giveBack(b, opsBefore, nOps);
@@ -227,7 +234,8 @@ void Engine::planChains(CpuId c) {
                 ExecMode mode2 = t.opMode;
                 copyCounters(t.loopLeft.data(), slots, loops);
                 for (int32_t i = 0; i < b.size; ++i)
-                    walkChain(c, t, ops, n, ip2, iterations2, channelOp2, mode2, rng, loops, b.chains[size_t(i)].due, nullptr, none, drew2);
+                    walkChain(c, t, ops, n, ip2, iterations2, channelOp2, mode2, rng, loops, b.chains[size_t(i)].due, nullptr, none, drew2,
+                              i > 0 || !b.resumed);
             }
             break;
         }
@@ -271,7 +279,11 @@ void Engine::runBatch(CpuId c, bool ownSegment) {
                                 (since == event_.pushedAt && event_.kind == EventKind::Segment && c < event_.a);
             if (!before) break;
         }
-        // accountProgress() to the end of the op's CPU phase (a batch carries no overhead)
+        // accountProgress() to the end of the op's CPU phase: the first chain's may follow an
+        // overhead (a switch, a wake-up), system time; the task resumes its program there.
+        t.stime += t.overhead;
+        t.overhead = 0;
+        t.resume = Resume::Continue;
         (t.opMode == ExecMode::User ? t.utime : t.stime) += t.remaining;
         for (uint32_t k = b.opsBegin(i); k < ch.opsEnd; ++k) {
             Channel& q = channels_[size_t(b.ops[k] >> 1)];
@@ -314,7 +326,8 @@ void Engine::catchUpPosition(CpuId c) {
     const Op* const ops = programs_[size_t(t.program)].ops.data();
     const uint32_t n = uint32_t(programs_[size_t(t.program)].ops.size());
     for (int32_t i = 0; i < b.next; ++i)
-        walkChain(c, t, ops, n, t.ip, t.iterations, channelOp, mode, t.rng, t.loopLeft.data(), b.chains[size_t(i)].due, nullptr, none, drew);
+        walkChain(c, t, ops, n, t.ip, t.iterations, channelOp, mode, t.rng, t.loopLeft.data(), b.chains[size_t(i)].due, nullptr, none, drew,
+                  i > 0 || !b.resumed);
     if (channelOp) t.blockedOnRead = false;
 }
 
@@ -330,9 +343,10 @@ void Engine::cutBatch(CpuId c) {
     giveBack(b, b.opsBegin(b.next), b.chains[size_t(b.size) - 1].opsEnd);
     catchUpPosition(c);
     releaseBatch(c);
+    const Task& t = tasks_[size_t(rq.curr)];
     rq.segGen++;
-    rq.segEnd = now_ + tasks_[size_t(rq.curr)].remaining;
-    rq.segKind = SegmentKind::OpEnd;
+    rq.segEnd = now_ + t.overhead + t.remaining; // an overhead: the first chain had not run
+    rq.segKind = t.resume == Resume::Continue ? SegmentKind::OpEnd : SegmentKind::Resume;
     rq.segPushedAt = rq.batchOpSince;
     rq.segRefused = false;
     queue_.push(rq.segEnd, rq.segPushedAt, EventKind::Segment, c, rq.segGen);

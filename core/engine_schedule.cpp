@@ -274,9 +274,12 @@ void Engine::reprogram(CpuId c) {
             }
         }
     }
-    // With nothing pending and both bits clear the next ops may run as a batch.
-    if (opts_.batchOps && kind == SegmentKind::OpEnd && t.overhead == 0 && t.remaining > 0 &&
-        !rq.flag[size_t(ReschedBit::Eager)] && !rq.flag[size_t(ReschedBit::Lazy)]) {
+    // With both bits clear the next ops may run as a batch: from inside an op's CPU phase, or
+    // after an overhead from a channel op to retry or a syscall to return from.
+    const bool resumable = t.resume == Resume::Continue ||
+                           (t.remaining == 0 && (t.resume == Resume::Retry || t.resume == Resume::Next || t.resume == Resume::ExitToUserNext));
+    if (opts_.batchOps && resumable && t.opStarted && t.overhead + t.remaining > 0 && !rq.flag[size_t(ReschedBit::Eager)] &&
+        !rq.flag[size_t(ReschedBit::Lazy)]) {
         planBatch(c);
         if (rq.batching()) return;
         rq.segRefused = rq.batch.refused;
