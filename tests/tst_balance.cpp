@@ -117,6 +117,37 @@ private slots:
         const Slices& s = e.trace().slices;
         for (size_t i = 0; i < s.size(); ++i) QVERIFY(s.cpu[i] == 1 || s.cpu[i] == 2);
     }
+    // select_idle_cpu(): from a busy target the scan goes on from the next CPU and wraps round
+    // (for_each_cpu_wrap), over more CPUs than one word of the engine's busy-CPU bitmask holds,
+    // skipping idle CPUs the wakee may not use. 70 CPUs, all but 3 and 68 kept busy by pinned
+    // hogs; the sleeper's first wake-up from CPU 66 finds 68, or, not allowed there, wraps to 3.
+    // (Without DELAY_DEQUEUE: a sleeper left queued with negative lag is requeued where it is,
+    // ttwu_runnable(), without select_task_rq().)
+    void selectIdleCpuScansOnFromTheTargetAndWraps() {
+        for (const bool allowed68 : {true, false}) {
+            std::string tasks, sleeperCpus;
+            for (int c = 0; c < 70; ++c) {
+                if (c == 3 || c == 68) continue;
+                tasks += R"({"comm": "hog", "cpus": [)" + std::to_string(c) + R"(], "behavior": [{"run": "1s"}]}, )";
+            }
+            for (int c = 0; c < 70; ++c)
+                if (allowed68 || c != 68) sleeperCpus += (sleeperCpus.empty() ? "" : ", ") + std::to_string(c);
+            const std::string json = R"J({"machine": {"cpus": 70, "hz": 250, "preempt": "none", "features": {"DELAY_DEQUEUE": false}},
+                                     "tasks": [ )J" + tasks +
+                                     R"J({"comm": "sleeper", "start_cpu": 66, "start": "5ms", "cpus": [)J" + sleeperCpus +
+                                     R"J(], "behavior": [{"run": "50us"}, {"sleep": "1ms"}, {"run": "50us"}]} ]})J";
+            Engine e = engineFrom(json);
+            e.runUntil(20 * kNsPerMs);
+            e.finish();
+            const TaskId sl = taskByComm(e, "sleeper");
+            const Wakeups& w = e.trace().wakeups;
+            std::vector<int> targets;
+            for (size_t i = 0; i < w.size(); ++i)
+                if (w.wakee[i] == sl && !w.isNew[i]) targets.push_back(w.targetCpu[i]);
+            QCOMPARE(targets.size(), size_t(1));
+            QCOMPARE(targets[0], allowed68 ? 68 : 3);
+        }
+    }
 };
 
 QTEST_GUILESS_MAIN(TestBalance)
