@@ -142,9 +142,9 @@ bool Engine::continueAsBatch(CpuId c) {
 // an effect beyond the task, or a reservation that does not hold, refuses the chain (-1, the
 // position part-way; `drew`: an op was begun or a loop passed before the refusal, so the random
 // stream or a loop counter may have moved); without, the chain was planned before and is walked
-// again. The position is in scalars, not a struct: a struct
-// copied between chains is read back wider than its fields were just written, which stalls
-// store-to-load forwarding (measured: a fifth of the planning time).
+// again. The position is in scalars, not a struct: a struct copied between chains is read back
+// wider than its fields were just written, which stalls store-to-load forwarding (measured: a
+// fifth of the planning time).
 [[gnu::always_inline]] inline Time Engine::walkChain(CpuId c, const Task& t, const Op* ops, uint32_t n, uint32_t& ip, int64_t& iterations,
                                                     bool& channelOp, ExecMode& mode, Rng& rng, int64_t* loops, Time at, BatchPlan* plan,
                                                     uint32_t& nOps, bool& drew, bool action) {
