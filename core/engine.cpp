@@ -197,12 +197,7 @@ void Engine::finish() {
     for (CpuId c = 0; c < CpuId(rqs_.size()); ++c) {
         syncProgress(c);
         CpuRq& rq = rqs_[size_t(c)];
-        if (rq.batching()) { // a batch part-way (engine_batch.cpp): the program position, and its reservations go back
-            const BatchPlan& b = rq.batch;
-            giveBack(b, b.opsBegin(b.next), b.chains[size_t(b.size) - 1].opsEnd);
-            catchUpPosition(c);
-            releaseBatch(c);
-        }
+        if (rq.batching()) dropRestOfBatch(c); // a batch part-way (engine_batch.cpp)
         clearFlags(c, kStillRunning); // bits still set when the run ends are closed here
         if (rq.curr < 0) continue;
         trace_.slices.push(rq.sliceStart, now_, rq.curr, uint16_t(c), kStillRunning, kNoReason);

@@ -214,6 +214,7 @@ private:
     void runBatch(CpuId c, bool ownSegment = false);
     bool continueAsBatch(CpuId c);
     void cutBatch(CpuId c);
+    void dropRestOfBatch(CpuId c);
     void releaseBatch(CpuId c);
     void touchChannel(int32_t ch);
     void checkChannel(int32_t ch);

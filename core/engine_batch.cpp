@@ -339,10 +339,7 @@ void Engine::cutBatch(CpuId c) {
     runBatch(c);
     if (!rq.batching()) return; // drained: the pending Segment is the current op's end
     accountProgress(c);
-    const BatchPlan& b = rq.batch;
-    giveBack(b, b.opsBegin(b.next), b.chains[size_t(b.size) - 1].opsEnd);
-    catchUpPosition(c);
-    releaseBatch(c);
+    dropRestOfBatch(c);
     const Task& t = tasks_[size_t(rq.curr)];
     rq.segGen++;
     rq.segEnd = now_ + t.overhead + t.remaining; // an overhead: the first chain had not run
@@ -350,6 +347,15 @@ void Engine::cutBatch(CpuId c) {
     rq.segPushedAt = rq.batchOpSince;
     rq.segRefused = false;
     queue_.push(rq.segEnd, rq.segPushedAt, EventKind::Segment, c, rq.segGen);
+}
+
+// A batch part-way, its due chains run: the rest gives its reservations back, the task's program
+// position catches up with the chains that ran, and the batch is over.
+void Engine::dropRestOfBatch(CpuId c) {
+    const BatchPlan& b = rqs_[size_t(c)].batch;
+    giveBack(b, b.opsBegin(b.next), b.chains[size_t(b.size) - 1].opsEnd);
+    catchUpPosition(c);
+    releaseBatch(c);
 }
 
 // The batch's reservations are all done or given back: unlist it.
