@@ -43,6 +43,7 @@ struct BatchPlan {
     bool refused = false;      // planning stopped at a chain it refused, not at its length or the horizon
     bool resumed = false;      // the first chain returns to the program after an action already done: it has none
     bool active() const { return next < size; }
+    bool actsFirst(int32_t chain) const { return chain > 0 || !resumed; } // the chain begins with its op's action
     uint32_t opsBegin(int32_t chain) const { return chain == 0 ? 0 : chains[size_t(chain) - 1].opsEnd; }
     Time dueAfter(int32_t chain) const { return chain + 1 < size ? chains[size_t(chain) + 1].due : end; }
 };

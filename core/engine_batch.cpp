@@ -222,7 +222,7 @@ void Engine::planChains(CpuId c) {
         bool channelOp1 = channelOp, drew = false;
         ExecMode mode1 = mode;
         const uint32_t opsBefore = nOps;
-        const Time dur = walkChain(c, t, ops, n, ip1, iterations1, channelOp1, mode1, rng, loops, at, &b, nOps, drew, b.size > 0 || !b.resumed);
+        const Time dur = walkChain(c, t, ops, n, ip1, iterations1, channelOp1, mode1, rng, loops, at, &b, nOps, drew, b.actsFirst(b.size));
         if (dur < 0) { // refused: the chain's own reservations go back
             b.refused = true;
             giveBack(b, opsBefore, nOps);
@@ -235,7 +235,7 @@ void Engine::planChains(CpuId c) {
                 copyCounters(t.loopLeft.data(), slots, loops);
                 for (int32_t i = 0; i < b.size; ++i)
                     walkChain(c, t, ops, n, ip2, iterations2, channelOp2, mode2, rng, loops, b.chains[size_t(i)].due, nullptr, none, drew2,
-                              i > 0 || !b.resumed);
+                              b.actsFirst(i));
             }
             break;
         }
@@ -327,7 +327,7 @@ void Engine::catchUpPosition(CpuId c) {
     const uint32_t n = uint32_t(programs_[size_t(t.program)].ops.size());
     for (int32_t i = 0; i < b.next; ++i)
         walkChain(c, t, ops, n, t.ip, t.iterations, channelOp, mode, t.rng, t.loopLeft.data(), b.chains[size_t(i)].due, nullptr, none, drew,
-                  i > 0 || !b.resumed);
+                  b.actsFirst(i));
     if (channelOp) t.blockedOnRead = false;
 }
 
