@@ -4,6 +4,7 @@
 // metric and view works on both.
 #pragma once
 
+#include "trace_column.h"
 #include "types.h"
 
 #include <string>
@@ -21,11 +22,11 @@ struct TraceTask {
 
 // One slice = one contiguous stretch of a task on a CPU, from switch-in to switch-out.
 struct Slices {
-    std::vector<Time> start, end;
-    std::vector<TaskId> task;
-    std::vector<uint16_t> cpu;
-    std::vector<uint8_t> endPoint;  // SwitchPoint, or kStillRunning
-    std::vector<uint8_t> endReason; // ReschedReason of the bit acted on, or kNoReason
+    TraceColumn<Time> start, end;
+    TraceColumn<TaskId> task;
+    TraceColumn<uint16_t> cpu;
+    TraceColumn<uint8_t> endPoint;  // SwitchPoint, or kStillRunning
+    TraceColumn<uint8_t> endReason; // ReschedReason of the bit acted on, or kNoReason
     size_t size() const { return start.size(); }
     void push(Time s, Time e, TaskId t, uint16_t c, uint8_t point, uint8_t reason) {
         start.push_back(s);
@@ -42,12 +43,12 @@ constexpr uint8_t kNoReason = 0xff;
 
 // A need-resched bit from set to clear.
 struct FlagIntervals {
-    std::vector<Time> set, clear;
-    std::vector<TaskId> task;
-    std::vector<uint16_t> cpu;
-    std::vector<uint8_t> bit;       // ReschedBit
-    std::vector<uint8_t> reason;    // ReschedReason
-    std::vector<uint8_t> clearedBy; // SwitchPoint of the __schedule() that cleared it, or kStillRunning
+    TraceColumn<Time> set, clear;
+    TraceColumn<TaskId> task;
+    TraceColumn<uint16_t> cpu;
+    TraceColumn<uint8_t> bit;       // ReschedBit
+    TraceColumn<uint8_t> reason;    // ReschedReason
+    TraceColumn<uint8_t> clearedBy; // SwitchPoint of the __schedule() that cleared it, or kStillRunning
     size_t size() const { return set.size(); }
     void push(Time s, Time c, TaskId t, uint16_t onCpu, uint8_t b, uint8_t why, uint8_t by) {
         set.push_back(s);
@@ -61,11 +62,11 @@ struct FlagIntervals {
 };
 
 struct Wakeups {
-    std::vector<Time> time;
-    std::vector<TaskId> waker; // kNoTask: an interrupt (timer) woke it
-    std::vector<TaskId> wakee;
-    std::vector<uint16_t> wakerCpu, targetCpu;
-    std::vector<uint8_t> isNew; // sched_wakeup_new
+    TraceColumn<Time> time;
+    TraceColumn<TaskId> waker; // kNoTask: an interrupt (timer) woke it
+    TraceColumn<TaskId> wakee;
+    TraceColumn<uint16_t> wakerCpu, targetCpu;
+    TraceColumn<uint8_t> isNew; // sched_wakeup_new
     size_t size() const { return time.size(); }
     void push(Time t, TaskId by, TaskId who, uint16_t byCpu, uint16_t target, bool fresh) {
         time.push_back(t);
@@ -78,9 +79,9 @@ struct Wakeups {
 };
 
 struct Migrations {
-    std::vector<Time> time;
-    std::vector<TaskId> task;
-    std::vector<uint16_t> from, to;
+    TraceColumn<Time> time;
+    TraceColumn<TaskId> task;
+    TraceColumn<uint16_t> from, to;
     size_t size() const { return time.size(); }
     void push(Time t, TaskId who, uint16_t src, uint16_t dst) {
         time.push_back(t);
@@ -92,11 +93,11 @@ struct Migrations {
 
 // vruntime / deadline / vlag of one task and V of its runqueue, at a decision that changed them.
 struct EevdfSamples {
-    std::vector<Time> time;
-    std::vector<TaskId> task;
-    std::vector<uint16_t> cpu;
-    std::vector<int64_t> vruntime, deadline, avgVruntime;
-    std::vector<uint8_t> onRq; // 0: the entity just left the runqueue (sleep); its values are stale until the next sample
+    TraceColumn<Time> time;
+    TraceColumn<TaskId> task;
+    TraceColumn<uint16_t> cpu;
+    TraceColumn<int64_t> vruntime, deadline, avgVruntime;
+    TraceColumn<uint8_t> onRq; // 0: the entity just left the runqueue (sleep); its values are stale until the next sample
     size_t size() const { return time.size(); }
 };
 

@@ -10,6 +10,7 @@
 #include <QPainter>
 #include <QPolygonF>
 #include <cmath>
+#include <span>
 #include <thread>
 
 namespace view {
@@ -35,7 +36,7 @@ QColor colorFor(const TimelineData& d, TaskId t, bool dark) {
 bool isRaster(const QPainter& p) { return p.paintEngine() && p.paintEngine()->type() == QPaintEngine::Raster; }
 
 // Calls fn(i) for every index whose time (a non-decreasing trace column) lies in [t0, t1).
-template <class Fn> void forEachInRange(const std::vector<Time>& times, Time t0, Time t1, Fn&& fn) {
+template <class Fn> void forEachInRange(std::span<const Time> times, Time t0, Time t1, Fn&& fn) {
     for (auto it = std::lower_bound(times.begin(), times.end(), t0); it != times.end() && *it < t1; ++it)
         fn(size_t(it - times.begin()));
 }
