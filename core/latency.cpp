@@ -22,8 +22,11 @@ std::vector<std::vector<uint32_t>> groupBy(const Trace& trace, bool byTask) {
         if (k >= g.size()) g.resize(k + 1);
         g[k].push_back(i);
     }
+    // A simulated trace records a task's slices in order already (one CPU at a time, pushed at
+    // switch-out); an imported one may not be. Checking first saves the sort's n log n.
+    const auto byStart = [&](uint32_t a, uint32_t b) { return s.start[a] < s.start[b]; };
     for (auto& v : g)
-        std::stable_sort(v.begin(), v.end(), [&](uint32_t a, uint32_t b) { return s.start[a] < s.start[b]; });
+        if (!std::is_sorted(v.begin(), v.end(), byStart)) std::stable_sort(v.begin(), v.end(), byStart);
     return g;
 }
 
