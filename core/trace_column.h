@@ -11,6 +11,7 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
 #include <cstdlib>
 #include <new>
 #include <vector>
@@ -30,8 +31,8 @@ template <class T> struct ColumnAllocator {
     template <class U> ColumnAllocator(const ColumnAllocator<U>&) noexcept {}
 
     T* allocate(size_t n) {
+        if (n > (size_t(PTRDIFF_MAX) - kHugePage) / sizeof(T)) throw std::bad_array_new_length(); // rounding up stays an object size
         const size_t bytes = n * sizeof(T);
-        if (n > size_t(-1) / sizeof(T)) throw std::bad_array_new_length();
         if (bytes < kHugeFrom) return static_cast<T*>(::operator new(bytes));
         const size_t rounded = (bytes + kHugePage - 1) / kHugePage * kHugePage; // aligned_alloc wants a multiple
         void* p = std::aligned_alloc(kHugePage, rounded);

@@ -66,6 +66,30 @@ private slots:
         QCOMPARE(rows[0].count, int64_t(1));
         QCOMPARE(rows[0].totalDelay, Time(20));
     }
+    void slicesRecordedOutOfOrderAreWalkedInTimeOrder() {
+        // An imported trace may list a task's slices out of start order (two CPUs' buffers merged
+        // late); the atoms are those of the time-ordered walk, as with the same slices in order.
+        TraceBuilder ordered(2), shuffled(2);
+        for (TraceBuilder* b : {&ordered, &shuffled}) b->task("a", 10);
+        const auto add = [](TraceBuilder& b, int i) {
+            const Time at[3] = {0, 40, 90};
+            b.slice(0, i % 2, at[i], at[i] + 10, SwitchPoint::Block);
+        };
+        for (int i : {0, 1, 2}) add(ordered, i);
+        for (int i : {2, 0, 1}) add(shuffled, i);
+        for (TraceBuilder* b : {&ordered, &shuffled}) {
+            b->wake(0, 30, 1); // in at 40: delay 10
+            b->wake(0, 60, 0); // in at 90: delay 30
+        }
+        for (const TraceBuilder* b : {&ordered, &shuffled}) {
+            const auto rows = perfSchedLatency(b->t);
+            QCOMPARE(rows.size(), size_t(1));
+            QCOMPARE(rows[0].count, int64_t(2));
+            QCOMPARE(rows[0].totalDelay, Time(10 + 30));
+            QCOMPARE(rows[0].maxDelay, Time(30));
+            QCOMPARE(rows[0].maxStart, Time(60));
+        }
+    }
     void aSleepWithoutWakeupIsNotMeasured() {
         TraceBuilder b(1);
         const TaskId a = b.task("a", 10);
