@@ -33,7 +33,7 @@ template <class T> struct ColumnAllocator {
     T* allocate(size_t n) {
         if (n > (size_t(PTRDIFF_MAX) - kHugePage) / sizeof(T)) throw std::bad_array_new_length(); // rounding up stays an object size
         const size_t bytes = n * sizeof(T);
-        if (bytes < kHugeFrom) return static_cast<T*>(::operator new(bytes));
+        if (!huge(n)) return static_cast<T*>(::operator new(bytes));
         const size_t rounded = (bytes + kHugePage - 1) / kHugePage * kHugePage; // aligned_alloc wants a multiple
         void* p = std::aligned_alloc(kHugePage, rounded);
         if (!p) throw std::bad_alloc();
@@ -43,9 +43,11 @@ template <class T> struct ColumnAllocator {
         return static_cast<T*>(p);
     }
     void deallocate(T* p, size_t n) noexcept {
-        if (n * sizeof(T) < kHugeFrom) ::operator delete(p);
+        if (!huge(n)) ::operator delete(p);
         else std::free(p);
     }
+    // Which way a buffer of n elements comes and goes (the same n both times: the allocator contract).
+    static bool huge(size_t n) { return n * sizeof(T) >= kHugeFrom; }
     template <class U> bool operator==(const ColumnAllocator<U>&) const noexcept { return true; }
 };
 
