@@ -263,29 +263,41 @@ void Engine::giveBack(const BatchPlan& b, uint32_t from, uint32_t to) {
 // (event_queue.h: pushed earlier, or at the same moment by a lower CPU than the Segment being
 // handled), or c's own Segment being handled (continueAsBatch()). Running a chain is replaying
 // its record: the reserved channel operations succeed in any order, so each is a counter moving
-// by one; the task's work and mode move with it, its program position once the batch is over.
+// by one. The task's work, time and mode are set once, from the last chain run (what running
+// them one by one would leave), its program position once the batch is over.
 void Engine::runBatch(CpuId c, bool ownSegment) {
     CpuRq& rq = rqs_[size_t(c)];
     BatchPlan& b = rq.batch;
     if (!b.active()) return;
-    Task& t = tasks_[size_t(rq.curr)];
-    int32_t i = b.next;
-    for (; i < b.size; ++i) {
-        const PlannedChain& ch = b.chains[size_t(i)];
-        if (ch.due > now_) break;
-        if (ch.due == now_ && inEvent_ && !ownSegment) {
-            const Time since = rq.batchOpSince;
-            const bool before = since < event_.pushedAt ||
-                                (since == event_.pushedAt && event_.kind == EventKind::Segment && c < event_.a);
-            if (!before) break;
+    const PlannedChain* const chains = b.chains.data();
+    const int32_t first = b.next;
+    // The chains due: those before now, and one due now if its Segment comes first. Chains take
+    // CPU time (walkChain() returns a positive phase), so at most one is due at this instant.
+    int32_t end = first;
+    while (end < b.size && chains[end].due < now_) ++end;
+    if (end < b.size && chains[end].due == now_) {
+        bool before = ownSegment || !inEvent_;
+        if (!before) { // the op it ends would have had its Segment pushed when the previous chain ran
+            const Time since = end > first ? chains[end - 1].due : rq.batchOpSince;
+            before = since < event_.pushedAt || (since == event_.pushedAt && event_.kind == EventKind::Segment && c < event_.a);
         }
-        // accountProgress() to the end of the op's CPU phase: the first chain's may follow an
-        // overhead (a switch, a wake-up), system time; the task resumes its program there.
-        t.stime += t.overhead;
-        t.overhead = 0;
-        t.resume = Resume::Continue;
-        (t.opMode == ExecMode::User ? t.utime : t.stime) += t.remaining;
-        for (uint32_t k = b.opsBegin(i); k < ch.opsEnd; ++k) {
+        end += before ? 1 : 0;
+    }
+    if (end == first) return;
+    Task& t = tasks_[size_t(rq.curr)];
+    // accountProgress() to the end of each chain's CPU phase: the first chain's may follow an
+    // overhead (a switch, a wake-up), system time; the task resumes its program there. The ops
+    // each later chain ends ran in the mode of the chain before.
+    t.stime += t.overhead;
+    t.overhead = 0;
+    t.resume = Resume::Continue;
+    (t.opMode == ExecMode::User ? t.utime : t.stime) += t.remaining;
+    Time user = 0;
+    uint32_t k = b.opsBegin(first);
+    for (int32_t i = first; i < end; ++i) {
+        const PlannedChain& ch = chains[i];
+        if (i > first && chains[i - 1].mode == ExecMode::User) user += ch.due - chains[i - 1].due;
+        for (; k < ch.opsEnd; ++k) {
             Channel& q = channels_[size_t(b.ops[k] >> 1)];
             if (b.ops[k] & 1) {
                 q.count++;
@@ -296,13 +308,16 @@ void Engine::runBatch(CpuId c, bool ownSegment) {
                 q.pendingReads--;
             }
         }
-        t.remaining = b.dueAfter(i) - ch.due;
-        t.opMode = ch.mode;
-        t.opDone = 0;
-        rq.segStart = ch.due;
-        rq.batchOpSince = ch.due; // the op it began would have had its Segment pushed now
     }
-    b.next = i;
+    const PlannedChain& last = chains[end - 1];
+    t.utime += user;
+    t.stime += last.due - chains[first].due - user;
+    t.remaining = b.dueAfter(end - 1) - last.due;
+    t.opMode = last.mode;
+    t.opDone = 0;
+    rq.segStart = last.due;
+    rq.batchOpSince = last.due; // the op it began would have had its Segment pushed then
+    b.next = end;
     if (b.active()) return;
     // The whole batch has run: the task stands where the plan ended.
     t.ip = b.last.ip;
