@@ -114,15 +114,32 @@ bool Engine::peekLive() {
     return !queue_.empty();
 }
 
+// The next live event due at or before limit, popped into e (the cancelled ones ahead of it are
+// dropped on the way, whatever their time); false if there is none. The queue's head is found
+// once per event.
+bool Engine::popLive(Time limit, Event& e) {
+    for (;;) {
+        const EventQueue::Head h = queue_.head();
+        if (!h.event) return false;
+        if (!isLive(*h.event)) {
+            queue_.pop(h);
+            continue;
+        }
+        if (h.event->time > limit) return false;
+        e = queue_.pop(h);
+        return true;
+    }
+}
+
 bool Engine::step() {
-    if (finished_ || !peekLive()) return false;
-    handleNext();
+    Event e;
+    if (finished_ || !popLive(kNever, e)) return false;
+    handle(e);
     return true;
 }
 
-// The head of the queue, known to be live.
-void Engine::handleNext() {
-    const Event e = queue_.pop();
+// A live event, just popped.
+void Engine::handle(const Event& e) {
     now_ = e.time;
     ++events_;
     lastKind_ = e.kind;
@@ -151,22 +168,25 @@ void Engine::dispatch(const Event& e) {
 }
 
 void Engine::runUntil(Time t) {
-    while (!finished_ && peekLive() && queue_.top().time <= t) handleNext();
+    Event e;
+    while (!finished_ && popLive(t, e)) handle(e);
     now_ = std::max(now_, t);
 }
 
 bool Engine::runUntilSwitch(Time limit) {
     const int64_t before = switchesSeen_;
-    while (!finished_ && peekLive() && queue_.top().time <= limit) {
-        handleNext();
+    Event e;
+    while (!finished_ && popLive(limit, e)) {
+        handle(e);
         if (switchesSeen_ != before) return true;
     }
     return false;
 }
 
 bool Engine::runUntilTick(Time limit) {
-    while (!finished_ && peekLive() && queue_.top().time <= limit) {
-        handleNext();
+    Event e;
+    while (!finished_ && popLive(limit, e)) {
+        handle(e);
         if (lastKind_ == EventKind::Tick) return true;
     }
     return false;

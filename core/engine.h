@@ -134,7 +134,8 @@ private:
     void copyStateFrom(const Engine& o);
 
     // engine.cpp
-    void handleNext();
+    bool popLive(Time limit, Event& e);
+    void handle(const Event& e);
     void dispatch(const Event& e);
     void startTask(TaskId t);
     void applyTaskChange(const ParamChange& c, TaskId t);

@@ -52,11 +52,20 @@ public:
     }
     bool empty() const { return heap_.empty() && segments_ == 0; }
     size_t size() const { return heap_.size() + size_t(segments_); }
-    const Event& top() {
+    const Event& top() { return *head().event; }
+    // The head and where it sits (valid until the next push or pop), so that pop(head) takes it
+    // without finding it again; no event: nullptr.
+    struct Head {
+        const Event* event;
+        bool segment;
+    };
+    Head head() {
         settle();
-        return segmentFirst() ? slots_[slot_[1]] : heap_.front();
+        if (segmentFirst()) return {&slots_[slot_[1]], true};
+        return {heap_.empty() ? nullptr : &heap_.front(), false};
     }
-    Event pop();
+    Event pop(Head h);
+    Event pop() { return pop(head()); }
 
 private:
     static bool less(const Event& x, const Event& y) {
@@ -145,9 +154,8 @@ inline void EventQueue::setSegment(int32_t cpu, const Event& e) {
     replay(uint32_t(cpu));
 }
 
-inline Event EventQueue::pop() {
-    settle();
-    if (segmentFirst()) {
+inline Event EventQueue::pop(Head h) {
+    if (h.segment) {
         const uint32_t cpu = slot_[1];
         Event& slot = slots_[cpu];
         const Event top = slot;
