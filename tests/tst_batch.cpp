@@ -197,6 +197,41 @@ private slots:
         const std::vector<std::pair<Time, uint32_t>> expected{{200, 0}, {250, 2}, {300, 1}};
         QVERIFY(popped == expected);
     }
+
+    void theHeadIsTheEventPopTakes() {
+        // The run loops look at the head once (EventQueue::head()) and pop it from there; that
+        // must be the event pop() would take, also right after a popped CPU pushes its next
+        // Segment (whose path is replayed once, lazily).
+        EventQueue q;
+        QVERIFY(q.head().event == nullptr);
+        q.push(100, 0, EventKind::Segment, 2, 1);
+        q.push(100, 0, EventKind::Tick, 0);
+        q.push(90, 0, EventKind::Segment, 5, 1);
+        q.push(300, 0, EventKind::Timer, 4);
+        std::vector<std::pair<EventKind, Time>> popped;
+        bool repushed = false;
+        while (q.head().event) {
+            const EventQueue::Head h = q.head();
+            const Event seen = *h.event;
+            const Event e = q.pop(h);
+            QCOMPARE(e.time, seen.time);
+            QCOMPARE(e.a, seen.a);
+            QVERIFY(e.kind == seen.kind);
+            QCOMPARE(h.segment, e.kind == EventKind::Segment);
+            popped.push_back({e.kind, e.time});
+            if (e.kind == EventKind::Segment && e.a == 5 && !repushed) { // CPU 5 runs on
+                q.push(200, 90, EventKind::Segment, 5, 2);
+                repushed = true;
+            }
+        }
+        QVERIFY(q.empty());
+        const std::vector<std::pair<EventKind, Time>> expected{{EventKind::Segment, 90},
+                                                               {EventKind::Tick, 100},
+                                                               {EventKind::Segment, 100},
+                                                               {EventKind::Segment, 200},
+                                                               {EventKind::Timer, 300}};
+        QVERIFY(popped == expected);
+    }
 };
 
 QTEST_GUILESS_MAIN(TestBatch)
