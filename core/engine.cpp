@@ -19,6 +19,7 @@ Engine::Engine(const SchedConfig& config, uint64_t seed, TraceOptions opts)
 int32_t Engine::addProgram(Program p) {
     for (Op& op : p.ops) op.unplannable = op.clock != 0 || op.cycle >= 0; // also for programs never finalize()d
     programs_.push_back(std::move(p));
+    patterns_.push_back(LoopPattern::of(programs_.back()));
     return int32_t(programs_.size() - 1);
 }
 

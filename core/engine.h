@@ -14,6 +14,7 @@
 
 #include "cpu_rq.h"
 #include "event_queue.h"
+#include "loop_pattern.h"
 #include "param_change.h"
 #include "program.h"
 #include "sched_config.h"
@@ -210,6 +211,8 @@ private:
     void planChains(CpuId c);
     Time walkChain(CpuId c, const Task& t, const Op* ops, uint32_t n, uint32_t& ip, int64_t& iterations, bool& channelOp, ExecMode& mode,
                    Rng& rng, int64_t* loops, Time at, BatchPlan* plan, uint32_t& nOps, bool& drew, bool action);
+    bool walkPattern(CpuId c, const LoopPattern& pat, uint32_t& ip, int64_t& iterations, bool& channelOp, ExecMode& mode, Rng& rng,
+                     int64_t* loops, Time& at, BatchPlan& b, uint32_t& nOps);
     void catchUpPosition(CpuId c);
     bool reserve(CpuId c, int32_t ch, bool write);
     void giveBack(const BatchPlan& b, uint32_t from, uint32_t to);
@@ -252,6 +255,7 @@ private:
     std::vector<Task> tasks_;
     std::vector<SchedEntity> ents_;
     std::vector<Program> programs_;
+    std::vector<LoopPattern> patterns_; // per program (engine_batch.cpp)
     std::vector<Channel> channels_;
     std::vector<ParamChange> changes_;
     std::vector<int32_t> groupTgid_;

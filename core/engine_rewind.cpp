@@ -29,6 +29,7 @@ void Engine::copyStateFrom(const Engine& o) {
     tasks_ = o.tasks_;
     ents_ = o.ents_;
     programs_ = o.programs_;
+    patterns_ = o.patterns_;
     channels_ = o.channels_;
     changes_ = o.changes_;
     groupTgid_ = o.groupTgid_;

@@ -83,6 +83,17 @@ private slots:
         row("hackbench one channel slot", workloads(R"({"cpus": 2, "hz": 250, "preempt": "none"})",
                                                     R"({"workload": "hackbench", "args": "-g 1 -f 3 -l 100 -p -s 4096"})"),
             400 * kNsPerMs, true);
+        // Loops the planner walks by their pattern (loop_pattern.h), ending inside plans: one and two
+        // passes (hackbench -l 1 and -l 2), and fixed syscall costs without jitter in kernel and user runs.
+        row("hackbench loops of one and two passes", workloads(R"({"cpus": 4, "hz": 250, "preempt": "none"})",
+                                                              R"({"workload": "hackbench", "args": "-g 2 -l 1 -p"}, {"workload": "hackbench", "args": "-g 2 -l 2"})"),
+            200 * kNsPerMs, false);
+        row("counted loops with fixed costs", R"J({"machine": {"cpus": 3, "hz": 1000, "preempt": "full"},
+          "channels": [{"name": "ch", "capacity": 8}],
+          "tasks": [
+            {"comm": "producer", "count": 2, "behavior": [{"repeat": 400, "body": [{"write": "ch", "cost": "1us"}, {"run": "2us"}]}]},
+            {"comm": "consumer", "count": 2, "behavior": [{"repeat": 400, "body": [{"read": "ch", "cost": "1us"}, {"run": "3us", "mode": "kernel"}]}]} ]})J",
+            100 * kNsPerMs, true);
         // Random durations, a tiny channel, kernel sections, sleeps: plans end and get cut often.
         row("random producer/consumer", R"J({"machine": {"cpus": 3, "hz": 1000, "preempt": "lazy"},
           "channels": [{"name": "ch", "capacity": 3}, {"name": "back", "capacity": 2}],
@@ -112,6 +123,65 @@ private slots:
         QVERIFY2(perOp.recorded == batched.recorded, "a batched run differs from the one-event-per-op run");
         if (fewerEvents) QVERIFY2(batched.events * 2 < perOp.events, qPrintable(QString("events %1 batched vs %2").arg(batched.events).arg(perOp.events)));
         else QVERIFY(batched.events <= perOp.events);
+    }
+
+    void loopPatternsAreTheWorkloadsFixedLoops() {
+        // The planner walks a counted loop whose body is channel operations and fixed runs by its
+        // precomputed steps: each body op's channel operation, CPU phase (cost +- jitter) and mode.
+        // perf bench sched messaging's sender: a write to each of 20 receivers (2.2 us +- 5 %),
+        // then 2 us of user-space loop (reference §2.3); its receiver: a read (2 us +- 5 %), 100 ns.
+        const scen::Scenario s = scenarioFrom(workloads(R"({"cpus": 4})", R"({"workload": "messaging", "args": "-g 1 -t -l 7"})"));
+        const Engine e = scen::instantiate(s, 1);
+        int senders = 0, receivers = 0;
+        for (const Program& p : e.programs()) {
+            const LoopPattern lp = LoopPattern::of(p);
+            if (!lp.found()) continue;
+            const std::vector<LoopPattern::Step>& st = lp.steps;
+            QCOMPARE(p.ops[lp.target + st.size()].kind, OpKind::Loop);
+            if (st.size() == 21) {
+                senders++;
+                QCOMPARE(lp.count, int64_t(7));
+                for (size_t j = 0; j < 20; ++j) {
+                    QCOMPARE(st[j].base, Time(2200 - 110));
+                    QCOMPARE(st[j].range, uint64_t(221));
+                    QCOMPARE(st[j].chanOp & 1, 1u);
+                    QVERIFY(st[j].mode == ExecMode::Kernel);
+                }
+                QCOMPARE(st[20].base, Time(2000));
+                QCOMPARE(st[20].range, uint64_t(0));
+                QCOMPARE(st[20].chanOp, LoopPattern::kNoChannelOp);
+                QVERIFY(st[20].mode == ExecMode::User);
+            } else if (st.size() == 2) {
+                receivers++;
+                QCOMPARE(lp.count, int64_t(20 * 7));
+                QCOMPARE(st[0].base, Time(2000 - 100));
+                QCOMPARE(st[0].chanOp & 1, 0u);
+                QCOMPARE(st[1].base, Time(100));
+            }
+        }
+        QCOMPARE(senders, 1);
+        QCOMPARE(receivers, 20);
+        // Loops the generic walk must take: massive_intr's runs while its runtime lasts (a Loop's
+        // `until`), the browser's random run lengths, schbench's outer loop (a wake-up measured,
+        // a sleep). Its worker's inner loop, -n passes of a fixed run, is a pattern.
+        const scen::Scenario other = scenarioFrom(workloads(R"({"cpus": 2})",
+            R"({"workload": "massive_intr", "args": "2 1"}, {"workload": "schbench", "args": "-m 1 -t 2 -r 1 -n 5"}, {"workload": "browser", "args": ""})"));
+        const Engine o = scen::instantiate(other, 1);
+        int schbenchWorkers = 0;
+        for (size_t i = 0; i < o.programs().size(); ++i) {
+            const LoopPattern lp = LoopPattern::of(o.programs()[i]);
+            const QString name = QString::fromStdString(other.programNames[i]);
+            if (name.startsWith("schbench") && name.endsWith("worker")) {
+                schbenchWorkers++;
+                QVERIFY(lp.found());
+                QCOMPARE(lp.steps.size(), size_t(1));
+                QCOMPARE(o.programs()[i].ops[lp.target].kind, OpKind::Run);
+                QCOMPARE(lp.count, int64_t(5));
+            } else {
+                QVERIFY2(!lp.found(), qPrintable(name));
+            }
+        }
+        QCOMPARE(schbenchWorkers, 1);
     }
 
     void liveChangesCutBatches() {
