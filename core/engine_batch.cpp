@@ -204,9 +204,10 @@ bool Engine::continueAsBatch(CpuId c) {
 // The chains of a task inside its program's loop pattern (loop_pattern.h), each what walkChain()
 // does for it with a plan: the action of the body op at ip (its channel operation reserved and
 // recorded), then the next body op begun, past the Loop op if ip is the body's last (a counted
-// loop: loopCounts()). Stops at the plan's length or horizon, before the pass that would leave
-// the loop (the generic walk goes on from there), or at a reservation that does not hold, which
-// refuses the chain (returns true) before anything in it was drawn or counted.
+// loop: loopCounts(); an endless one jumps back every time). Stops at the plan's length or
+// horizon, before the pass that would leave the loop (the generic walk goes on from there), or at
+// a reservation that does not hold, which refuses the chain (returns true) before anything in it
+// was drawn or counted.
 [[gnu::always_inline]] inline bool Engine::walkPattern(CpuId c, const LoopPattern& pat, uint32_t& ip, int64_t& iterations, bool& channelOp,
                                                        ExecMode& mode, Rng& rng, int64_t* loops, Time& at, BatchPlan& b, uint32_t& nOps) {
     const LoopPattern::Step* const steps = pat.steps.data();
@@ -218,7 +219,7 @@ bool Engine::continueAsBatch(CpuId c) {
     int32_t size = b.size;
     bool refused = false;
     while (size < kMaxChains && at - now_ <= kHorizon) {
-        if (j == last && (left == 0 ? pat.count : left) <= 1) break; // this pass leaves the loop
+        if (j == last && pat.count > 0 && (left == 0 ? pat.count : left) <= 1) break; // this pass leaves the loop
         const LoopPattern::Step& s = steps[j];
         if (s.chanOp != LoopPattern::kNoChannelOp) {
             if (nOps == kMaxChainOps || !reserve(c, int32_t(s.chanOp >> 1), (s.chanOp & 1) != 0)) {
@@ -230,8 +231,10 @@ bool Engine::continueAsBatch(CpuId c) {
         }
         if (j == last) { // the Loop op: begun (no CPU phase, the mode stays), passed, jumps back
             iterations++;
-            if (left == 0) left = pat.count;
-            --left;
+            if (pat.count > 0) { // loopCounts(); an endless loop has no counter to move
+                if (left == 0) left = pat.count;
+                --left;
+            }
             j = 0;
         } else {
             ++j;

@@ -35,7 +35,7 @@ bool stepOf(const Op& op, LoopPattern::Step& s) {
 LoopPattern LoopPattern::of(const Program& p) {
     for (size_t i = 0; i < p.ops.size(); ++i) {
         const Op& loop = p.ops[i];
-        if (loop.kind != OpKind::Loop || loop.until > 0 || loop.count <= 0 || loop.loopSlot < 0 || loop.target < 0 || size_t(loop.target) >= i)
+        if (loop.kind != OpKind::Loop || loop.until > 0 || loop.count < 0 || loop.loopSlot < 0 || loop.target < 0 || size_t(loop.target) >= i)
             continue;
         LoopPattern lp;
         lp.target = uint32_t(loop.target);

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-// A program's counted loop in the shape the batch planner can walk without interpreting ops
+// A program's counted (or endless) loop in the shape the batch planner can walk without interpreting ops
 // (engine_batch.cpp): a body of channel operations and fixed runs that each need CPU time, such
 // as every messaging, hackbench and pipe ping-pong worker. The planner's generic walk dispatches
 // on each op's kind, tests what an op could do and draws through the op's description; for such
@@ -24,14 +24,14 @@ struct LoopPattern {
     static constexpr uint32_t kNoChannelOp = ~0u;
 
     uint32_t target = 0;   // the body is ops [target, target + steps.size()), the Loop op right after it
-    int64_t count = 0;     // the loop's passes (Op::count)
+    int64_t count = 0;     // the loop's passes (Op::count), 0: forever (the counter is not used)
     int32_t loopSlot = -1; // its counter in Task::loopLeft
     std::vector<Step> steps;
 
     bool found() const { return !steps.empty(); }
     bool inBody(uint32_t ip) const { return ip - target < uint32_t(steps.size()); }
 
-    // The first counted loop of p whose body has the shape, or none (found() false).
+    // The first counted or endless loop of p whose body has the shape, or none (found() false).
     static LoopPattern of(const Program& p);
 };
 

@@ -84,7 +84,8 @@ private slots:
                                                     R"({"workload": "hackbench", "args": "-g 1 -f 3 -l 100 -p -s 4096"})"),
             400 * kNsPerMs, true);
         // Loops the planner walks by their pattern (loop_pattern.h), ending inside plans: one and two
-        // passes (hackbench -l 1 and -l 2), and fixed syscall costs without jitter in kernel and user runs.
+        // passes (hackbench -l 1 and -l 2), and fixed syscall costs without jitter in kernel and user
+        // runs, in a counted and an endless loop.
         row("hackbench loops of one and two passes", workloads(R"({"cpus": 4, "hz": 250, "preempt": "none"})",
                                                               R"({"workload": "hackbench", "args": "-g 2 -l 1 -p"}, {"workload": "hackbench", "args": "-g 2 -l 2"})"),
             200 * kNsPerMs, false);
@@ -92,7 +93,7 @@ private slots:
           "channels": [{"name": "ch", "capacity": 8}],
           "tasks": [
             {"comm": "producer", "count": 2, "behavior": [{"repeat": 400, "body": [{"write": "ch", "cost": "1us"}, {"run": "2us"}]}]},
-            {"comm": "consumer", "count": 2, "behavior": [{"repeat": 400, "body": [{"read": "ch", "cost": "1us"}, {"run": "3us", "mode": "kernel"}]}]} ]})J",
+            {"comm": "consumer", "count": 2, "behavior": [{"repeat": "forever", "body": [{"read": "ch", "cost": "1us"}, {"run": "3us", "mode": "kernel"}]}]} ]})J",
             100 * kNsPerMs, true);
         // Random durations, a tiny channel, kernel sections, sleeps: plans end and get cut often.
         row("random producer/consumer", R"J({"machine": {"cpus": 3, "hz": 1000, "preempt": "lazy"},
@@ -182,6 +183,11 @@ private slots:
             }
         }
         QCOMPARE(schbenchWorkers, 1);
+        // An endless loop of the shape (the bench-64cpu-800 scenario's senders and receivers).
+        const Engine bench = builtinEngine("bench-64cpu-800");
+        const LoopPattern endless = LoopPattern::of(bench.programs()[0]);
+        QVERIFY(endless.found());
+        QCOMPARE(endless.count, int64_t(0));
     }
 
     void liveChangesCutBatches() {
