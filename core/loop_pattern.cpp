@@ -6,8 +6,9 @@ namespace sched {
 namespace {
 // What beginOp() and the planner's walk (engine_batch.cpp) do for op, if it needs CPU time
 // without a draw through a distribution and its action can only be a reserved channel operation.
+// op.unplannable (a stopwatch, a cycle class) is set by Engine::addProgram().
 bool stepOf(const Op& op, LoopPattern::Step& s) {
-    if (op.unplannable || op.clock != 0 || op.cycle >= 0) return false;
+    if (op.unplannable) return false;
     switch (op.kind) {
     case OpKind::Run: {
         if (op.duration.kind != Distribution::Kind::Fixed) return false;
@@ -20,9 +21,8 @@ bool stepOf(const Op& op, LoopPattern::Step& s) {
     case OpKind::Write:
     case OpKind::Read:
         if (op.measureWake || op.channel < 0) return false;
-        // cpuPhase(): cost +- costJitter, drawn uniformly
-        s.base = op.costJitter > 0 ? op.cost - op.costJitter : op.cost;
-        s.range = op.costJitter > 0 ? uint64_t(2 * op.costJitter + 1) : 0;
+        s.base = syscallCostBase(op); // as cpuPhase() draws it
+        s.range = syscallCostRange(op);
         s.mode = ExecMode::Kernel;
         s.chanOp = uint32_t(op.channel) << 1 | (op.kind == OpKind::Write ? 1u : 0u);
         break;

@@ -32,6 +32,7 @@ struct LoopPattern {
     bool inBody(uint32_t ip) const { return ip - target < uint32_t(steps.size()); }
 
     // The first counted or endless loop of p whose body has the shape, or none (found() false).
+    // p as the engine holds it (Engine::programs()): addProgram() marks the unplannable ops.
     static LoopPattern of(const Program& p);
 };
 

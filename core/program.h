@@ -50,14 +50,22 @@ struct Op {
 };
 constexpr int kMaxCycles = 127;
 
+// A syscall op's kernel time is base + a uniform draw below range: cost +- costJitter, or exactly
+// cost (range 0, nothing drawn). The batch planner's loop patterns (loop_pattern.cpp) keep the two.
+inline Time syscallCostBase(const Op& op) { return op.costJitter > 0 ? op.cost - op.costJitter : op.cost; }
+inline uint64_t syscallCostRange(const Op& op) { return op.costJitter > 0 ? uint64_t(2 * op.costJitter + 1) : 0; }
+
 // The CPU time an op needs before its action, drawn when it begins: a run's work, a syscall's
-// kernel time (cost +- costJitter), nothing for a loop or an exit.
+// kernel time, nothing for a loop or an exit.
 inline Time cpuPhase(const Op& op, Rng& rng) {
     switch (op.kind) {
     case OpKind::Run: return op.duration.sample(rng);
     case OpKind::Loop:
     case OpKind::Exit: return 0;
-    default: return op.costJitter > 0 ? op.cost - op.costJitter + Time(rng.below(uint64_t(2 * op.costJitter + 1))) : op.cost;
+    default: {
+        const uint64_t range = syscallCostRange(op);
+        return syscallCostBase(op) + (range > 0 ? Time(rng.below(range)) : 0);
+    }
     }
 }
 
