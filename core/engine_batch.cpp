@@ -217,9 +217,17 @@ bool Engine::continueAsBatch(CpuId c) {
     uint32_t j = ip - pat.target;
     int64_t left = loops[pat.loopSlot];
     int32_t size = b.size;
+    // The chains before the pass that leaves a counted loop (the last body op of its last pass):
+    // the rest of this pass and every further pass but the last. One bound for the loop's test.
+    int32_t end = kMaxChains;
+    if (pat.count > 0) {
+        const int64_t passes = left == 0 ? pat.count : left; // this one included
+        end = int32_t(std::min<int64_t>(end, size + (passes - 1) * (int64_t(last) + 1) + (int64_t(last) - j)));
+    }
+    const Time limit = now_ + kHorizon;
+    Rng::State r = rng.state(); // in registers: the chains' and reservations' stores could alias it
     bool refused = false;
-    while (size < kMaxChains && at - now_ <= kHorizon) {
-        if (j == last && pat.count > 0 && (left == 0 ? pat.count : left) <= 1) break; // this pass leaves the loop
+    while (size < end && at <= limit) {
         const LoopPattern::Step& s = steps[j];
         if (s.chanOp != LoopPattern::kNoChannelOp) {
             if (nOps == kMaxChainOps || !reserve(c, int32_t(s.chanOp >> 1), (s.chanOp & 1) != 0)) {
@@ -240,11 +248,12 @@ bool Engine::continueAsBatch(CpuId c) {
             ++j;
         }
         const LoopPattern::Step& next = steps[j];
-        const Time dur = next.range > 0 ? next.base + Time(rng.below(next.range)) : next.base;
+        const Time dur = next.range > 0 ? next.base + Time(Rng::below(r, next.range)) : next.base;
         mode = next.mode;
         chains[size++] = PlannedChain{at, uint16_t(nOps), mode};
         at += dur;
     }
+    rng.setState(r);
     ip = pat.target + j;
     loops[pat.loopSlot] = left;
     b.size = size;

@@ -20,7 +20,10 @@ uint64_t mixSeed(uint64_t a, uint64_t b) {
 
 Rng::Rng(uint64_t seed) {
     uint64_t sm = seed;
-    for (auto& w : s_) w = splitmix64(sm);
+    s_.s0 = splitmix64(sm);
+    s_.s1 = splitmix64(sm);
+    s_.s2 = splitmix64(sm);
+    s_.s3 = splitmix64(sm);
 }
 
 double Rng::normal() {
