@@ -126,10 +126,11 @@ Time Engine::nextEventTime() {
     return h.event ? h.event->time : kNever;
 }
 
-// The next live event due at or before limit, popped into e (the cancelled ones ahead of it are
-// dropped on the way, whatever their time); false if there is none. liveHead() with the time test
-// in its loop: the run loops' path, where this shape measured 0.5 % fewer instructions.
-bool Engine::popLive(Time limit, Event& e) {
+// The next live event due at or before limit, popped into event_ (the cancelled ones ahead of it
+// are dropped on the way, whatever their time); false if there is none (event_ unchanged).
+// liveHead() with the time test in its loop: the run loops' path, where this shape measured 0.5 %
+// fewer instructions.
+bool Engine::popLive(Time limit) {
     for (;;) {
         const EventQueue::Head h = queue_.head();
         if (!h.event) return false;
@@ -138,24 +139,23 @@ bool Engine::popLive(Time limit, Event& e) {
             continue;
         }
         if (h.event->time > limit) return false;
-        e = queue_.pop(h);
+        queue_.pop(h, event_);
         return true;
     }
 }
 
 bool Engine::step() {
-    Event e;
-    if (finished_ || !popLive(kNever, e)) return false;
-    handle(e);
+    if (finished_ || !popLive(kNever)) return false;
+    handle();
     return true;
 }
 
-// A live event, just popped.
-void Engine::handle(const Event& e) {
+// The live event just popped into event_.
+void Engine::handle() {
+    const Event& e = event_;
     now_ = e.time;
     ++events_;
     lastKind_ = e.kind;
-    event_ = e;
     inEvent_ = true;
     dispatch(e);
     inEvent_ = false;
@@ -180,25 +180,22 @@ void Engine::dispatch(const Event& e) {
 }
 
 void Engine::runUntil(Time t) {
-    Event e;
-    while (!finished_ && popLive(t, e)) handle(e);
+    while (!finished_ && popLive(t)) handle();
     now_ = std::max(now_, t);
 }
 
 bool Engine::runUntilSwitch(Time limit) {
     const int64_t before = switchesSeen_;
-    Event e;
-    while (!finished_ && popLive(limit, e)) {
-        handle(e);
+    while (!finished_ && popLive(limit)) {
+        handle();
         if (switchesSeen_ != before) return true;
     }
     return false;
 }
 
 bool Engine::runUntilTick(Time limit) {
-    Event e;
-    while (!finished_ && popLive(limit, e)) {
-        handle(e);
+    while (!finished_ && popLive(limit)) {
+        handle();
         if (lastKind_ == EventKind::Tick) return true;
     }
     return false;

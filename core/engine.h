@@ -136,8 +136,8 @@ private:
 
     // engine.cpp
     EventQueue::Head liveHead();
-    bool popLive(Time limit, Event& e);
-    void handle(const Event& e);
+    bool popLive(Time limit);
+    void handle();
     void dispatch(const Event& e);
     void startTask(TaskId t);
     void applyTaskChange(const ParamChange& c, TaskId t);
@@ -266,7 +266,8 @@ private:
     bool finished_ = false;
     EventKind lastKind_ = EventKind::Tick;
     // The event being handled (a batch's chains due at its time run first only if the queue
-    // orders their Segments before it); outside events everything due runs.
+    // orders their Segments before it); outside events everything due runs. The queue pops
+    // into it (popLive()): no copy of the event on the way.
     Event event_{};
     bool inEvent_ = false;
     // A bit per CPU whose nrRunning is not 0, kept by addRunning(): select_idle_sibling()'s scan
