@@ -221,6 +221,7 @@ private:
     void cutBatch(CpuId c);
     void dropRestOfBatch(CpuId c);
     void releaseBatch(CpuId c);
+    size_t batcherWords() const;
     void touchChannel(int32_t ch);
     void checkChannel(int32_t ch);
     void accountProgress(CpuId c);

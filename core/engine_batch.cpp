@@ -463,24 +463,32 @@ void Engine::releaseBatch(CpuId c) {
     rq.batch.next = 0;
 }
 
+// The channel's list of batching CPUs is read a word at a time, when the walk gets to it: a batch
+// that ends (runBatch(), cutBatch()) unlists its own CPU and nothing else, whose bit the walk has
+// already taken. Not the whole array copied first: reserve() has just set its bits with 8-byte
+// stores, and a copy reads them back in 16-byte pieces, which stalls store-to-load forwarding.
+size_t Engine::batcherWords() const { return (rqs_.size() + 63) / 64; }
+
 // Before an operation done the normal way on ch: the batches using ch catch up to now.
 void Engine::touchChannel(int32_t ch) {
-    const auto listed = channels_[size_t(ch)].batchers; // a copy: a batch that ends unlists itself
-    for (size_t w = 0; w < listed.size(); ++w)
-        for (uint64_t bits = listed[w]; bits; bits &= bits - 1) runBatch(CpuId(w * 64 + size_t(std::countr_zero(bits))));
+    const size_t words = batcherWords();
+    for (size_t w = 0; w < words; ++w)
+        for (uint64_t bits = channels_[size_t(ch)].batchers[w]; bits; bits &= bits - 1) runBatch(CpuId(w * 64 + size_t(std::countr_zero(bits))));
 }
 
 // After it: cut the batches on ch if the reservations no longer hold in every order.
 void Engine::checkChannel(int32_t ch) {
     const Channel& q = channels_[size_t(ch)];
-    const auto listed = q.batchers;
-    if (std::all_of(listed.begin(), listed.end(), [](uint64_t w) { return w == 0; })) return;
+    const size_t words = batcherWords();
+    uint64_t any = 0;
+    for (size_t w = 0; w < words; ++w) any |= q.batchers[w];
+    if (any == 0) return;
     const bool writesHold = q.blockedReaders == 0 ? q.count + q.pendingWrites <= q.capacity : q.pendingWrites == 0;
     const int64_t low = q.count - q.pendingReads;
     const bool readsHold = low >= 0 && (q.blockedWriters == 0 || (q.wakeAllWritersAt >= 0 ? low > q.wakeAllWritersAt : q.pendingReads == 0));
     if (writesHold && readsHold) return;
-    for (size_t w = 0; w < listed.size(); ++w)
-        for (uint64_t bits = listed[w]; bits; bits &= bits - 1) cutBatch(CpuId(w * 64 + size_t(std::countr_zero(bits))));
+    for (size_t w = 0; w < words; ++w)
+        for (uint64_t bits = q.batchers[w]; bits; bits &= bits - 1) cutBatch(CpuId(w * 64 + size_t(std::countr_zero(bits))));
 }
 
 } // namespace sched

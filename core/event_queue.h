@@ -44,7 +44,7 @@ class EventQueue {
 public:
     void push(Time t, Time pushedAt, EventKind kind, int32_t a, uint32_t gen = 0) {
         if (kind == EventKind::Segment) {
-            setSegment(a, Event{t, pushedAt, 1, a, gen, kind});
+            setSegment(a, t, pushedAt, gen);
             return;
         }
         heap_.push_back(Event{t, pushedAt, seq_++, a, gen, kind});
@@ -98,7 +98,9 @@ private:
         if (s.time != h.time) return s.time < h.time;
         return s.pushedAt < h.pushedAt; // pushed at the same moment: the other kinds first
     }
-    void setSegment(int32_t cpu, const Event& e);
+    // The fields, not an Event: one built by the caller and copied here whole would be read back
+    // in wider pieces than it was just stored (a stalled store-to-load forwarding per push).
+    void setSegment(int32_t cpu, Time time, Time pushedAt, uint32_t gen);
     void replay(uint32_t cpu); // the path from cpu's leaf to the root
     // A popped Segment's slot is emptied at once but its path is replayed only when needed: most
     // often the same CPU pushes its next Segment first, and one replay does for both.
@@ -137,7 +139,7 @@ inline void EventQueue::replay(uint32_t cpu) {
     }
 }
 
-inline void EventQueue::setSegment(int32_t cpu, const Event& e) {
+inline void EventQueue::setSegment(int32_t cpu, Time time, Time pushedAt, uint32_t gen) {
     if (popped_ >= 0 && popped_ != cpu) settle();
     popped_ = -1;
     if (uint32_t(cpu) >= width_) { // grow: a power of two of leaves, every path replayed
@@ -156,9 +158,9 @@ inline void EventQueue::setSegment(int32_t cpu, const Event& e) {
         for (uint32_t i = 0; i < w; ++i) replay(i);
     }
     Event& slot = slots_[size_t(cpu)];
-    segments_ += int32_t(e.seq) - int32_t(slot.seq);
-    slot = e;
-    setLeaf(uint32_t(cpu), uint64_t(e.time), uint64_t(e.pushedAt));
+    segments_ += 1 - int32_t(slot.seq);
+    slot.time = time, slot.pushedAt = pushedAt, slot.seq = 1, slot.a = cpu, slot.gen = gen, slot.kind = EventKind::Segment;
+    setLeaf(uint32_t(cpu), uint64_t(time), uint64_t(pushedAt));
     replay(uint32_t(cpu));
 }
 
