@@ -1,56 +1,127 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-// The storage of a trace column: a std::vector whose large buffers sit on transparent huge pages.
+// A trace column: a growable array of a trivially copyable type whose large buffers grow in place.
 //
-// A long run's trace grows to hundreds of MB one push_back at a time. Each doubling of a column
-// takes a fresh buffer that the kernel maps in 4 KiB page faults: 65,000 of them in the seed-size
-// messaging run, a tenth of its wall time. Buffers of 4 MiB and more are therefore aligned to
-// 2 MiB and marked MADV_HUGEPAGE, which the kernel honours when transparent_hugepage is
-// "madvise" (Debian's default) or "always": one fault per 2 MiB (that run: 18,000 faults left, all
-// in smaller buffers, and 9 % less wall time). Elsewhere the hint is ignored and the column is an
-// ordinary vector. Nothing else differs from std::allocator.
+// A long run's trace grows to hundreds of MB one push_back at a time. A std::vector doubles into
+// a fresh buffer each time: the old values are copied over and the kernel zeroes every page of the
+// new buffer on first touch, most of it twice over a column's life. Buffers from 1 MiB up are
+// therefore mappings of their own (columnStorage below): aligned to 2 MiB and marked
+// MADV_HUGEPAGE, which the kernel honours when transparent_hugepage is "madvise" (Debian's
+// default) or "always", so that one fault maps 2 MiB; and grown with mremap(), which moves the
+// page tables instead of the bytes and leaves the pages already touched as they are. Measured on
+// the seed-size messaging run (core/performance-log.md): 19,700 page faults and 108 huge ones with
+// the vector (which had the same huge-page path from 4 MiB up) against 4,900 and 88. Smaller
+// buffers, and every buffer off Linux, are malloc()'s, grown with realloc(). A column between
+// 1 and 2 MiB holds a whole huge page: a trace's ~30 columns take at most ~30 MiB more than their
+// values.
+//
+// The interface is std::vector's, the part the trace uses: indices, pointers as iterators,
+// push_back, resize, reserve, clear, shrink_to_fit, copies and comparison.
 #pragma once
 
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
-#include <cstdlib>
+#include <cstring>
 #include <new>
-#include <vector>
-
-#if defined(__linux__)
-#include <sys/mman.h>
-#endif
+#include <type_traits>
+#include <utility>
 
 namespace sched {
 
-template <class T> struct ColumnAllocator {
+namespace columnStorage {
+constexpr size_t kHugePage = size_t(2) << 20;
+// Measured: from 256 KiB up, the seed-size run had 1,700 faults fewer, but its tenth (msg -l 500)
+// took 64 MiB of memory instead of 49 (43 with the vector).
+constexpr size_t kHugeFrom = kHugePage / 2;
+inline bool huge(size_t bytes) { return bytes >= kHugeFrom; }
+// A buffer of `bytes` (0: none); `used` of the old buffer's bytes carry over. Throws std::bad_alloc.
+void* allocate(size_t bytes);
+void* reallocate(void* p, size_t oldBytes, size_t used, size_t newBytes);
+void release(void* p, size_t bytes) noexcept;
+} // namespace columnStorage
+
+template <class T> class TraceColumn {
+    static_assert(std::is_trivially_copyable_v<T>, "a column's values are moved as bytes");
+
+public:
     using value_type = T;
-    static constexpr size_t kHugePage = size_t(2) << 20;
-    static constexpr size_t kHugeFrom = 2 * kHugePage; // below: measured no faster, and up to twice the memory
+    using size_type = size_t;
+    using reference = T&;
+    using const_reference = const T&;
+    using iterator = T*;
+    using const_iterator = const T*;
 
-    ColumnAllocator() noexcept = default;
-    template <class U> ColumnAllocator(const ColumnAllocator<U>&) noexcept {}
+    TraceColumn() = default;
+    TraceColumn(const TraceColumn& o) { assign(o.p_, o.n_); }
+    TraceColumn(TraceColumn&& o) noexcept : p_(std::exchange(o.p_, nullptr)), n_(std::exchange(o.n_, 0)), cap_(std::exchange(o.cap_, 0)) {}
+    TraceColumn& operator=(const TraceColumn& o) {
+        if (this != &o) {
+            clear();
+            assign(o.p_, o.n_);
+        }
+        return *this;
+    }
+    TraceColumn& operator=(TraceColumn&& o) noexcept {
+        if (this != &o) {
+            columnStorage::release(p_, cap_ * sizeof(T));
+            p_ = std::exchange(o.p_, nullptr), n_ = std::exchange(o.n_, 0), cap_ = std::exchange(o.cap_, 0);
+        }
+        return *this;
+    }
+    ~TraceColumn() { columnStorage::release(p_, cap_ * sizeof(T)); }
 
-    T* allocate(size_t n) {
-        if (n > (size_t(PTRDIFF_MAX) - kHugePage) / sizeof(T)) throw std::bad_array_new_length(); // rounding up stays an object size
-        const size_t bytes = n * sizeof(T);
-        if (!huge(n)) return static_cast<T*>(::operator new(bytes));
-        const size_t rounded = (bytes + kHugePage - 1) / kHugePage * kHugePage; // aligned_alloc wants a multiple
-        void* p = std::aligned_alloc(kHugePage, rounded);
-        if (!p) throw std::bad_alloc();
-#if defined(__linux__) && defined(MADV_HUGEPAGE)
-        ::madvise(p, rounded, MADV_HUGEPAGE); // a hint: failure leaves ordinary pages
-#endif
-        return static_cast<T*>(p);
+    size_t size() const { return n_; }
+    bool empty() const { return n_ == 0; }
+    size_t capacity() const { return cap_; }
+    T* data() { return p_; }
+    const T* data() const { return p_; }
+    T* begin() { return p_; }
+    T* end() { return p_ + n_; }
+    const T* begin() const { return p_; }
+    const T* end() const { return p_ + n_; }
+    T& operator[](size_t i) { return p_[i]; }
+    const T& operator[](size_t i) const { return p_[i]; }
+    T& front() { return p_[0]; }
+    const T& front() const { return p_[0]; }
+    T& back() { return p_[n_ - 1]; }
+    const T& back() const { return p_[n_ - 1]; }
+
+    void push_back(T v) { // by value: v may be one of this column's own values, which growing moves
+        if (n_ == cap_) setCapacity(std::max<size_t>({16, 2 * cap_, n_ + 1}));
+        p_[n_++] = v;
     }
-    void deallocate(T* p, size_t n) noexcept {
-        if (!huge(n)) ::operator delete(p);
-        else std::free(p);
+    void pop_back() { --n_; }
+    void reserve(size_t n) {
+        if (n > cap_) setCapacity(n);
     }
-    // Which way a buffer of n elements comes and goes (the same n both times: the allocator contract).
-    static bool huge(size_t n) { return n * sizeof(T) >= kHugeFrom; }
-    template <class U> bool operator==(const ColumnAllocator<U>&) const noexcept { return true; }
+    void resize(size_t n, T v = T()) {
+        reserve(n);
+        std::fill(p_ + std::min(n, n_), p_ + n, v);
+        n_ = n;
+    }
+    void clear() { n_ = 0; }
+    void shrink_to_fit() {
+        if (cap_ > n_) setCapacity(n_);
+    }
+
+    friend bool operator==(const TraceColumn& a, const TraceColumn& b) {
+        return a.n_ == b.n_ && (a.n_ == 0 || std::equal(a.p_, a.p_ + a.n_, b.p_));
+    }
+
+private:
+    void assign(const T* from, size_t n) {
+        reserve(n);
+        if (n > 0) std::memcpy(static_cast<void*>(p_), from, n * sizeof(T));
+        n_ = n;
+    }
+    void setCapacity(size_t cap) {
+        if (cap > (SIZE_MAX - columnStorage::kHugePage) / sizeof(T)) throw std::bad_alloc(); // rounding up stays a size
+        p_ = static_cast<T*>(columnStorage::reallocate(p_, cap_ * sizeof(T), n_ * sizeof(T), cap * sizeof(T)));
+        cap_ = cap;
+    }
+
+    T* p_ = nullptr;
+    size_t n_ = 0, cap_ = 0;
 };
-
-template <class T> using TraceColumn = std::vector<T, ColumnAllocator<T>>;
 
 } // namespace sched
