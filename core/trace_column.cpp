@@ -58,8 +58,6 @@ void* remapHuge(void* p, size_t oldBytes, size_t newBytes) {
 
 } // namespace
 
-void* allocate(size_t bytes) { return reallocate(nullptr, 0, 0, bytes); }
-
 void* reallocate(void* p, size_t oldBytes, size_t used, size_t newBytes) {
 #if defined(__linux__)
     if (huge(oldBytes) && huge(newBytes))
@@ -67,7 +65,7 @@ void* reallocate(void* p, size_t oldBytes, size_t used, size_t newBytes) {
     if (huge(oldBytes) || huge(newBytes)) { // across the threshold (or mremap refused): a copy
         void* q = newBytes == 0 ? nullptr : huge(newBytes) ? mapHuge(newBytes) : std::malloc(newBytes);
         if (newBytes > 0 && !q) throw std::bad_alloc();
-        if (q && used > 0) std::memcpy(q, p, std::min(used, newBytes));
+        if (p && q && used > 0) std::memcpy(q, p, std::min(used, newBytes));
         release(p, oldBytes);
         return q;
     }

@@ -34,8 +34,8 @@ constexpr size_t kHugePage = size_t(2) << 20;
 // took 64 MiB of memory instead of 49 (43 with the vector).
 constexpr size_t kHugeFrom = kHugePage / 2;
 inline bool huge(size_t bytes) { return bytes >= kHugeFrom; }
-// A buffer of `bytes` (0: none); `used` of the old buffer's bytes carry over. Throws std::bad_alloc.
-void* allocate(size_t bytes);
+// p's buffer of oldBytes (nullptr, 0: none) as one of newBytes (0: none), its first `used` bytes
+// carried over. Throws std::bad_alloc (p then stays valid).
 void* reallocate(void* p, size_t oldBytes, size_t used, size_t newBytes);
 void release(void* p, size_t bytes) noexcept;
 } // namespace columnStorage
