@@ -6,6 +6,7 @@
 #include "rng.h"
 #include "types.h"
 
+#include <array>
 #include <vector>
 
 namespace sched {
@@ -23,25 +24,30 @@ struct PlannedChain {
 // Where a task's program stands (the parts a chain moves).
 struct ProgramPosition {
     uint32_t ip = 0;
+    bool channelOp = false; // a Write or Read was done (a blocked read's wait is over)
     int64_t iterations = 0; // Loop passes
     Rng rng;
-    bool channelOp = false; // a Write or Read was done (a blocked read's wait is over)
 };
 
-// The record's arrays keep their size from plan to plan (a plan overwrites them up to `size`).
-// The running task's own program position is not moved chain by chain: it stays where the plan
-// began until the whole batch has run (then it takes `last`) or the batch is cut part-way (then
-// the chains that ran are walked again from it).
+constexpr int kMaxChains = 16; // measured (16 of 12, 16, 24, 32, 48): longer plans mostly reserve room that a cut gives back
+constexpr uint32_t kMaxChainOps = 4 * kMaxChains; // channel operations in one plan
+
+// The record's arrays are the CPU's own (a plan overwrites them up to `size`), inside its CpuRq:
+// no header to load before them. The running task's own program position is not moved chain by
+// chain: it stays where the plan began until the whole batch has run (then it takes `last`) or
+// the batch is cut part-way (then the chains that ran are walked again from it). The fields every
+// event on the CPU reads come first (cpu_rq.h: they share a cache line with the Segment's).
 struct BatchPlan {
-    std::vector<PlannedChain> chains;
-    std::vector<uint32_t> ops; // channel << 1 | write
-    Time end = 0;              // when the op the last chain begins ends: the batch's Segment
-    ProgramPosition last;      // after the last chain
-    std::vector<int64_t> lastLoops;
     int32_t size = 0;          // chains planned
     int32_t next = 0;          // the first chain not run yet
     bool refused = false;      // planning stopped at a chain it refused, not at its length or the horizon
     bool resumed = false;      // the first chain returns to the program after an action already done: it has none
+    Time end = 0;              // when the op the last chain begins ends: the batch's Segment
+    ProgramPosition last;      // after the last chain
+    std::vector<int64_t> lastLoops;
+    std::vector<int32_t> channels; // the channels it holds reservations on (Channel::batchers lists the CPU)
+    std::array<PlannedChain, kMaxChains> chains;
+    std::array<uint32_t, kMaxChainOps> ops; // channel << 1 | write
     bool active() const { return next < size; }
     bool actsFirst(int32_t chain) const { return chain > 0 || !resumed; } // the chain begins with its op's action
     uint32_t opsBegin(int32_t chain) const { return chain == 0 ? 0 : chains[size_t(chain) - 1].opsEnd; }

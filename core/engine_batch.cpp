@@ -34,8 +34,6 @@
 namespace sched {
 
 namespace {
-constexpr int kMaxChains = 16; // measured (16 of 12, 16, 24, 48): longer plans mostly reserve room that a cut gives back
-constexpr uint32_t kMaxChainOps = 4 * kMaxChains; // channel operations in one plan
 // Chains due later than this are left to their own events: a long run's Segment is rare anyway,
 // and a plan that reaches past the next tick is mostly cut there and given back.
 constexpr Time kHorizon = 500 * kNsPerUs;
@@ -134,7 +132,7 @@ bool Engine::continueAsBatch(CpuId c) {
     const uint64_t bit = uint64_t(1) << (c % 64);
     if (!(word & bit)) { // the channel lists c, c lists the channel
         word |= bit;
-        rqs_[size_t(c)].batchChannels.push_back(ch);
+        rqs_[size_t(c)].batch.channels.push_back(ch);
     }
     return true;
 }
@@ -267,8 +265,6 @@ void Engine::planChains(CpuId c) {
     const Task& t = tasks_[size_t(rqs_[size_t(c)].curr)];
     BatchPlan& b = rqs_[size_t(c)].batch;
     const size_t slots = t.loopLeft.size();
-    if (b.chains.size() < size_t(kMaxChains)) b.chains.resize(size_t(kMaxChains));
-    if (b.ops.size() < size_t(kMaxChainOps)) b.ops.resize(size_t(kMaxChainOps));
     // The loop counters are walked in place, like the random stream: a chain that moved either
     // and was then refused is rare, and the accepted chains are walked again below.
     b.lastLoops.resize(slots);
@@ -457,8 +453,8 @@ void Engine::dropRestOfBatch(CpuId c) {
 // The batch's reservations are all done or given back: unlist it.
 void Engine::releaseBatch(CpuId c) {
     CpuRq& rq = rqs_[size_t(c)];
-    for (const int32_t ch : rq.batchChannels) channels_[size_t(ch)].batchers[size_t(c) / 64] &= ~(uint64_t(1) << (c % 64));
-    rq.batchChannels.clear();
+    for (const int32_t ch : rq.batch.channels) channels_[size_t(ch)].batchers[size_t(c) / 64] &= ~(uint64_t(1) << (c % 64));
+    rq.batch.channels.clear();
     rq.batch.size = 0;
     rq.batch.next = 0;
 }

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "rng.h"
 
+#include <bit>
 #include <cmath>
 
 namespace sched {
@@ -27,9 +28,10 @@ Rng::Rng(uint64_t seed) {
 }
 
 double Rng::normal() {
-    if (hasSpare_) {
-        hasSpare_ = false;
-        return spare_;
+    if (spare_ != kNoSpare) {
+        const double d = std::bit_cast<double>(spare_);
+        spare_ = kNoSpare;
+        return d;
     }
     double u, v, s;
     do {
@@ -38,8 +40,7 @@ double Rng::normal() {
         s = u * u + v * v;
     } while (s >= 1.0 || s == 0.0);
     const double f = std::sqrt(-2.0 * detLog(s) / s); // sqrt is correctly rounded by IEEE 754
-    spare_ = v * f;
-    hasSpare_ = true;
+    spare_ = std::bit_cast<uint64_t>(v * f); // finite: never kNoSpare
     return u * f;
 }
 

@@ -37,8 +37,11 @@ public:
 private:
     static uint64_t rotl(uint64_t x, int k) { return (x << k) | (x >> (64 - k)); }
     State s_;
-    double spare_ = 0;
-    bool hasSpare_ = false;
+    // normal()'s second value, as the bits of the double, or kNoSpare (a NaN, which normal()
+    // never returns): 40 bytes in all, so that a task's stream shares a cache line with its loop
+    // counters (task.h).
+    static constexpr uint64_t kNoSpare = 0x7ff8'dead'0000'0000;
+    uint64_t spare_ = kNoSpare;
 };
 
 // xoshiro256** (Blackman & Vigna). Inline: syscall costs and run lengths draw on every operation.
