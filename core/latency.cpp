@@ -194,22 +194,56 @@ bool parseLatencySort(const std::string& spec, std::vector<LatencySortKey>& out)
     return !out.empty();
 }
 
-SwitchCounts countSwitches(const Trace& trace) {
-    SwitchCounts c;
+namespace {
+// The switches to idle: per CPU, the end of a slice (not still running) when the CPU's next slice
+// does not start right then, or has none. A simulated trace holds each CPU's slices in start order
+// (pushed at switch-out, one at a time), so one pass with each CPU's previous slice does; an
+// imported trace out of that order is grouped and sorted first (groupBy()).
+int64_t switchesToIdle(const Trace& trace) {
     const Slices& s = trace.slices;
+    const auto idleAfter = [&](size_t i, const size_t* next) {
+        return s.endPoint[i] != kStillRunning && (!next || s.start[*next] != s.end[i]);
+    };
+    int64_t n = 0;
+    std::vector<size_t> prev(size_t(std::max(trace.cpus, 1)), SIZE_MAX);
+    bool ordered = true;
+    for (size_t i = 0; i < s.size() && ordered; ++i) {
+        const size_t cpu = s.cpu[i];
+        if (cpu >= prev.size()) prev.resize(cpu + 1, SIZE_MAX);
+        if (const size_t p = prev[cpu]; p != SIZE_MAX) {
+            ordered = s.start[i] >= s.start[p];
+            n += idleAfter(p, &i);
+        }
+        prev[cpu] = i;
+    }
+    if (ordered) {
+        for (const size_t p : prev)
+            if (p != SIZE_MAX) n += idleAfter(p, nullptr);
+        return n;
+    }
+    n = 0;
     const auto perCpu = groupBy(trace, false);
     for (size_t cpu = 0; cpu < perCpu.size(); ++cpu) {
         const std::span<const uint32_t> v = perCpu[cpu];
         for (size_t k = 0; k < v.size(); ++k) {
-            const uint32_t i = v[k];
-            ++c.total; // the switch into this slice (from a task or from idle)
-            if (s.endPoint[i] == kStillRunning) continue;
-            if (isVoluntaryEnd(s.endPoint[i])) c.voluntary++;
-            else c.involuntary++;
-            // A switch to idle: nothing starts on this CPU when this slice ends.
-            if (k + 1 == v.size() || s.start[v[k + 1]] != s.end[i]) ++c.total;
+            const size_t next = k + 1 < v.size() ? v[k + 1] : 0;
+            n += idleAfter(v[k], k + 1 < v.size() ? &next : nullptr);
         }
     }
+    return n;
+}
+} // namespace
+
+SwitchCounts countSwitches(const Trace& trace) {
+    SwitchCounts c;
+    const Slices& s = trace.slices;
+    for (size_t i = 0; i < s.size(); ++i) {
+        ++c.total; // the switch into this slice (from a task or from idle)
+        if (s.endPoint[i] == kStillRunning) continue;
+        if (isVoluntaryEnd(s.endPoint[i])) c.voluntary++;
+        else c.involuntary++;
+    }
+    c.total += switchesToIdle(trace);
     c.migrations = int64_t(trace.migrations.size());
     return c;
 }

@@ -5,6 +5,9 @@
 
 #include <QtTest>
 
+#include <algorithm>
+#include <functional>
+
 using namespace sched;
 
 namespace {
@@ -136,6 +139,30 @@ private slots:
         QCOMPARE(c.total, int64_t(5));
         QCOMPARE(c.voluntary, int64_t(2));
         QCOMPARE(c.involuntary, int64_t(1));
+    }
+    void switchCountsDoNotDependOnTheOrderOfTheSlices() {
+        // A simulated trace holds each CPU's slices in start order, an imported one may not:
+        // the same slices pushed in start order and reversed count alike.
+        // CPU 0: idle -> a -> x -> idle, idle -> a -> x (running): 5; CPU 1: idle -> y -> idle,
+        // idle -> y -> idle (exit): 4.
+        for (const bool reversed : {false, true}) {
+            TraceBuilder b(2);
+            const TaskId a = b.task("a", 10), x = b.task("x", 20), y = b.task("y", 30);
+            std::vector<std::function<void()>> pushes{
+                [&] { b.slice(a, 0, 0, 10, SwitchPoint::Block); },
+                [&] { b.slice(y, 1, 5, 15, SwitchPoint::Block); },
+                [&] { b.slice(x, 0, 10, 20, SwitchPoint::Block); },
+                [&] { b.slice(y, 1, 20, 25, SwitchPoint::Exit); },
+                [&] { b.slice(a, 0, 30, 40, SwitchPoint::IrqReturn); },
+                [&] { b.running(x, 0, 40, 50); },
+            };
+            if (reversed) std::reverse(pushes.begin(), pushes.end());
+            for (const auto& push : pushes) push();
+            const SwitchCounts c = countSwitches(b.t);
+            QCOMPARE(c.total, int64_t(9));
+            QCOMPARE(c.voluntary, int64_t(4));
+            QCOMPARE(c.involuntary, int64_t(1));
+        }
     }
     void delayAtomsAddUpToTheTable() {
         TraceBuilder b(1);
