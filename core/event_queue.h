@@ -84,10 +84,9 @@ private:
     // The tournament's nodes, in three arrays (node k >= 1 wins over nodes 2k and 2k + 1; the
     // leaves are at width + cpu): the winning slot below and its order, time then pushedAt (never
     // negative); an empty slot is the largest. Equal orders: the lower CPU (the left child).
-    // Scalar arrays rather than a struct, and no branch on which child wins: a level reads what
-    // the one below has just written, which a struct copy would read back wider than it was
-    // stored (a stalled store-to-load forwarding), and which child wins is as good as a coin toss.
-    static constexpr uint64_t kEmpty = ~uint64_t(0); // the time (and pushedAt) of an empty slot
+    // Scalar arrays rather than a struct, and no branch: a level reads what the one below has
+    // just written, which a struct copy would read back wider than it was stored (a stalled
+    // store-to-load forwarding), and which child wins is as good as a coin toss.
     void setLeaf(uint32_t cpu, uint64_t time, uint64_t pushedAt) {
         time_[width_ + cpu] = time, pushed_[width_ + cpu] = pushedAt, slot_[width_ + cpu] = cpu;
     }
@@ -130,12 +129,8 @@ inline void EventQueue::replay(uint32_t cpu) {
         const uint32_t o = j ^ 1;
         const uint64_t ot = time_[o], op = pushed_[o];
         const uint32_t os = slot_[o];
-        // The other node wins if it is earlier, or equal and pushed earlier, or equal in both and
-        // on the left. Equal times are rare (jittered costs) but between two empty slots, where
-        // either may win: the tie is decided off the path that every level waits for.
-        uint64_t other = uint64_t(ot < t);
-        if (ot == t && t != kEmpty) [[unlikely]]
-            other = uint64_t(op < p) | (uint64_t(op == p) & uint64_t(j & 1));
+        // the other node wins if it is earlier, or equal and on the left
+        const uint64_t other = uint64_t(ot < t) | (uint64_t(ot == t) & (uint64_t(op < p) | (uint64_t(op == p) & uint64_t(j & 1))));
         const uint64_t m = 0 - other;
         t ^= (t ^ ot) & m;
         p ^= (p ^ op) & m;
@@ -152,7 +147,7 @@ inline void EventQueue::setSegment(int32_t cpu, Time time, Time pushedAt, uint32
         while (w <= uint32_t(cpu)) w *= 2;
         slots_.resize(w, Event{0, 0, 0, 0, 0, EventKind::Segment});
         const uint32_t old = width_;
-        std::vector<uint64_t> time(2 * size_t(w), kEmpty), pushed(2 * size_t(w), kEmpty);
+        std::vector<uint64_t> time(2 * size_t(w), ~uint64_t(0)), pushed(2 * size_t(w), ~uint64_t(0));
         std::vector<uint32_t> slot(2 * size_t(w), 0);
         for (uint32_t i = 0; i < w; ++i) {
             slot[w + i] = i;
@@ -176,7 +171,7 @@ inline void EventQueue::pop(Head h, Event& into) {
         into = slot;
         slot.seq = 0;
         segments_--;
-        setLeaf(cpu, kEmpty, kEmpty);
+        setLeaf(cpu, ~uint64_t(0), ~uint64_t(0));
         popped_ = int32_t(cpu);
         return;
     }
