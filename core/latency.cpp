@@ -200,35 +200,31 @@ namespace {
 // (pushed at switch-out, one at a time), so one pass with each CPU's previous slice does; an
 // imported trace out of that order is grouped and sorted first (groupBy()).
 int64_t switchesToIdle(const Trace& trace) {
+    constexpr size_t kNone = SIZE_MAX;
     const Slices& s = trace.slices;
-    const auto idleAfter = [&](size_t i, const size_t* next) {
-        return s.endPoint[i] != kStillRunning && (!next || s.start[*next] != s.end[i]);
-    };
+    const auto idleAfter = [&](size_t i, size_t next) { return s.endPoint[i] != kStillRunning && (next == kNone || s.start[next] != s.end[i]); };
     int64_t n = 0;
-    std::vector<size_t> prev(size_t(std::max(trace.cpus, 1)), SIZE_MAX);
+    std::vector<size_t> prev(size_t(std::max(trace.cpus, 1)), kNone);
     bool ordered = true;
     for (size_t i = 0; i < s.size() && ordered; ++i) {
         const size_t cpu = s.cpu[i];
-        if (cpu >= prev.size()) prev.resize(cpu + 1, SIZE_MAX);
-        if (const size_t p = prev[cpu]; p != SIZE_MAX) {
+        if (cpu >= prev.size()) prev.resize(cpu + 1, kNone);
+        if (const size_t p = prev[cpu]; p != kNone) {
             ordered = s.start[i] >= s.start[p];
-            n += idleAfter(p, &i);
+            n += idleAfter(p, i);
         }
         prev[cpu] = i;
     }
     if (ordered) {
         for (const size_t p : prev)
-            if (p != SIZE_MAX) n += idleAfter(p, nullptr);
+            if (p != kNone) n += idleAfter(p, kNone);
         return n;
     }
     n = 0;
     const auto perCpu = groupBy(trace, false);
     for (size_t cpu = 0; cpu < perCpu.size(); ++cpu) {
         const std::span<const uint32_t> v = perCpu[cpu];
-        for (size_t k = 0; k < v.size(); ++k) {
-            const size_t next = k + 1 < v.size() ? v[k + 1] : 0;
-            n += idleAfter(v[k], k + 1 < v.size() ? &next : nullptr);
-        }
+        for (size_t k = 0; k < v.size(); ++k) n += idleAfter(v[k], k + 1 < v.size() ? v[k + 1] : kNone);
     }
     return n;
 }
