@@ -8,11 +8,11 @@
 // MADV_HUGEPAGE, which the kernel honours when transparent_hugepage is "madvise" (Debian's
 // default) or "always", so that one fault maps 2 MiB; and grown with mremap(), which moves the
 // page tables instead of the bytes and leaves the pages already touched as they are. Measured on
-// the seed-size messaging run (core/performance-log.md): 19,700 page faults and 108 huge ones with
-// the vector (which had the same huge-page path from 4 MiB up) against 4,900 and 88. Smaller
-// buffers, and every buffer off Linux, are malloc()'s, grown with realloc(). A column between
-// 1 and 2 MiB holds a whole huge page: a trace's ~30 columns take at most ~30 MiB more than their
-// values.
+// the seed-size messaging run (core/performance-log.md, with the latency report's change): 18,700
+// page faults and 108 huge ones with the vector (which had the same huge-page path from 4 MiB up)
+// against 3,900 and 88. Smaller buffers, and every buffer off Linux, are malloc()'s, grown with
+// realloc(). A huge column's last page is touched whole: each of a trace's 30 columns holds at
+// most one huge page (2 MiB) more than its values.
 //
 // The interface is std::vector's, the part the trace uses: indices, pointers as iterators,
 // push_back, resize, reserve, clear, shrink_to_fit, copies and comparison.
@@ -90,7 +90,6 @@ public:
         if (n_ == cap_) setCapacity(std::max<size_t>({16, 2 * cap_, n_ + 1}));
         p_[n_++] = v;
     }
-    void pop_back() { --n_; }
     void reserve(size_t n) {
         if (n > cap_) setCapacity(n);
     }
