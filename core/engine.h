@@ -81,6 +81,11 @@ struct TraceOptions {
     // the task's program position seen between events lags behind, so interactive views that
     // inspect it keep this off.
     bool batchOps = false;
+    // Record each need-resched bit's set-to-clear interval (the timelines' flag rows, the event
+    // log, the ftrace export's flag letters). The bits themselves and every decision they drive
+    // are the same without; runs that only print perf's reports leave this off (a fifth of the
+    // trace's bytes in messaging).
+    bool flags = true;
 };
 
 class Engine {
@@ -109,9 +114,15 @@ public:
     // back to those lengths, so replaying from there reproduces the run exactly.
     Engine snapshot() const;
     void restore(const Engine& snap);
+    // Drops the events recorded so far (slices, need-resched intervals, wake-ups, migrations,
+    // samples) and records the next ones into the same memory; tasks, markers and the end time
+    // stay. For a caller that folds the trace as the run goes (LatencyFold). A snapshot taken
+    // before restores a trace without events: what it held up to then is gone.
+    void forgetRecorded();
 
     // --- state, read-only ---
     Time now() const { return now_; }
+    bool finished() const { return finished_; } // finish() closed the open slices at now()
     const SchedConfig& config() const { return cfg_; }
     const Trace& trace() const { return trace_; }
     const std::vector<Task>& tasks() const { return tasks_; }
@@ -130,6 +141,7 @@ public:
 private:
     struct TraceMark {
         size_t tasks = 0, slices = 0, flags = 0, wakeups = 0, migrations = 0, samples = 0, markers = 0;
+        uint32_t forgets = 0; // forgetRecorded() calls before: another count means the lengths are stale
     };
     TraceMark markOf(const Trace& t) const;
     void copyStateFrom(const Engine& o);
@@ -276,6 +288,7 @@ private:
     std::array<uint64_t, kMaxCpus / 64> busyCpus_{};
     Time nohzNextBalance_ = 0;
     TraceMark snapMark_; // in a snapshot: the trace lengths it corresponds to
+    uint32_t forgets_ = 0; // forgetRecorded() calls: part of the trace's state, not copied by copyStateFrom()
     Trace trace_;
 };
 

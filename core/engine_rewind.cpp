@@ -12,7 +12,7 @@ template <class V> void cut(V& v, size_t n) {
 
 Engine::TraceMark Engine::markOf(const Trace& t) const {
     return TraceMark{t.tasks.size(), t.slices.size(), t.flags.size(), t.wakeups.size(), t.migrations.size(), t.samples.size(),
-                     t.markers.size()};
+                     t.markers.size(), forgets_};
 }
 
 // Every member but the trace. tst_rewind replays from restored snapshots and compares with
@@ -52,7 +52,8 @@ Engine Engine::snapshot() const {
 
 void Engine::restore(const Engine& snap) {
     copyStateFrom(snap);
-    const TraceMark& m = snap.snapMark_;
+    TraceMark m = snap.snapMark_;
+    if (m.forgets != forgets_) m.slices = m.flags = m.wakeups = m.migrations = m.samples = 0; // dropped since
     Trace& t = trace_;
     cut(t.tasks, m.tasks);
     Slices& s = t.slices;
@@ -71,6 +72,18 @@ void Engine::restore(const Engine& snap) {
         cut(sm.deadline, m.samples), cut(sm.avgVruntime, m.samples), cut(sm.onRq, m.samples);
     cut(t.markers, m.markers);
     t.endTime = 0;
+}
+
+void Engine::forgetRecorded() {
+    Trace& t = trace_;
+    const auto clear = [](auto&... column) { (column.clear(), ...); };
+    clear(t.slices.start, t.slices.end, t.slices.task, t.slices.cpu, t.slices.endPoint, t.slices.endReason);
+    clear(t.flags.set, t.flags.clear, t.flags.task, t.flags.cpu, t.flags.bit, t.flags.reason, t.flags.clearedBy);
+    clear(t.wakeups.time, t.wakeups.waker, t.wakeups.wakee, t.wakeups.wakerCpu, t.wakeups.targetCpu, t.wakeups.isNew);
+    clear(t.migrations.time, t.migrations.task, t.migrations.from, t.migrations.to);
+    clear(t.samples.time, t.samples.task, t.samples.cpu, t.samples.vruntime, t.samples.deadline, t.samples.avgVruntime,
+          t.samples.onRq);
+    forgets_++;
 }
 
 } // namespace sched

@@ -47,7 +47,8 @@ void Engine::clearFlags(CpuId c, uint8_t clearedBy) {
     for (size_t b = 0; b < 2; ++b) {
         if (!rq.flag[b]) continue;
         rq.flag[b] = false;
-        trace_.flags.push(rq.flagSetAt[b], now_, rq.curr, uint16_t(c), uint8_t(b), uint8_t(rq.flagReason[b]), clearedBy);
+        if (opts_.flags)
+            trace_.flags.push(rq.flagSetAt[b], now_, rq.curr, uint16_t(c), uint8_t(b), uint8_t(rq.flagReason[b]), clearedBy);
     }
 }
 

@@ -136,6 +136,10 @@ std::vector<LatencyRow> perfSchedLatency(const Trace& trace, const LatencyOption
             [&](uint32_t i) { r.runtime += s.end[i] - s.start[i]; });
         rows.push_back(std::move(r));
     }
+    return latencyTable(std::move(rows), opts);
+}
+
+std::vector<LatencyRow> latencyTable(std::vector<LatencyRow> rows, const LatencyOptions& opts) {
     if (opts.mergeByComm) {
         std::map<std::string, LatencyRow> merged;
         for (auto& r : rows) {

@@ -36,6 +36,9 @@ struct LatencyOptions {
 };
 
 std::vector<LatencyRow> perfSchedLatency(const Trace& trace, const LatencyOptions& opts = {});
+// perf sched latency's table from one row per task (in TaskId order): merged by comm or not,
+// sorted by opts.sort.
+std::vector<LatencyRow> latencyTable(std::vector<LatencyRow> perTask, const LatencyOptions& opts);
 
 // Every delay measurement ("atom") of perf sched latency for the tasks accepted by `want`
 // (kNoTask = all): the time the task became runnable and the time it got the CPU.

@@ -130,6 +130,13 @@ std::string messagingReport(const Workload& w, const Engine& e) {
     const auto& a = std::get<MessagingArgs>(w.params);
     // From the start signal (all workers exist: the last one's creation) to the last exit.
     const TaskId main = w.firstTask;
+    // The end is the workers' last switch-out (their exits), or the end of the run for one still
+    // on a CPU when it ended (finish() closes its slice there): the last slice's end, which the
+    // trace need not hold any more (LatencyFold).
+    std::vector<char> running(e.tasks().size(), 0);
+    if (e.finished())
+        for (const CpuRq& rq : e.cpus())
+            if (rq.curr >= 0) running[size_t(rq.curr)] = 1;
     Time start = 0, end = 0;
     bool allDone = true;
     for (TaskId t = 0; t < TaskId(e.tasks().size()); ++t) {
@@ -137,10 +144,8 @@ std::string messagingReport(const Workload& w, const Engine& e) {
         if (task.parent != main) continue;
         start = std::max(start, task.startedAt);
         allDone = allDone && task.state == TaskState::Dead;
+        end = std::max(end, running[size_t(t)] ? e.now() : task.lastRanAt);
     }
-    const Slices& sl = e.trace().slices;
-    for (size_t i = 0; i < sl.size(); ++i)
-        if (e.tasks()[size_t(sl.task[i])].parent == main) end = std::max(end, sl.end[i]);
     const int tasks = 2 * a.fds * a.groups;
     char buf[256];
     std::string out;

@@ -140,7 +140,7 @@ std::string percentileBlock(const char* title, const char* unit, const std::vect
 }
 } // namespace
 
-std::string schbenchReport(const Workload& w, const Engine& e) {
+std::string schbenchReport(const Workload& w, const Engine& e, const std::vector<LatencyRow>* perTask) {
     const auto& a = std::get<SchbenchArgs>(w.params);
     std::vector<int64_t> wake, req;
     std::vector<int64_t> perSecond;
@@ -181,7 +181,7 @@ std::string schbenchReport(const Workload& w, const Engine& e) {
     // The scheduler's run_delay / pcount per thread, averaged over each kind of thread.
     LatencyOptions lo;
     lo.mergeByComm = false;
-    const auto rows = perfSchedLatency(e.trace(), lo);
+    const std::vector<LatencyRow> rows = perTask ? *perTask : perfSchedLatency(e.trace(), lo);
     const auto avgDelay = [&](const std::vector<TaskId>& ids) {
         double sum = 0;
         int n = 0;

@@ -173,14 +173,14 @@ std::string addWorkload(const std::string& tool, const std::string& args, Scenar
     return {};
 }
 
-std::string workloadReport(const Workload& w, const sched::Engine& e) {
+std::string workloadReport(const Workload& w, const sched::Engine& e, const std::vector<sched::LatencyRow>* perTask) {
     if (std::holds_alternative<MassiveIntrArgs>(w.params)) return massiveIntrReport(w, e);
     if (std::holds_alternative<MessagingArgs>(w.params)) return messagingReport(w, e);
     if (std::holds_alternative<KernbenchArgs>(w.params)) return kernbenchReport(w, e);
     if (std::holds_alternative<KthreadsArgs>(w.params)) return kthreadsReport(w, e);
     if (std::holds_alternative<BrowserArgs>(w.params)) return browserReport(w, e);
     if (std::holds_alternative<RtAppArgs>(w.params)) return rtAppReport(w, e);
-    if (std::holds_alternative<SchbenchArgs>(w.params)) return schbenchReport(w, e);
+    if (std::holds_alternative<SchbenchArgs>(w.params)) return schbenchReport(w, e, perTask);
     return cyclictestReport(w, e);
 }
 

@@ -6,6 +6,7 @@
 // counts, cyclictest's per-thread latency lines). Each tool lives in its own file pair.
 #pragma once
 
+#include "latency.h"
 #include "scenario.h"
 
 #include <string>
@@ -42,8 +43,10 @@ std::vector<std::string> splitArgs(const std::string& args);
 std::string addWorkload(const std::string& tool, const std::string& args, Scenario& s, Workload& out);
 std::vector<std::string> workloadTools();
 
-// The tool's own output for the run the engine holds (at its present).
-std::string workloadReport(const Workload& w, const sched::Engine& e);
+// The tool's own output for the run the engine holds (at its present). perTask: perf sched
+// latency's rows one per task, for the tools that print scheduler delays (schbench); null: read
+// from the engine's trace, which a caller that folded and forgot it (LatencyFold) cannot.
+std::string workloadReport(const Workload& w, const sched::Engine& e, const std::vector<sched::LatencyRow>* perTask = nullptr);
 
 // Per tool (massive_intr.cpp, cyclictest.cpp).
 std::string parseMassiveIntr(const std::vector<std::string>& argv, MassiveIntrArgs& out);
@@ -71,7 +74,7 @@ bool looksLikeRtApp(const std::string& text); // an object with "tasks" as an ob
 std::string rtAppReport(const Workload& w, const sched::Engine& e);
 std::string parseSchbench(const std::vector<std::string>& argv, int cpus, SchbenchArgs& out);
 void addSchbench(const SchbenchArgs& a, Scenario& s);
-std::string schbenchReport(const Workload& w, const sched::Engine& e);
+std::string schbenchReport(const Workload& w, const sched::Engine& e, const std::vector<sched::LatencyRow>* perTask);
 std::string kernbenchLoadName(const KernbenchArgs& a, int cpus);
 // kernbench's "Average <load> Run (std deviation):" block over runs (sample standard deviation).
 std::string formatKernbench(const std::string& load, const std::vector<KernbenchNumbers>& runs);

@@ -65,6 +65,21 @@ private slots:
         QVERIFY(serialize(e.trace()) == serialize(snapshot.trace()));
         QCOMPARE(e.eventsProcessed(), snapshot.eventsProcessed());
     }
+    // TraceOptions::flags only decides what is recorded: the bits are set and cleared, and act,
+    // the same without the intervals (the CLI's reports run without them).
+    void notRecordingFlagIntervalsChangesNoDecision() {
+        const scen::Scenario s = scenarioFrom(kRandomWorkload);
+        Engine with = scen::instantiate(s, 4, TraceOptions{.samples = true, .flags = true});
+        Engine without = scen::instantiate(s, 4, TraceOptions{.samples = true, .flags = false});
+        with.runUntil(300 * kNsPerMs), without.runUntil(300 * kNsPerMs);
+        with.finish(), without.finish();
+        QVERIFY(with.trace().flags.size() > 1000);
+        QCOMPARE(without.trace().flags.size(), size_t(0));
+        Trace a = with.trace();
+        a.flags = {};
+        QVERIFY(serialize(a) == serialize(without.trace()));
+        QCOMPARE(with.eventsProcessed(), without.eventsProcessed());
+    }
     void steppingEventByEventEqualsRunningThrough() {
         Engine a = engineFrom(kRandomWorkload, 3, true), b = engineFrom(kRandomWorkload, 3, true);
         a.runUntil(150 * kNsPerMs);
