@@ -144,6 +144,7 @@ private:
         uint32_t forgets = 0; // forgetRecorded() calls before: another count means the lengths are stale
     };
     TraceMark markOf(const Trace& t) const;
+    void cutTrace(const TraceMark& m);
     void copyStateFrom(const Engine& o);
 
     // engine.cpp

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-// Snapshots for rewind: the engine's state is a value, the trace is append-only.
+// Snapshots for rewind: the engine's state is a value, the trace is append-only — except that a
+// run which folds its trace as it goes drops what it has folded (forgetRecorded()).
 #include "engine.h"
 
 namespace sched {
@@ -54,6 +55,12 @@ void Engine::restore(const Engine& snap) {
     copyStateFrom(snap);
     TraceMark m = snap.snapMark_;
     if (m.forgets != forgets_) m.slices = m.flags = m.wakeups = m.migrations = m.samples = 0; // dropped since
+    cutTrace(m);
+    trace_.endTime = 0;
+}
+
+// The trace cut back to the mark's lengths (a longer column loses its tail, keeps its memory).
+void Engine::cutTrace(const TraceMark& m) {
     Trace& t = trace_;
     cut(t.tasks, m.tasks);
     Slices& s = t.slices;
@@ -71,18 +78,13 @@ void Engine::restore(const Engine& snap) {
     cut(sm.time, m.samples), cut(sm.task, m.samples), cut(sm.cpu, m.samples), cut(sm.vruntime, m.samples),
         cut(sm.deadline, m.samples), cut(sm.avgVruntime, m.samples), cut(sm.onRq, m.samples);
     cut(t.markers, m.markers);
-    t.endTime = 0;
 }
 
+// Every event column cut to nothing (a column's clear keeps its memory); tasks and markers stay.
 void Engine::forgetRecorded() {
-    Trace& t = trace_;
-    const auto clear = [](auto&... column) { (column.clear(), ...); };
-    clear(t.slices.start, t.slices.end, t.slices.task, t.slices.cpu, t.slices.endPoint, t.slices.endReason);
-    clear(t.flags.set, t.flags.clear, t.flags.task, t.flags.cpu, t.flags.bit, t.flags.reason, t.flags.clearedBy);
-    clear(t.wakeups.time, t.wakeups.waker, t.wakeups.wakee, t.wakeups.wakerCpu, t.wakeups.targetCpu, t.wakeups.isNew);
-    clear(t.migrations.time, t.migrations.task, t.migrations.from, t.migrations.to);
-    clear(t.samples.time, t.samples.task, t.samples.cpu, t.samples.vruntime, t.samples.deadline, t.samples.avgVruntime,
-          t.samples.onRq);
+    TraceMark m = markOf(trace_);
+    m.slices = m.flags = m.wakeups = m.migrations = m.samples = 0;
+    cutTrace(m);
     forgets_++;
 }
 

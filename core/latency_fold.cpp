@@ -50,8 +50,9 @@ void LatencyFold::slice(Time start, Time end, TaskId task, uint16_t cpu, uint8_t
     a.slices++;
     a.runtime += end - start;
     // The switch-out opens the next atom (add_sched_out_event): 'R' waits for the CPU at once.
+    const bool blocked = point == uint8_t(SwitchPoint::Block) || point == uint8_t(SwitchPoint::Exit); // nvcsw
     a.haveAtom = point != kStillRunning;
-    a.slept = a.haveAtom && (point == uint8_t(SwitchPoint::Block) || point == uint8_t(SwitchPoint::Exit));
+    a.slept = blocked;
     a.outTime = end;
     a.firstWake = a.lastWake != kNone && a.lastWake >= end ? a.lastWake : kNone;
 
@@ -60,7 +61,7 @@ void LatencyFold::slice(Time start, Time end, TaskId task, uint16_t cpu, uint8_t
     if (cpu >= last_.size()) last_.resize(size_t(cpu) + 1), use_.resize(size_t(cpu) + 1);
     CpuLast& l = last_[cpu];
     counts_.total += 1 + (l.any && l.point != kStillRunning && l.end != start);
-    if (point != kStillRunning) (point == uint8_t(SwitchPoint::Block) || point == uint8_t(SwitchPoint::Exit) ? counts_.voluntary : counts_.involuntary)++;
+    if (point != kStillRunning) (blocked ? counts_.voluntary : counts_.involuntary)++;
     l = CpuLast{end, point, true};
     use_[cpu].busy += end - start;
     use_[cpu].switches++;

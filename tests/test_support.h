@@ -34,6 +34,11 @@ inline sched::TaskId taskByComm(const sched::Engine& e, const std::string& comm,
     return sched::kNoTask;
 }
 
+// A scenario of built-in workloads: machine and tasks given as JSON text.
+inline std::string workloads(const std::string& machine, const std::string& tasks) {
+    return R"({"machine": )" + machine + R"(, "tasks": [)" + tasks + "]}";
+}
+
 // Replaces the placeholder MODEL in a scenario text.
 inline std::string withModel(std::string json, const std::string& model, const std::string& key = "MODEL") {
     for (size_t p = json.find(key); p != std::string::npos; p = json.find(key, p + model.size())) json.replace(p, key.size(), model);

@@ -52,10 +52,6 @@ Run run(const scen::Scenario& s, bool batch, Time until) {
     return {record(e), e.eventsProcessed()};
 }
 
-std::string workloads(const std::string& machine, const std::string& tasks) {
-    return R"({"machine": )" + machine + R"(, "tasks": [)" + tasks + "]}";
-}
-
 } // namespace
 
 class TestBatch : public QObject {

@@ -10,10 +10,6 @@ using namespace sched;
 
 namespace {
 
-std::string workloads(const std::string& machine, const std::string& tasks) {
-    return R"({"machine": )" + machine + R"(, "tasks": [)" + tasks + "]}";
-}
-
 void compareRows(const std::vector<LatencyRow>& folded, const std::vector<LatencyRow>& whole) {
     QCOMPARE(folded.size(), whole.size());
     for (size_t i = 0; i < whole.size(); ++i) {
