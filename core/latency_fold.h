@@ -5,7 +5,7 @@
 // (Engine::forgetRecorded()) and records the next into the same memory: the seed-size messaging
 // run's 100 MB of slices and wake-ups never exist at once, and the few hundred kilobytes that
 // do stay in the cache. The numbers are those perfSchedLatency(), countSwitches() and cpuUsage()
-// give for the whole trace (tst_latency_fold compares them on every workload).
+// give for the whole trace (tst_latency_fold compares them on seven workloads).
 #pragma once
 
 #include "latency.h"
