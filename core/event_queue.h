@@ -16,6 +16,7 @@
 
 #include "types.h"
 
+#include <algorithm>
 #include <vector>
 
 namespace sched {
@@ -61,7 +62,7 @@ public:
     };
     Head head() {
         settle();
-        if (segmentFirst()) return {&slots_[slot_[1]], true};
+        if (segmentFirst()) return {&slots_[winner()], true};
         return {heap_.empty() ? nullptr : &heap_.front(), false};
     }
     // Copies the head into `into` from where it sits: an Event built field by field and then
@@ -81,19 +82,28 @@ private:
         if (x.pushedAt != y.pushedAt) return x.pushedAt < y.pushedAt;
         return x.seq < y.seq;
     }
-    // The tournament's nodes, in three arrays (node k >= 1 wins over nodes 2k and 2k + 1; the
-    // leaves are at width + cpu): the winning slot below and its order, time then pushedAt (never
-    // negative); an empty slot is the largest. Equal orders: the lower CPU (the left child).
-    // Scalar arrays rather than a struct, and no branch: a level reads what the one below has
-    // just written, which a struct copy would read back wider than it was stored (a stalled
-    // store-to-load forwarding), and which child wins is as good as a coin toss.
+    // The tournament's nodes, in two arrays (node k >= 1 wins over nodes 2k and 2k + 1; the
+    // leaves are at width + cpu): the winner's order, its time and then its key, pushedAt above
+    // the CPU's number (both never negative, so the lower CPU wins at equal times and pushedAt,
+    // and the winning slot is the key's low byte); an empty slot is the largest. Scalar arrays
+    // rather than a struct, and no branch: a level reads what the one below has just written,
+    // which a struct copy would read back wider than it was stored (a stalled store-to-load
+    // forwarding), and which child wins is as good as a coin toss. (Three arrays with the slot
+    // apart and the CPU order as a third test took twice the instructions per level.)
+    static constexpr int kCpuBits = 8;
+    static_assert(kMaxCpus <= 1 << kCpuBits, "a CPU's number must fit below the key's pushedAt");
+    // pushedAt must fit above the CPU: 2^55 ns, 417 days of simulated time. Later ones compare
+    // equal to each other, which only reorders Segments of equal time pushed after that.
+    static constexpr uint64_t kMaxKeyedTime = (uint64_t(1) << (64 - kCpuBits)) - 1;
     void setLeaf(uint32_t cpu, uint64_t time, uint64_t pushedAt) {
-        time_[width_ + cpu] = time, pushed_[width_ + cpu] = pushedAt, slot_[width_ + cpu] = cpu;
+        time_[width_ + cpu] = time, key_[width_ + cpu] = std::min(pushedAt, kMaxKeyedTime) << kCpuBits | cpu;
     }
+    void setEmptyLeaf(uint32_t cpu) { time_[width_ + cpu] = ~uint64_t(0), key_[width_ + cpu] = ~uint64_t(0); }
+    uint32_t winner() const { return uint32_t(key_[1] & ((1u << kCpuBits) - 1)); }
     bool segmentFirst() const {
         if (segments_ == 0) return false;
         if (heap_.empty()) return true;
-        const Event& s = slots_[slot_[1]];
+        const Event& s = slots_[winner()];
         const Event& h = heap_.front();
         if (s.time != h.time) return s.time < h.time;
         return s.pushedAt < h.pushedAt; // pushed at the same moment: the other kinds first
@@ -114,8 +124,7 @@ private:
     std::vector<Event> heap_;
     uint64_t seq_ = 0;
     std::vector<Event> slots_; // the pending Segment of each CPU; seq: 1 holds one, 0 empty
-    std::vector<uint64_t> time_, pushed_;
-    std::vector<uint32_t> slot_;
+    std::vector<uint64_t> time_, key_;
     uint32_t width_ = 0;       // leaves: a power of two
     int32_t segments_ = 0;     // slots holding a Segment
     int32_t popped_ = -1;      // a CPU whose path waits for settle()
@@ -123,19 +132,15 @@ private:
 
 inline void EventQueue::replay(uint32_t cpu) {
     uint32_t j = width_ + cpu;
-    uint64_t t = time_[j], p = pushed_[j];
-    uint32_t w = slot_[j];
+    uint64_t t = time_[j], k = key_[j];
     for (; j > 1; j /= 2) {
         const uint32_t o = j ^ 1;
-        const uint64_t ot = time_[o], op = pushed_[o];
-        const uint32_t os = slot_[o];
-        // the other node wins if it is earlier, or equal and on the left
-        const uint64_t other = uint64_t(ot < t) | (uint64_t(ot == t) & (uint64_t(op < p) | (uint64_t(op == p) & uint64_t(j & 1))));
+        const uint64_t ot = time_[o], ok = key_[o];
+        const uint64_t other = uint64_t(ot < t) | (uint64_t(ot == t) & uint64_t(ok < k)); // the other node is earlier
         const uint64_t m = 0 - other;
         t ^= (t ^ ot) & m;
-        p ^= (p ^ op) & m;
-        w ^= (w ^ os) & uint32_t(m);
-        time_[j / 2] = t, pushed_[j / 2] = p, slot_[j / 2] = w;
+        k ^= (k ^ ok) & m;
+        time_[j / 2] = t, key_[j / 2] = k;
     }
 }
 
@@ -147,13 +152,9 @@ inline void EventQueue::setSegment(int32_t cpu, Time time, Time pushedAt, uint32
         while (w <= uint32_t(cpu)) w *= 2;
         slots_.resize(w, Event{0, 0, 0, 0, 0, EventKind::Segment});
         const uint32_t old = width_;
-        std::vector<uint64_t> time(2 * size_t(w), ~uint64_t(0)), pushed(2 * size_t(w), ~uint64_t(0));
-        std::vector<uint32_t> slot(2 * size_t(w), 0);
-        for (uint32_t i = 0; i < w; ++i) {
-            slot[w + i] = i;
-            if (i < old) time[w + i] = time_[old + i], pushed[w + i] = pushed_[old + i];
-        }
-        time_ = std::move(time), pushed_ = std::move(pushed), slot_ = std::move(slot);
+        std::vector<uint64_t> time(2 * size_t(w), ~uint64_t(0)), key(2 * size_t(w), ~uint64_t(0));
+        for (uint32_t i = 0; i < old; ++i) time[w + i] = time_[old + i], key[w + i] = key_[old + i];
+        time_ = std::move(time), key_ = std::move(key);
         width_ = w;
         for (uint32_t i = 0; i < w; ++i) replay(i);
     }
@@ -166,12 +167,12 @@ inline void EventQueue::setSegment(int32_t cpu, Time time, Time pushedAt, uint32
 
 inline void EventQueue::pop(Head h, Event& into) {
     if (h.segment) {
-        const uint32_t cpu = slot_[1];
+        const uint32_t cpu = winner();
         Event& slot = slots_[cpu];
         into = slot;
         slot.seq = 0;
         segments_--;
-        setLeaf(cpu, ~uint64_t(0), ~uint64_t(0));
+        setEmptyLeaf(cpu);
         popped_ = int32_t(cpu);
         return;
     }

@@ -270,6 +270,29 @@ private slots:
         QVERIFY(popped == expected);
     }
 
+    void segmentsOfHighCpusAndFarTimesKeepTheirOrder() {
+        // The tournament keys a Segment by its time, then by pushedAt above the CPU's number:
+        // the highest CPU (kMaxCpus - 1) must not spill into pushedAt, and times past the key's
+        // 2^55 ns still order by time (equal ones by CPU).
+        EventQueue q;
+        const Time far = Time(1) << 60;
+        q.push(far + 1, far, EventKind::Segment, 1, 1);
+        q.push(far, far, EventKind::Segment, 200, 1);
+        q.push(far, far - 1, EventKind::Segment, 7, 1);
+        q.push(100, 1, EventKind::Segment, kMaxCpus - 1 - 64, 1);
+        q.push(100, 5, EventKind::Segment, kMaxCpus - 1, 1);
+        q.push(100, 0, EventKind::Segment, kMaxCpus - 1, 2); // replaces its pending one
+        q.push(100, 1, EventKind::Segment, 0, 1);
+        std::vector<std::pair<Time, int>> popped;
+        while (!q.empty()) {
+            const Event e = q.pop();
+            popped.push_back({e.time, e.a});
+        }
+        const std::vector<std::pair<Time, int>> expected{
+            {100, kMaxCpus - 1}, {100, 0}, {100, kMaxCpus - 1 - 64}, {far, 7}, {far, 200}, {far + 1, 1}};
+        QVERIFY(popped == expected);
+    }
+
     void theHeadIsTheEventPopTakes() {
         // The run loops look at the head once (EventQueue::head()) and pop it from there; that
         // must be the event pop() would take, also right after a popped CPU pushes its next
