@@ -3,11 +3,11 @@
 // each, recorded when they are planned so that running them is replaying the record.
 #pragma once
 
+#include "loop_counters.h"
 #include "rng.h"
 #include "types.h"
 
 #include <array>
-#include <vector>
 
 namespace sched {
 
@@ -32,8 +32,8 @@ struct ProgramPosition {
 constexpr int kMaxChains = 16; // measured (16 of 12, 16, 24, 32, 48): longer plans mostly reserve room that a cut gives back
 constexpr uint32_t kMaxChainOps = 4 * kMaxChains; // channel operations in one plan
 
-// The record's arrays are the CPU's own (a plan overwrites them up to `size`), inside its CpuRq:
-// no header to load before them. The running task's own program position is not moved chain by
+// The record's arrays, its loop counters and its list of channels are the CPU's own (a plan
+// overwrites them up to `size`), inside its CpuRq: no header or heap buffer to load before them. The running task's own program position is not moved chain by
 // chain: it stays where the plan began until the whole batch has run (then it takes `last`) or
 // the batch is cut part-way (then the chains that ran are walked again from it). The fields every
 // event on the CPU reads come first (cpu_rq.h: they share a cache line with the Segment's).
@@ -44,10 +44,11 @@ struct BatchPlan {
     bool resumed = false;      // the first chain returns to the program after an action already done: it has none
     Time end = 0;              // when the op the last chain begins ends: the batch's Segment
     ProgramPosition last;      // after the last chain
-    std::vector<int64_t> lastLoops;
-    std::vector<int32_t> channels; // the channels it holds reservations on (Channel::batchers lists the CPU)
+    LoopCounters lastLoops;
+    int32_t channelCount = 0;  // channels[0, channelCount): those it holds reservations on (Channel::batchers lists the CPU)
     std::array<PlannedChain, kMaxChains> chains;
     std::array<uint32_t, kMaxChainOps> ops; // channel << 1 | write
+    std::array<int32_t, kMaxChainOps> channels;
     bool active() const { return next < size; }
     bool actsFirst(int32_t chain) const { return chain > 0 || !resumed; } // the chain begins with its op's action
     uint32_t opsBegin(int32_t chain) const { return chain == 0 ? 0 : chains[size_t(chain) - 1].opsEnd; }

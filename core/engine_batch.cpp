@@ -132,7 +132,8 @@ bool Engine::continueAsBatch(CpuId c) {
     const uint64_t bit = uint64_t(1) << (c % 64);
     if (!(word & bit)) { // the channel lists c, c lists the channel
         word |= bit;
-        rqs_[size_t(c)].batch.channels.push_back(ch);
+        BatchPlan& b = rqs_[size_t(c)].batch;
+        b.channels[size_t(b.channelCount++)] = ch;
     }
     return true;
 }
@@ -267,7 +268,7 @@ void Engine::planChains(CpuId c) {
     const size_t slots = t.loopLeft.size();
     // The loop counters are walked in place, like the random stream: a chain that moved either
     // and was then refused is rare, and the accepted chains are walked again below.
-    b.lastLoops.resize(slots);
+    b.lastLoops.setSize(slots);
     int64_t* const loops = b.lastLoops.data();
     copyCounters(t.loopLeft.data(), slots, loops);
     b.size = 0;
@@ -453,8 +454,9 @@ void Engine::dropRestOfBatch(CpuId c) {
 // The batch's reservations are all done or given back: unlist it.
 void Engine::releaseBatch(CpuId c) {
     CpuRq& rq = rqs_[size_t(c)];
-    for (const int32_t ch : rq.batch.channels) channels_[size_t(ch)].batchers[size_t(c) / 64] &= ~(uint64_t(1) << (c % 64));
-    rq.batch.channels.clear();
+    for (int32_t i = 0; i < rq.batch.channelCount; ++i)
+        channels_[size_t(rq.batch.channels[size_t(i)])].batchers[size_t(c) / 64] &= ~(uint64_t(1) << (c % 64));
+    rq.batch.channelCount = 0;
     rq.batch.size = 0;
     rq.batch.next = 0;
 }

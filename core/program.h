@@ -4,6 +4,7 @@
 #pragma once
 
 #include "distribution.h"
+#include "loop_counters.h"
 #include "types.h"
 
 #include <string>
@@ -78,7 +79,7 @@ inline bool loopCounts(const Op& op, int64_t& left) {
 // Whether a Loop op goes back to its target: while the task has existed less than `until`
 // (massive_intr's "while (time() - start < runtime)"), forever (count 0), or count times by the
 // task's counter for this loop.
-inline bool loopJumps(const Op& op, Time sinceStart, std::vector<int64_t>& loopLeft) {
+inline bool loopJumps(const Op& op, Time sinceStart, LoopCounters& loopLeft) {
     if (op.until > 0) return sinceStart < op.until;
     if (op.count == 0) return true;
     return loopCounts(op, loopLeft[size_t(op.loopSlot)]);
