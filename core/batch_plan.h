@@ -33,10 +33,11 @@ constexpr int kMaxChains = 16; // measured (16 of 12, 16, 24, 32, 48): longer pl
 constexpr uint32_t kMaxChainOps = 4 * kMaxChains; // channel operations in one plan
 
 // The record's arrays, its loop counters and its list of channels are the CPU's own (a plan
-// overwrites them up to `size`), inside its CpuRq: no header or heap buffer to load before them. The running task's own program position is not moved chain by
-// chain: it stays where the plan began until the whole batch has run (then it takes `last`) or
-// the batch is cut part-way (then the chains that ran are walked again from it). The fields every
-// event on the CPU reads come first (cpu_rq.h: they share a cache line with the Segment's).
+// overwrites them up to `size`), inside its CpuRq: no header or heap buffer to load before them.
+// The running task's own program position is not moved chain by chain: it stays where the plan
+// began until the whole batch has run (then it takes `last`) or the batch is cut part-way (then
+// the chains that ran are walked again from it). The fields every event on the CPU reads come
+// first (cpu_rq.h: they share a cache line with the Segment's).
 struct BatchPlan {
     int32_t size = 0;          // chains planned
     int32_t next = 0;          // the first chain not run yet

@@ -53,5 +53,6 @@ private:
     std::unique_ptr<int64_t[]> more_; // all of them when there are more
     uint32_t size_ = 0;
 };
+static_assert(sizeof(LoopCounters) == 24, "where a std::vector stood: the task's second cache line (task.h)");
 
 } // namespace sched

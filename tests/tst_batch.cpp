@@ -91,6 +91,13 @@ private slots:
             {"comm": "producer", "count": 2, "behavior": [{"repeat": 400, "body": [{"write": "ch", "cost": "1us"}, {"run": "2us"}]}]},
             {"comm": "consumer", "count": 2, "behavior": [{"repeat": "forever", "body": [{"read": "ch", "cost": "1us"}, {"run": "3us", "mode": "kernel"}]}]} ]})J",
             100 * kNsPerMs, true);
+        // Nested counted loops: two counters, which live on the heap (loop_counters.h).
+        row("nested counted loops", R"J({"machine": {"cpus": 3, "hz": 1000, "preempt": "none"},
+          "channels": [{"name": "ch", "capacity": 6}],
+          "tasks": [
+            {"comm": "producer", "count": 2, "behavior": [{"repeat": 300, "body": [{"repeat": 3, "body": [{"write": "ch", "cost": "1us"}]}, {"run": "2us"}]}]},
+            {"comm": "consumer", "count": 2, "behavior": [{"repeat": "forever", "body": [{"read": "ch", "cost": "1us"}, {"run": "1us"}]}]} ]})J",
+            100 * kNsPerMs, true);
         // Random durations, a tiny channel, kernel sections, sleeps: plans end and get cut often.
         row("random producer/consumer", R"J({"machine": {"cpus": 3, "hz": 1000, "preempt": "lazy"},
           "channels": [{"name": "ch", "capacity": 3}, {"name": "back", "capacity": 2}],
@@ -120,6 +127,31 @@ private slots:
         QVERIFY2(perOp.recorded == batched.recorded, "a batched run differs from the one-event-per-op run");
         if (fewerEvents) QVERIFY2(batched.events * 2 < perOp.events, qPrintable(QString("events %1 batched vs %2").arg(batched.events).arg(perOp.events)));
         else QVERIFY(batched.events <= perOp.events);
+    }
+
+    void loopCountersAreValuesInPlaceOrOnTheHeap() {
+        // A task's loop counters are copied with the engine (snapshots): the first in place, more
+        // on the heap, each copy its own.
+        LoopCounters one, three;
+        one.assign(1, 5);
+        three.assign(3, 7);
+        QCOMPARE(one.size(), size_t(1));
+        QCOMPARE(three.size(), size_t(3));
+        LoopCounters a = three, b = one;
+        a[2] = 1, b[0] = 2;
+        QCOMPARE(three[2], int64_t(7));
+        QCOMPARE(one[0], int64_t(5));
+        QCOMPARE(a[0], int64_t(7));
+        a = b; // three counters become one
+        QCOMPARE(a.size(), size_t(1));
+        QCOMPARE(a[0], int64_t(2));
+        b = three; // one becomes three
+        three[1] = 9;
+        QCOMPARE(b.size(), size_t(3));
+        QCOMPARE(b[1], int64_t(7));
+        const LoopCounters moved = std::move(b);
+        QCOMPARE(moved.size(), size_t(3));
+        QCOMPARE(moved.data()[2], int64_t(7));
     }
 
     void loopPatternsAreTheWorkloadsFixedLoops() {
