@@ -49,7 +49,7 @@ struct BatchPlan {
     int32_t channelCount = 0;  // channels[0, channelCount): those it holds reservations on (Channel::batchers lists the CPU)
     std::array<PlannedChain, kMaxChains> chains;
     std::array<uint32_t, kMaxChainOps> ops; // channel << 1 | write
-    std::array<int32_t, kMaxChainOps> channels;
+    std::array<int32_t, kMaxChainOps> channels; // a channel joins only with an op reserved on it: never more than the ops
     bool active() const { return next < size; }
     bool actsFirst(int32_t chain) const { return chain > 0 || !resumed; } // the chain begins with its op's action
     uint32_t opsBegin(int32_t chain) const { return chain == 0 ? 0 : chains[size_t(chain) - 1].opsEnd; }
