@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "inspector_panel.h"
 
+#include "data_table.h"
 #include "duration.h"
 
 #include <QHBoxLayout>
-#include <QHeaderView>
 #include <QLabel>
 #include <QPushButton>
 #include <QSpinBox>
@@ -33,15 +33,12 @@ InspectorPanel::InspectorPanel(QWidget* parent) : QWidget(parent) {
     why_->setWordWrap(true);
     why_->setTextInteractionFlags(Qt::TextSelectableByMouse);
     lay->addWidget(why_);
-    table_ = new QTableWidget(0, 7, this);
-    table_->setHorizontalHeaderLabels({tr("task"), tr("state"), tr("v - V (ms)"), tr("deadline - V"), tr("eligible"),
-                                       tr("slice ms"), tr("weight")});
-    table_->verticalHeader()->setVisible(false);
+    table_ = new QTableWidget(this);
+    setUpDataTable(table_, {tr("task"), tr("state"), tr("v - V (ms)"), tr("deadline - V"), tr("eligible"), tr("slice ms"), tr("weight")},
+                   {QStringLiteral("receiver:99999"), tr("delayed sleeper"), QStringLiteral("-99.999"), QStringLiteral("-99.999"), QString(),
+                    QString(), QStringLiteral("88761")});
     table_->setEditTriggers(QAbstractItemView::NoEditTriggers);
     table_->setSelectionBehavior(QAbstractItemView::SelectRows);
-    table_->horizontalHeader()->setSectionResizeMode(QHeaderView::Interactive);
-    table_->horizontalHeader()->setDefaultSectionSize(64);
-    table_->horizontalHeader()->setStretchLastSection(true);
     lay->addWidget(table_, 1);
     connect(table_, &QTableWidget::cellClicked, this, [this](int row, int) {
         if (row >= 0 && size_t(row) < rows_.size()) emit taskSelected(rows_[size_t(row)]);

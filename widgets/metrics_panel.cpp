@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "metrics_panel.h"
 
+#include "data_table.h"
 #include "latency.h"
 #include "perf_report.h"
 
-#include <QHeaderView>
 #include <QLabel>
 #include <QTableWidget>
 #include <QVBoxLayout>
@@ -19,14 +19,10 @@ MetricsPanel::MetricsPanel(QWidget* parent) : QWidget(parent) {
     counts_->setTextInteractionFlags(Qt::TextSelectableByMouse);
     counts_->setWordWrap(true);
     lay->addWidget(counts_);
-    table_ = new QTableWidget(0, 6, this);
-    table_->setHorizontalHeaderLabels({tr("Task"), tr("Runtime ms"), tr("Switches"), tr("Avg delay ms"), tr("Max delay ms"),
-                                       tr("Sum delay ms")});
-    table_->verticalHeader()->setVisible(false);
+    table_ = new QTableWidget(this);
+    setUpDataTable(table_, {tr("Task"), tr("Runtime ms"), tr("Switches"), tr("Avg delay ms"), tr("Max delay ms"), tr("Sum delay ms")},
+                   {QStringLiteral("receiver:(4000)"), QStringLiteral("99999.999"), QStringLiteral("9999999")});
     table_->setEditTriggers(QAbstractItemView::NoEditTriggers);
-    table_->horizontalHeader()->setSectionResizeMode(QHeaderView::Interactive);
-    table_->horizontalHeader()->setDefaultSectionSize(64);
-    table_->horizontalHeader()->setStretchLastSection(true);
     table_->setToolTip(tr("perf sched latency: delay from wakeup (or a runnable switch-out) to the next switch-in"));
     lay->addWidget(table_, 1);
 }
@@ -38,7 +34,7 @@ void MetricsPanel::refresh(const Trace& trace, Time now) {
                          .arg(QString::fromStdString(groupThousands(double(c.total))))
                          .arg(QString::fromStdString(groupThousands(double(c.voluntary))))
                          .arg(QString::fromStdString(groupThousands(double(c.involuntary))))
-                         .arg(c.migrations)
+                         .arg(QString::fromStdString(groupThousands(double(c.migrations))))
                          .arg(double(now) / 1e6, 0, 'f', 3));
     table_->setRowCount(int(rows.size()));
     for (size_t r = 0; r < rows.size(); ++r) {

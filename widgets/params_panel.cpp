@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "params_panel.h"
 
+#include "data_table.h"
 #include "duration.h"
 #include "policy_delegate.h"
 
@@ -9,7 +10,6 @@
 #include <QDoubleSpinBox>
 #include <QFormLayout>
 #include <QGroupBox>
-#include <QHeaderView>
 #include <QLabel>
 #include <QStandardItemModel>
 #include <QTableWidget>
@@ -60,13 +60,10 @@ ParamsPanel::ParamsPanel(QWidget* parent) : QWidget(parent) {
     }
     lay->addWidget(fbox);
 
-    tasks_ = new QTableWidget(0, 5, this);
-    tasks_->setHorizontalHeaderLabels({tr("task"), tr("pid"), tr("policy"), tr("nice/prio"), tr("slice ms")});
+    tasks_ = new QTableWidget(this);
+    setUpDataTable(tasks_, {tr("task"), tr("pid"), tr("policy"), tr("nice/prio"), tr("slice ms")},
+                   {QStringLiteral("receiver"), QStringLiteral("99999"), QStringLiteral("deadline")});
     tasks_->setItemDelegateForColumn(2, new PolicyDelegate(tasks_));
-    tasks_->verticalHeader()->setVisible(false);
-    tasks_->horizontalHeader()->setSectionResizeMode(QHeaderView::Interactive);
-    tasks_->horizontalHeader()->setDefaultSectionSize(64);
-    tasks_->horizontalHeader()->setStretchLastSection(true);
     tasks_->setToolTip(tr("Edit policy, nice (rt priority for SCHED_FIFO/RR) or slice (0 = base slice) to call sched_setattr() now"));
     lay->addWidget(tasks_, 1);
 
