@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "compare_window.h"
 
+#include "data_table.h"
 #include "duration.h"
 #include "save_text.h"
 #include "timeline_view.h"
@@ -8,7 +9,6 @@
 #include <QComboBox>
 #include <QFileDialog>
 #include <QHBoxLayout>
-#include <QHeaderView>
 #include <QLabel>
 #include <QMessageBox>
 #include <QPushButton>
@@ -97,7 +97,6 @@ CompareWindow::CompareWindow(Side a, Side b, Time from, Time to, QWidget* parent
     summary_->setWordWrap(true);
     bottomLay->addWidget(summary_);
     table_ = new QTableWidget(bottom);
-    table_->verticalHeader()->setVisible(false);
     table_->setEditTriggers(QAbstractItemView::NoEditTriggers);
     table_->setSelectionBehavior(QAbstractItemView::SelectRows);
     bottomLay->addWidget(table_, 1);
@@ -124,8 +123,7 @@ void CompareWindow::fillTable() {
     const QStringList head = {tr("task group"), tr("runtime A ms"), tr("runtime B ms"), tr("change"), tr("switches A"), tr("switches B"),
                               tr("change"), tr("vol A/B"), tr("invol A/B"), tr("avg delay A ms"), tr("avg delay B ms"), tr("change"),
                               tr("max delay A/B ms"), tr("sum delay A/B ms"), tr("p50 A/B ms"), tr("p99 A/B ms")};
-    table_->setColumnCount(int(head.size()));
-    table_->setHorizontalHeaderLabels(head);
+    view::setUpDataTable(table_, head, {});
     table_->setRowCount(int(cmp_.rows.size()));
     for (int r = 0; r < int(cmp_.rows.size()); ++r) {
         const CompareRow& row = cmp_.rows[size_t(r)];

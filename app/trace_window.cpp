@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "trace_window.h"
 
+#include "data_table.h"
 #include "derive.h"
 #include "latency.h"
 #include "save_text.h"
@@ -77,9 +78,7 @@ TraceWindow::TraceWindow(std::shared_ptr<const Trace> trace, const ImportReport&
     // perf sched latency of every task, merged by comm as perf does.
     table_ = new QTableWidget(split);
     const QStringList cols{tr("Task"), tr("Runtime ms"), tr("Switches"), tr("Avg delay ms"), tr("Max delay ms"), tr("Sum delay ms")};
-    table_->setColumnCount(int(cols.size()));
-    table_->setHorizontalHeaderLabels(cols);
-    table_->verticalHeader()->setVisible(false);
+    view::setUpDataTable(table_, cols, {});
     table_->setEditTriggers(QAbstractItemView::NoEditTriggers);
     table_->setSelectionBehavior(QAbstractItemView::SelectRows);
     const auto rows = perfSchedLatency(*trace_);
@@ -97,7 +96,8 @@ TraceWindow::TraceWindow(std::shared_ptr<const Trace> trace, const ImportReport&
     }
     table_->setSortingEnabled(true);
     table_->sortByColumn(1, Qt::DescendingOrder);
-    table_->horizontalHeader()->setSectionResizeMode(0, QHeaderView::Stretch);
+    table_->horizontalHeader()->setStretchLastSection(false);
+    table_->horizontalHeader()->setSectionResizeMode(0, QHeaderView::Stretch); // the task names take what is left
     table_->resizeColumnsToContents();
     split->addWidget(table_);
     split->setStretchFactor(0, 3);
