@@ -2,6 +2,7 @@
 #include "latency.h"
 
 #include <algorithm>
+#include <cstdint>
 #include <map>
 #include <numeric>
 #include <span>
@@ -9,6 +10,14 @@
 namespace sched {
 
 namespace {
+
+// Sums of an imported trace's times saturate instead of wrapping: a trace's slices may overlap
+// (timestamps that went backwards are kept) and perf sched latency's merged rows add up many
+// tasks, so a garbled trace could otherwise overflow 2^63 ns into a negative runtime.
+Time addSaturated(Time a, Time b) {
+    Time sum;
+    return __builtin_add_overflow(a, b, &sum) ? (b > 0 ? INT64_MAX : INT64_MIN) : sum;
+}
 
 bool isVoluntaryEnd(uint8_t point) {
     return point == uint8_t(SwitchPoint::Block) || point == uint8_t(SwitchPoint::Exit);
@@ -126,14 +135,14 @@ std::vector<LatencyRow> perfSchedLatency(const Trace& trace, const LatencyOption
             [&](Time wake, Time in) {
                 const Time d = in - wake;
                 r.count++;
-                r.totalDelay += d;
+                r.totalDelay = addSaturated(r.totalDelay, d);
                 if (d > r.maxDelay) {
                     r.maxDelay = d;
                     r.maxStart = wake;
                     r.maxEnd = in;
                 }
             },
-            [&](uint32_t i) { r.runtime += s.end[i] - s.start[i]; });
+            [&](uint32_t i) { r.runtime = addSaturated(r.runtime, s.end[i] - s.start[i]); });
         rows.push_back(std::move(r));
     }
     return latencyTable(std::move(rows), opts);
@@ -147,9 +156,9 @@ std::vector<LatencyRow> latencyTable(std::vector<LatencyRow> rows, const Latency
             if (fresh) continue;
             LatencyRow& m = it->second;
             m.merged++;
-            m.runtime += r.runtime;
+            m.runtime = addSaturated(m.runtime, r.runtime);
             m.count += r.count;
-            m.totalDelay += r.totalDelay;
+            m.totalDelay = addSaturated(m.totalDelay, r.totalDelay);
             if (r.maxDelay > m.maxDelay) {
                 m.maxDelay = r.maxDelay;
                 m.maxStart = r.maxStart;

@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <charconv>
+#include <cstdint>
 #include <cstdio>
 
 namespace sched {
@@ -31,11 +32,17 @@ template <class T> bool number(std::string_view s, T& out) {
     return ec == std::errc() && p == s.data() + s.size();
 }
 
-// "976.785403" -> ns (any number of decimals up to 9).
+// A pid the kernel can give: 0 (idle) to PID_MAX_LIMIT - 1 (include/linux/threads.h: 4 * 1024 *
+// 1024 on 64-bit). A garbled larger one would otherwise size the pid -> task table.
+constexpr int32_t kPidMaxLimit = 4 * 1024 * 1024;
+constexpr Time kMaxTraceSpan = Time(1) << 50; // 13 days: see line()
+bool pidNumber(std::string_view s, int32_t& out) { return number(s, out) && out >= 0 && out < kPidMaxLimit; }
+
+// "976.785403" -> ns (any number of decimals up to 9), up to 2^63 ns (292 years).
 bool timestamp(std::string_view s, Time& out) {
     const size_t dot = s.find('.');
     int64_t sec = 0, frac = 0;
-    if (!number(s.substr(0, dot), sec) || sec < 0) return false;
+    if (!number(s.substr(0, dot), sec) || sec < 0 || sec >= INT64_MAX / kNsPerSec) return false;
     if (dot == std::string_view::npos) {
         out = sec * kNsPerSec;
         return true;
@@ -65,7 +72,7 @@ bool pluginTask(std::string_view s, std::string_view& comm, int32_t& pid, int& p
     if (!number(s.substr(lb + 2, s.size() - lb - 3), prio)) return false;
     const std::string_view cp = s.substr(0, lb);
     const size_t colon = cp.rfind(':');
-    if (colon == std::string_view::npos || !number(cp.substr(colon + 1), pid)) return false;
+    if (colon == std::string_view::npos || !pidNumber(cp.substr(colon + 1), pid)) return false;
     comm = cp.substr(0, colon);
     return true;
 }
@@ -240,9 +247,10 @@ void TraceImporter::switchEvent(int c, Time t, std::string_view p) {
         prevComm = field(p, "prev_comm=", " prev_pid=");
         nextComm = field(p, "next_comm=", " next_pid=");
         prevState = field(p, "prev_state=");
-        if (!number(field(p, "prev_pid="), prevPid) || !number(field(p, "next_pid="), nextPid) ||
+        if (!pidNumber(field(p, "prev_pid="), prevPid) || !pidNumber(field(p, "next_pid="), nextPid) ||
             !number(field(p, "prev_prio="), prevPrio) || !number(field(p, "next_prio="), nextPrio) || prevState.empty())
-            return malformed("sched_switch: a field is missing or not a number (prev_pid, prev_prio, prev_state, next_pid, next_prio)");
+            return malformed("sched_switch: a field is missing or not a number (prev_pid, prev_prio, prev_state, next_pid, next_prio; "
+                             "pids 0 to 4194303)");
     } else { // libtraceevent's sched plugin: "comm:pid [prio] STATE ==> comm:pid [prio]"
         std::string_view left = p.substr(0, arrow);
         const size_t sp = left.rfind(' ');
@@ -277,8 +285,8 @@ void TraceImporter::wakeEvent(int c, int32_t wakerPid, Time t, std::string_view 
     int prio = 0, target = 0;
     if (p.rfind("comm=", 0) == 0) {
         comm = field(p, "comm=", " pid=");
-        if (!number(field(p, " pid="), pid) || !number(field(p, "prio="), prio) || !number(field(p, "target_cpu="), target))
-            return malformed("wakeup: a field is missing or not a number (pid, prio, target_cpu)");
+        if (!pidNumber(field(p, " pid="), pid) || !number(field(p, "prio="), prio) || !number(field(p, "target_cpu="), target))
+            return malformed("wakeup: a field is missing or not a number (pid 0 to 4194303, prio, target_cpu)");
     } else { // plugin: "comm:pid [prio] [success=1] CPU:NNN"
         const size_t cpuAt = p.rfind(" CPU:");
         if (cpuAt == std::string_view::npos || !number(trim(p.substr(cpuAt + 5)), target)) return malformed("wakeup: no ' CPU:' target");
@@ -309,9 +317,9 @@ void TraceImporter::wakeEvent(int c, int32_t wakerPid, Time t, std::string_view 
 void TraceImporter::migrateEvent(Time t, std::string_view p) {
     int32_t pid = 0;
     int orig = 0, dest = 0;
-    if (!number(field(p, " pid="), pid) || !number(field(p, "orig_cpu="), orig) || !number(field(p, "dest_cpu="), dest) || orig < 0 ||
+    if (!pidNumber(field(p, " pid="), pid) || !number(field(p, "orig_cpu="), orig) || !number(field(p, "dest_cpu="), dest) || orig < 0 ||
         dest < 0 || orig > 4095 || dest > 4095)
-        return malformed("sched_migrate_task: expected pid=, orig_cpu=, dest_cpu=");
+        return malformed("sched_migrate_task: expected pid= (0 to 4194303), orig_cpu=, dest_cpu= (0 to 4095)");
     const TaskId id = task(pid, field(p, "comm=", " pid="));
     if (id == kNoTask) return;
     trace_.migrations.push(t, id, uint16_t(orig), uint16_t(dest));
@@ -320,8 +328,8 @@ void TraceImporter::migrateEvent(Time t, std::string_view p) {
 
 void TraceImporter::forkEvent(std::string_view p) {
     int32_t parent = 0, child = 0;
-    if (!number(field(p, " pid="), parent) || !number(field(p, "child_pid="), child))
-        return malformed("sched_process_fork: expected pid= and child_pid=");
+    if (!pidNumber(field(p, " pid="), parent) || !pidNumber(field(p, "child_pid="), child))
+        return malformed("sched_process_fork: expected pid= and child_pid= (0 to 4194303)");
     const TaskId c = task(child, field(p, "child_comm=", " child_pid="));
     if (c != kNoTask) trace_.tasks[size_t(c)].ppid = parent;
     task(parent, field(p, "comm=", " pid="));
@@ -439,13 +447,19 @@ void TraceImporter::line(std::string_view l) {
         if (dash == std::string_view::npos || !number(who.substr(dash + 1), pid)) return malformed("no 'comm-pid' before the CPU field");
         comm = who.substr(0, dash);
     }
-    if (pid < 0) return malformed("negative pid");
+    if (pid < 0 || pid >= kPidMaxLimit) return malformed("pid out of range before the CPU field (accepted: 0 to 4194303, PID_MAX_LIMIT - 1)");
     if (!sawEvent_) {
         sawEvent_ = true;
         report_.format = perf ? TraceFormat::PerfScript : flags.empty() || latency != std::string_view::npos ? TraceFormat::TraceCmd : TraceFormat::Ftrace;
         report_.first = t;
     }
     if (t < report_.first) t = report_.first; // before the first event: counted as unordered below
+    // A trace that would span more than kMaxTraceSpan holds a garbled timestamp (ftrace's clocks
+    // count from boot; a trace buffer holds seconds to hours): keeping it would stretch a slice
+    // over years and overflow the sums of every metric.
+    if (t - report_.first > kMaxTraceSpan)
+        return malformed("timestamp " + std::to_string((t - report_.first) / kNsPerSec) +
+                         " s after the trace's first event (accepted: up to 13 days after it)");
     report_.last = std::max(report_.last, t);
     t -= report_.first;                          // the trace starts at 0; report.first keeps the offset
     const char nr = flags.size() >= 2 ? flags[1] : 0;

@@ -36,6 +36,23 @@ struct TraceBuilder {
 class TestLatency : public QObject {
     Q_OBJECT
 private slots:
+    // An imported trace's slices may overlap (its timestamps went backwards, kept and counted):
+    // the sums stop at 2^63 - 1 ns instead of wrapping to a negative runtime or delay.
+    void sumsSaturateInsteadOfWrapping() {
+        TraceBuilder b(2);
+        const Time half = INT64_MAX / 2 + 1;
+        const TaskId a = b.task("a", 10), a2 = b.task("a", 11);
+        b.slice(a, 0, 0, half, SwitchPoint::Block);
+        b.slice(a, 1, 0, half, SwitchPoint::Block);
+        b.slice(a2, 0, 0, half, SwitchPoint::Block);
+        const auto perTid = perfSchedLatency(b.t, LatencyOptions{false, {LatencySortKey::Max}});
+        const LatencyRow& ra = perTid[0].pid == 10 ? perTid[0] : perTid[1];
+        QCOMPARE(ra.runtime, Time(INT64_MAX));
+        const auto merged = perfSchedLatency(b.t);
+        QCOMPARE(merged.size(), size_t(1));
+        QCOMPARE(merged[0].merged, 2);
+        QCOMPARE(merged[0].runtime, Time(INT64_MAX));
+    }
     void delayRunsFromWakeupOrRunnableSwitchOutToSwitchIn() {
         TraceBuilder b(1);
         const TaskId a = b.task("a", 10), x = b.task("x", 20);

@@ -332,6 +332,17 @@ private slots:
         QTest::newRow("cut mid-line") << "a-10 [000] d..2. 1.000000: sched_switch: prev_comm=a prev_pid=10 prev_pr" << "==>";
         QTest::newRow("binary junk") << QString::fromLatin1("\x01\x02[\x03]\x04") << "no '[CPU]'";
         QTest::newRow("empty brackets") << "a-10 [] d..2. 1.000000: " + QString(sw) << "no '[CPU]'";
+        // No task has a pid at or past PID_MAX_LIMIT (4194304): such a pid is garbled, not a task
+        // (found by fuzz/fuzz_trace_import: it sized the pid -> task table to gigabytes).
+        QTest::newRow("prefix pid past PID_MAX_LIMIT") << "a-2000000000 [000] d..2. 1.000000: " + QString(sw) << "0 to 4194303";
+        QTest::newRow("next_pid past PID_MAX_LIMIT") << "a-10 [000] d..2. 1.000000: sched_switch: prev_comm=a prev_pid=10 prev_prio=120 prev_state=S ==> next_comm=b next_pid=4194304 next_prio=120" << "4194303";
+        QTest::newRow("wakeup pid past PID_MAX_LIMIT") << "a-10 [000] d..2. 1.000000: sched_wakeup: comm=b pid=99999999 prio=120 target_cpu=001" << "4194303";
+        QTest::newRow("migrate pid past PID_MAX_LIMIT") << "a-10 [000] d..2. 1.000000: sched_migrate_task: comm=b pid=4194304 prio=120 orig_cpu=0 dest_cpu=1" << "4194303";
+        QTest::newRow("fork child past PID_MAX_LIMIT") << "a-10 [000] ..... 1.000000: sched_process_fork: comm=a pid=10 child_comm=b child_pid=2147483647" << "4194303";
+        QTest::newRow("plugin pid past PID_MAX_LIMIT") << "a-10 [000] 1.000000: sched_wakeup: b:5000000 [120] CPU:001" << "comm:pid [prio]";
+        // 2^63 ns is 292 years: a later timestamp would overflow the nanoseconds.
+        QTest::newRow("timestamp 13 days after the first") << "a-10 [000] d..2. 1200001.000000: " + QString(sw) << "up to 13 days";
+        QTest::newRow("timestamp past 2^63 ns") << "a-10 [000] d..2. 9300000000.000000: " + QString(sw) << "timestamp";
     }
     void malformedLinesAreCountedNotFatal() {
         QFETCH(QString, line);
