@@ -154,6 +154,11 @@ int deriveCommand(const DeriveCliOptions& o, std::ostream& out, std::ostream& er
     d.source = o.file;
     scen::DeriveSummary sum;
     const std::string json = scen::deriveScenarioJson(trace, d, &sum);
+    if (json.empty()) {
+        err << "schedscope-cli derive: no task of " << (d.rootPid > 0 ? "pid " + std::to_string(d.rootPid) + " and its descendants" : "the trace")
+            << " ran in " << o.file << ": nothing to derive (--all takes every task, --root PID one workload)\n";
+        return 2;
+    }
     err << "derived " << sum.tasks << " tasks in " << sum.entries << " entries (" << sum.bursts << " CPU bursts, " << sum.sleeps
         << " sleeps, " << double(sum.runtime) / 1e9 << " s of CPU)" << (d.rootPid > 0 ? " from pid " + std::to_string(d.rootPid) + " and its descendants" : "")
         << "\n";

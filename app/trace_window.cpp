@@ -112,6 +112,9 @@ QString TraceWindow::deriveScenarioTo(const QString& path, QString* summary) con
     o.source = QFileInfo(path_).fileName().toStdString();
     scen::DeriveSummary sum;
     const std::string json = scen::deriveScenarioJson(*trace_, o, &sum);
+    if (json.empty())
+        return o.rootPid > 0 ? tr("No task of pid %1 and its descendants ran in this trace: nothing to derive.").arg(o.rootPid)
+                             : tr("No task ran in this trace: nothing to derive.");
     if (QString why; !saveTextAtomically(path, json, &why)) return tr("Cannot write %1: %2").arg(path, why);
     if (summary)
         *summary = tr("%1 tasks in %2 entries%3").arg(sum.tasks).arg(sum.entries).arg(o.rootPid > 0 ? tr(" (pid %1 and its descendants)").arg(o.rootPid) : QString());

@@ -107,6 +107,21 @@ std::string cycleJson(const std::vector<const TaskProfile*>& members, int classe
     return out + " ] }";
 }
 
+// A trace's comm as a scenario accepts it: printable (the derived file's comments name wakers
+// too), at most 15 bytes (TASK_COMM_LEN) cut on a UTF-8 boundary, and "<...>" — ftrace's name
+// for a comm it does not know — where nothing is left.
+std::string commForScenario(const std::string& comm) {
+    std::string c;
+    for (char ch : comm)
+        if (static_cast<unsigned char>(ch) >= 0x20 && ch != 0x7f) c += ch;
+    if (c.size() > 15) {
+        size_t n = 15;
+        while (n > 0 && (static_cast<unsigned char>(c[n]) & 0xc0) == 0x80) --n; // c[n] continues a character
+        c.resize(n);
+    }
+    return c.empty() ? "<...>" : c;
+}
+
 std::string quote(const std::string& s) {
     std::string q = "\"";
     for (char c : s) {
@@ -129,7 +144,7 @@ std::vector<TaskProfile> profiles(const Trace& trace, const std::vector<char>& w
         if (!want[t] || w.isNew[i]) continue;
         const TaskId by = w.waker[i] >= 0 && w.waker[i] != TaskId(t) ? w.waker[i] : kNoTask;
         wakes[t].push_back({w.time[i], by});
-        p[t].wakers[by != kNoTask ? trace.tasks[size_t(by)].comm : "an interrupt"]++;
+        p[t].wakers[by != kNoTask ? commForScenario(trace.tasks[size_t(by)].comm) : "an interrupt"]++;
     }
     for (size_t t = 0; t < trace.tasks.size(); ++t) {
         auto& v = slices[t];
@@ -226,16 +241,31 @@ int workloadRootFromMarkers(const Trace& trace) {
 
 std::string deriveScenarioJson(const Trace& trace, const DeriveOptions& o, DeriveSummary* summary) {
     std::vector<char> want = o.rootPid > 0 ? descendantsOf(trace, o.rootPid) : std::vector<char>(trace.tasks.size(), 1);
-    const auto prof = profiles(trace, want);
+    auto prof = profiles(trace, want);
+    // The scenario format's limits (scenario_reader.h, scenario_parser.cpp): an op takes up to
+    // 1000 s, a task starts and the run ends within 1 h. A longer trace is cut to them, and the
+    // file says how much.
+    constexpr Time kMaxOp = 1000 * kNsPerSec, kMaxRun = 3600 * kNsPerSec;
+    int64_t cut = 0;
+    for (TaskProfile& tp : prof) {
+        for (std::vector<Time>* v : {&tp.bursts, &tp.sleeps})
+            for (Time& t : *v)
+                if (t > kMaxOp) t = kMaxOp, ++cut;
+        tp.start = std::min(tp.start, kMaxRun);
+    }
     // Entries: one per task, or one per comm with more than poolAbove tasks.
     // Siblings of one comm (the same parent) do the same thing: they are pooled.
     std::map<std::pair<std::string, int32_t>, std::vector<const TaskProfile*>> byComm;
     std::vector<std::pair<std::string, int32_t>> order;
     for (const TaskProfile& tp : prof) {
         if (tp.id == kNoTask || tp.bursts.empty()) continue;
-        const auto key = std::make_pair(trace.tasks[size_t(tp.id)].comm, trace.tasks[size_t(tp.id)].ppid);
+        const auto key = std::make_pair(commForScenario(trace.tasks[size_t(tp.id)].comm), trace.tasks[size_t(tp.id)].ppid);
         if (!byComm.count(key)) order.push_back(key);
         byComm[key].push_back(&tp);
+    }
+    if (order.empty()) { // a scenario needs a task: the caller says there is nothing to derive
+        if (summary) *summary = {};
+        return {};
     }
     // A machine's timer sleep ends timer slack (50 us for fair tasks) and the interrupt path
     // (2 us) after its request; the engine adds both again, so a timer-woken sleep asks for less.
@@ -280,7 +310,7 @@ std::string deriveScenarioJson(const Trace& trace, const DeriveOptions& o, Deriv
         if (!top.empty()) wakers += "  //   " + label + " woken by " + top + "\n";
         const bool timerWoken = total > 0 && fromIrq * 2 >= total;
         const TraceTask& first = trace.tasks[size_t(members.front()->id)];
-        std::string e = "    { \"comm\": " + quote(comm.substr(0, 15));
+        std::string e = "    { \"comm\": " + quote(comm);
         if (members.size() > 1) e += ", \"count\": " + std::to_string(members.size());
         e += ", \"start\": \"" + ns(double(start)) + "\"";
         if (first.prio < 100) e += ", \"policy\": \"fifo\", \"priority\": " + std::to_string(std::clamp(99 - first.prio, 1, 99));
@@ -319,10 +349,13 @@ std::string deriveScenarioJson(const Trace& trace, const DeriveOptions& o, Deriv
                   "  // Sleeps are modelled as timer sleeps; who woke whom in the trace:\n",
                   o.source.c_str());
     std::string out = head + wakers;
+    if (cut > 0 || trace.endTime + 100 * kNsPerMs > kMaxRun)
+        out += "  // Cut to the scenario format's limits: " + std::to_string(cut) + " bursts or sleeps longer than 1000 s, and the " +
+               "run to 1 h (the trace spans " + std::to_string(trace.endTime / kNsPerSec) + " s).\n";
     out += "  \"name\": " + quote("derived-" + o.source.substr(o.source.find_last_of('/') + 1)) + ",\n";
     out += "  \"description\": " + quote("Derived from the trace " + o.source + ": " + std::to_string(sum.tasks) + " tasks in " +
                                          std::to_string(sum.entries) + " entries") + ",\n";
-    out += "  \"duration\": \"" + ns(double(trace.endTime + 100 * kNsPerMs)) + "\",\n";
+    out += "  \"duration\": \"" + ns(double(std::min(trace.endTime + 100 * kNsPerMs, kMaxRun))) + "\",\n";
     out += "  \"machine\": { \"cpus\": " + std::to_string(cpus) + ", \"hz\": " + std::to_string(o.hz) + ", \"kernel\": " + quote(o.kernel) +
            ", \"preempt\": " + quote(o.preempt) + " },\n";
     out += "  \"tasks\": [\n" + tasks + "\n  ]\n}\n";

@@ -35,7 +35,8 @@ struct DeriveSummary {
 // or -1 when there is none.
 int workloadRootFromMarkers(const sched::Trace& trace);
 
-// Scenario JSON text; the summary says what went in.
+// Scenario JSON text; the summary says what went in. Empty when no task of the workload ran in
+// the trace (a scenario needs one).
 std::string deriveScenarioJson(const sched::Trace& trace, const DeriveOptions& opts, DeriveSummary* summary = nullptr);
 
 } // namespace scen

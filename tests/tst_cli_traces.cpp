@@ -90,6 +90,19 @@ private slots:
         QVERIFY(parseDeriveOptions({"t", "--classes", "0"}, bad).find("from 1 (bursts drawn independently) to 20") != std::string::npos);
     }
 
+    // A workload that never ran in the trace (here: a pid the trace does not hold) has nothing to
+    // derive: refused with the reason, and -o is not written (a scenario needs a task).
+    void deriveRefusesAWorkloadThatNeverRan() {
+        QTemporaryDir dir;
+        const std::string path = dir.filePath("none.json").toStdString();
+        DeriveCliOptions o;
+        QVERIFY(parseDeriveOptions({trace("massive_intr-8x8ms-1ms.trace.xz"), "--root", "4000000", "-o", path}, o).empty());
+        std::ostringstream out, err;
+        QCOMPARE(deriveCommand(o, out, err), 2);
+        QVERIFY2(err.str().find("no task of pid 4000000 and its descendants ran in") != std::string::npos, err.str().c_str());
+        QVERIFY(!QFileInfo::exists(QString::fromStdString(path)));
+    }
+
     // Simulation against simulation with one setting changed, and against a real trace.
     void compareTwoSettingsAndATrace() {
         CompareOptions o;

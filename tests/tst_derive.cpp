@@ -84,6 +84,50 @@ bool near(double real, double sim, double tol) { return std::abs(sim - real) <= 
 class TestDerive : public QObject {
     Q_OBJECT
 private slots:
+    // A comm as a scenario takes it (1 to 15 bytes, TASK_COMM_LEN): a trace's empty or
+    // unprintable comm becomes ftrace's "<...>", a long one is cut to 15 bytes without splitting a
+    // UTF-8 character; the derived file parses (found by fuzzing: an empty comm made it unloadable).
+    // An op takes up to 1000 s and a run lasts up to 1 h in the scenario format: a trace with a
+    // longer burst, or longer altogether, is cut to those limits and the file says so (found by
+    // fuzzing: a 51-minute burst made the derived file unloadable).
+    void derivedTimesStayWithinTheFormatsLimits() {
+        const std::string text = "cpus=1\n"
+            "   <idle>-0 [000] d..2.     1.000000: sched_switch: prev_comm=swapper/0 prev_pid=0 prev_prio=120 prev_state=R ==> next_comm=hog next_pid=10 next_prio=120\n"
+            "   hog-10 [000] d..2.  3072.000000: sched_switch: prev_comm=hog prev_pid=10 prev_prio=120 prev_state=S ==> next_comm=swapper/0 next_pid=0 next_prio=120\n"
+            "   <idle>-0 [000] d..2.  5000.000000: sched_switch: prev_comm=swapper/0 prev_pid=0 prev_prio=120 prev_state=R ==> next_comm=hog next_pid=10 next_prio=120\n"
+            "   hog-10 [000] d..2.  5000.100000: sched_switch: prev_comm=hog prev_pid=10 prev_prio=120 prev_state=S ==> next_comm=swapper/0 next_pid=0 next_prio=120\n";
+        ImportReport rep;
+        const Trace t = importTraceText(text, rep);
+        QCOMPARE(rep.malformed, int64_t(0));
+        const std::string json = scen::deriveScenarioJson(t, scen::DeriveOptions{});
+        scen::Scenario s;
+        scen::ScenarioError se;
+        QVERIFY2(scen::parseScenario(json, "derived.json", s, se), (se.text() + "\n" + json).c_str());
+        QCOMPARE(s.duration, 3600 * kNsPerSec);
+        QVERIFY2(json.find("Cut to the scenario format's limits: 2 bursts or sleeps longer than 1000 s") != std::string::npos, json.c_str());
+        QVERIFY2(json.find("\"run\": \"1000000000000ns\"") != std::string::npos, json.c_str());
+    }
+
+    void derivedCommsAreOnesAScenarioAccepts() {
+        const std::string text = "cpus=1\n"
+            "   -10 [000] d..2.     1.000000: sched_switch: prev_comm= prev_pid=10 prev_prio=120 prev_state=S ==> next_comm=a-very-long-command-name next_pid=11 next_prio=120\n"
+            "   x-11 [000] d..2.     1.000100: sched_switch: prev_comm=a-very-long-command-name prev_pid=11 prev_prio=120 prev_state=S ==> next_comm=abcdefghijklmn\xc3\xa9z next_pid=12 next_prio=120\n"
+            "   y-12 [000] d..2.     1.000200: sched_switch: prev_comm=abcdefghijklmn\xc3\xa9z prev_pid=12 prev_prio=120 prev_state=S ==> next_comm=\x01\x02 next_pid=13 next_prio=120\n"
+            "   z-13 [000] d..2.     1.000300: sched_switch: prev_comm=\x01\x02 prev_pid=13 prev_prio=120 prev_state=S ==> next_comm=swapper/0 next_pid=0 next_prio=120\n";
+        ImportReport rep;
+        const Trace t = importTraceText(text, rep);
+        QCOMPARE(rep.malformed, int64_t(0));
+        scen::DeriveOptions o;
+        const std::string json = scen::deriveScenarioJson(t, o);
+        scen::Scenario s;
+        scen::ScenarioError se;
+        QVERIFY2(scen::parseScenario(json, "derived.json", s, se), (se.text() + "\n" + json).c_str());
+        std::vector<std::string> comms;
+        for (const scen::TaskGroupSpec& g : s.tasks) comms.push_back(g.comm);
+        std::sort(comms.begin(), comms.end());
+        const std::vector<std::string> want{"<...>", "<...>", "a-very-long-com", "abcdefghijklmn"};
+        QCOMPARE(comms, want);
+    }
     void massiveIntrResimulates() {
         const Resim r = resimulate("massive_intr-8x8ms-1ms.trace.xz", 18109);
         QCOMPARE(r.sum.tasks, 12);
