@@ -27,6 +27,15 @@ struct JsonValue {
     std::vector<std::pair<std::string, JsonValue>> members; // Object, in file order
     std::vector<JsonPos> keyPos;                             // Object: where each key starts
 
+    // Defined in the .cpp, where JsonValue is complete: std::pair<std::string, JsonValue> may not
+    // be instantiated inside the class (Clang does it for the implicit constexpr destructor).
+    JsonValue();
+    JsonValue(const JsonValue&);
+    JsonValue(JsonValue&&) noexcept;
+    JsonValue& operator=(const JsonValue&);
+    JsonValue& operator=(JsonValue&&) noexcept;
+    ~JsonValue();
+
     bool isObject() const { return type == Type::Object; }
     bool isArray() const { return type == Type::Array; }
     bool isString() const { return type == Type::String; }

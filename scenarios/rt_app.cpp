@@ -72,7 +72,9 @@ constexpr const char* kIgnoredGlobals[] = {"calibration", "logdir",  "log_basena
 bool RtAppReader::global(const JsonValue& g, Scenario& s, Policy& defaultPolicy, long long& duration) {
     if (!g.isObject()) return fail(g.pos, "global", "expected an object, found " + jsonTypeName(g.type));
     for (size_t i = 0; i < g.members.size(); ++i) {
-        const auto& [k, v] = g.members[i];
+        // Named references, not a structured binding: lambdas below capture k (Clang < 16 cannot).
+        const std::string& k = g.members[i].first;
+        const JsonValue& v = g.members[i].second;
         const std::string f = "global." + k;
         if (k == "duration") {
             if (!integer(v, f, -1, 86400, duration)) return false;
@@ -98,7 +100,8 @@ bool RtAppReader::events(const JsonValue& obj, const std::string& f, Program& p,
                                                "resume", "mem", "iorun", "memrun", "sem_post", "sem_wait", "fork", "taskgroup",
                                                "util_min", "util_max", "nodes_membind"};
     for (size_t i = 0; i < obj.members.size(); ++i) {
-        const auto& [k, v] = obj.members[i];
+        const std::string& k = obj.members[i].first; // captured below: see global()
+        const JsonValue& v = obj.members[i].second;
         const std::string ef = f + "." + k;
         if (std::any_of(std::begin(kTaskKeys), std::end(kTaskKeys), [&](const char* t) { return k == t; })) continue;
         const auto is = [&](const char* prefix) { return k.rfind(prefix, 0) == 0; };
