@@ -30,7 +30,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     (void)sched::countSwitches(t);
     size_t bytes = 0;
     sched::writeFtraceText(t, [&](std::string_view s) { bytes += s.size(); }, {});
-    if (t.cpus > 0 && t.cpus <= 64) { // derive --cpus is the trace's
+    {
         scen::DeriveOptions opts;
         opts.source = "fuzz.trace";
         const std::string json = scen::deriveScenarioJson(t, opts);

@@ -340,7 +340,8 @@ std::string deriveScenarioJson(const Trace& trace, const DeriveOptions& o, Deriv
         else
             for (const TaskProfile* tp : members) entry(key.first, {tp}, key.first);
     }
-    const int cpus = o.cpus > 0 ? o.cpus : std::max(1, trace.cpus);
+    // The simulator models up to kMaxCpus: a bigger machine's workload runs on that many (said below).
+    const int cpus = std::min(o.cpus > 0 ? o.cpus : std::max(1, trace.cpus), kMaxCpus);
     char head[1024];
     std::snprintf(head, sizeof head,
                   "{\n  // Derived by schedscope-cli derive from %s: per task (or per comm group) its CPU bursts\n"
@@ -349,6 +350,9 @@ std::string deriveScenarioJson(const Trace& trace, const DeriveOptions& o, Deriv
                   "  // Sleeps are modelled as timer sleeps; who woke whom in the trace:\n",
                   o.source.c_str());
     std::string out = head + wakers;
+    if (o.cpus <= 0 && trace.cpus > kMaxCpus)
+        out += "  // The trace's machine has " + std::to_string(trace.cpus) + " CPUs; the simulator models up to " + std::to_string(kMaxCpus) +
+               ": this scenario runs on " + std::to_string(kMaxCpus) + ".\n";
     if (cut > 0 || trace.endTime + 100 * kNsPerMs > kMaxRun)
         out += "  // Cut to the scenario format's limits: " + std::to_string(cut) + " bursts or sleeps longer than 1000 s, and the " +
                "run to 1 h (the trace spans " + std::to_string(trace.endTime / kNsPerSec) + " s).\n";

@@ -87,11 +87,13 @@ private slots:
     // A comm as a scenario takes it (1 to 15 bytes, TASK_COMM_LEN): a trace's empty or
     // unprintable comm becomes ftrace's "<...>", a long one is cut to 15 bytes without splitting a
     // UTF-8 character; the derived file parses (found by fuzzing: an empty comm made it unloadable).
-    // An op takes up to 1000 s and a run lasts up to 1 h in the scenario format: a trace with a
-    // longer burst, or longer altogether, is cut to those limits and the file says so (found by
-    // fuzzing: a 51-minute burst made the derived file unloadable).
+    // An op takes up to 1000 s, a run lasts up to 1 h and a machine has up to 256 CPUs in the
+    // scenario format: a trace with a longer burst, longer altogether or from a bigger machine is
+    // cut to those limits and the file says so (found by fuzzing: a 51-minute burst made the
+    // derived file unloadable).
     void derivedTimesStayWithinTheFormatsLimits() {
         const std::string text = "cpus=1\n"
+            "   <idle>-0 [511] d..2.     1.000000: sched_switch: prev_comm=swapper/511 prev_pid=0 prev_prio=120 prev_state=R ==> next_comm=x next_pid=9 next_prio=120\n"
             "   <idle>-0 [000] d..2.     1.000000: sched_switch: prev_comm=swapper/0 prev_pid=0 prev_prio=120 prev_state=R ==> next_comm=hog next_pid=10 next_prio=120\n"
             "   hog-10 [000] d..2.  3072.000000: sched_switch: prev_comm=hog prev_pid=10 prev_prio=120 prev_state=S ==> next_comm=swapper/0 next_pid=0 next_prio=120\n"
             "   <idle>-0 [000] d..2.  5000.000000: sched_switch: prev_comm=swapper/0 prev_pid=0 prev_prio=120 prev_state=R ==> next_comm=hog next_pid=10 next_prio=120\n"
@@ -104,7 +106,10 @@ private slots:
         scen::ScenarioError se;
         QVERIFY2(scen::parseScenario(json, "derived.json", s, se), (se.text() + "\n" + json).c_str());
         QCOMPARE(s.duration, 3600 * kNsPerSec);
-        QVERIFY2(json.find("Cut to the scenario format's limits: 2 bursts or sleeps longer than 1000 s") != std::string::npos, json.c_str());
+        QCOMPARE(s.config.cpus, kMaxCpus); // the trace's 512 CPUs: more than the simulator models
+        QVERIFY2(json.find("The trace's machine has 512 CPUs") != std::string::npos, json.c_str());
+        // Three cuts: hog's 3071 s burst and 1928 s sleep, and x, running on CPU 511 all along.
+        QVERIFY2(json.find("Cut to the scenario format's limits: 3 bursts or sleeps longer than 1000 s") != std::string::npos, json.c_str());
         QVERIFY2(json.find("\"run\": \"1000000000000ns\"") != std::string::npos, json.c_str());
     }
 
