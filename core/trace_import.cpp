@@ -42,11 +42,7 @@ bool pidNumber(std::string_view s, int32_t& out) { return number(s, out) && out 
 bool timestamp(std::string_view s, Time& out) {
     const size_t dot = s.find('.');
     int64_t sec = 0, frac = 0;
-    if (!number(s.substr(0, dot), sec) || sec < 0 || sec >= INT64_MAX / kNsPerSec) return false;
-    if (dot == std::string_view::npos) {
-        out = sec * kNsPerSec;
-        return true;
-    }
+    if (dot == std::string_view::npos || !number(s.substr(0, dot), sec) || sec < 0 || sec >= INT64_MAX / kNsPerSec) return false;
     const std::string_view f = s.substr(dot + 1);
     if (f.empty() || f.size() > 9 || !number(f, frac)) return false;
     for (size_t i = f.size(); i < 9; ++i) frac *= 10;
@@ -424,6 +420,11 @@ void TraceImporter::line(std::string_view l) {
         if (sp == std::string_view::npos) return malformed("truncated after the flags");
     }
     Time t = 0;
+    if (int64_t count = 0; rest[sp - 1] == ':' && number(rest.substr(0, sp - 1), count))
+        // trace_print_time() (trace_output.c) prints "%12llu" for a clock that does not count nanoseconds
+        // (trace_clocks[].in_ns == 0: counter, uptime, x86-tsc): raw counts, not time.
+        return malformed("a timestamp without a decimal point: the trace was taken with a counter clock (counter, uptime, "
+                         "x86-tsc), whose counts are not time; take it with a nanosecond clock (local, global, mono, boot)");
     if (rest[sp - 1] != ':' || !timestamp(rest.substr(0, sp - 1), t)) return malformed("no 'SECONDS.MICROS:' timestamp");
     rest = trim(rest.substr(sp));
     const size_t colon = rest.find(": ");

@@ -341,6 +341,8 @@ private slots:
         QTest::newRow("fork child past PID_MAX_LIMIT") << "a-10 [000] ..... 1.000000: sched_process_fork: comm=a pid=10 child_comm=b child_pid=2147483647" << "4194303";
         QTest::newRow("plugin pid past PID_MAX_LIMIT") << "a-10 [000] 1.000000: sched_wakeup: b:5000000 [120] CPU:001" << "comm:pid [prio]";
         // 2^63 ns is 292 years: a later timestamp would overflow the nanoseconds.
+        // trace_print_time(): a clock that does not count nanoseconds prints raw counts, "%12llu".
+        QTest::newRow("counter clock") << "a-10 [000] d..2. 123456789012: " + QString(sw) << "counter clock";
         QTest::newRow("timestamp 13 days after the first") << "a-10 [000] d..2. 1200001.000000: " + QString(sw) << "up to 13 days";
         QTest::newRow("timestamp past 2^63 ns") << "a-10 [000] d..2. 9300000000.000000: " + QString(sw) << "timestamp";
     }
