@@ -97,6 +97,12 @@ CompareWindow::CompareWindow(Side a, Side b, Time from, Time to, QWidget* parent
     summary_->setWordWrap(true);
     bottomLay->addWidget(summary_);
     table_ = new QTableWidget(bottom);
+    // Set up once; fillTable() refills the rows whenever the alignment changes.
+    view::setUpDataTable(table_,
+                         {tr("task group"), tr("runtime A ms"), tr("runtime B ms"), tr("change"), tr("switches A"), tr("switches B"),
+                          tr("change"), tr("vol A/B"), tr("invol A/B"), tr("avg delay A ms"), tr("avg delay B ms"), tr("change"),
+                          tr("max delay A/B ms"), tr("sum delay A/B ms"), tr("p50 A/B ms"), tr("p99 A/B ms")},
+                         {});
     table_->setEditTriggers(QAbstractItemView::NoEditTriggers);
     table_->setSelectionBehavior(QAbstractItemView::SelectRows);
     bottomLay->addWidget(table_, 1);
@@ -120,10 +126,6 @@ CompareWindow::CompareWindow(Side a, Side b, Time from, Time to, QWidget* parent
 }
 
 void CompareWindow::fillTable() {
-    const QStringList head = {tr("task group"), tr("runtime A ms"), tr("runtime B ms"), tr("change"), tr("switches A"), tr("switches B"),
-                              tr("change"), tr("vol A/B"), tr("invol A/B"), tr("avg delay A ms"), tr("avg delay B ms"), tr("change"),
-                              tr("max delay A/B ms"), tr("sum delay A/B ms"), tr("p50 A/B ms"), tr("p99 A/B ms")};
-    view::setUpDataTable(table_, head, {});
     table_->setRowCount(int(cmp_.rows.size()));
     for (int r = 0; r < int(cmp_.rows.size()); ++r) {
         const CompareRow& row = cmp_.rows[size_t(r)];
