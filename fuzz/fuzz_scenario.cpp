@@ -4,10 +4,10 @@
 // crash or hang — and whatever it accepts must build an engine that simulates without tripping
 // the sanitizers. Runs are kept short (2 ms of simulated time, at most 200 tasks) so that the
 // fuzzer spends its time on the parser's paths.
-#include "builtin_scenarios.h"
-#include "experiment.h"
-#include "scenario.h"
-#include "workload.h"
+#include "scenarios/builtin_scenarios.h"
+#include "scenarios/experiment.h"
+#include "scenarios/scenario.h"
+#include "scenarios/workload.h"
 
 #include <cstddef>
 #include <cstdint>

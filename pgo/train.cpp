@@ -4,10 +4,10 @@
 // a few seconds. The profile steers only how GCC lays out and inlines the code: what the engine
 // computes is the same with or without it (the tests and the determinism checks run on the
 // profiled build).
-#include "latency.h"
-#include "scenario.h"
-#include "trace_export.h"
-#include "trace_import.h"
+#include "metrics/latency.h"
+#include "scenarios/scenario.h"
+#include "trace/ftrace_text.h"
+#include "trace/import.h"
 
 #include <cstdio>
 #include <string>

@@ -6,7 +6,7 @@
 // Xorg -> mutter, each stage woken by the one before once per frame and then working in several
 // bursts), the audio sink is an RT thread (rtkit) on a ~110 Hz period, the rest wake at random
 // (exponential gaps) and run lognormal bursts. `browser [-f FPS]`.
-#include "workload.h"
+#include "scenarios/workload.h"
 
 #include <algorithm>
 #include <cstdio>

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-#include "builtin_scenarios.h"
+#include "scenarios/builtin_scenarios.h"
 
-#include "workload.h"
+#include "scenarios/workload.h"
 
 #include <filesystem>
 

@@ -2,7 +2,7 @@
 // Scenarios that ship inside the programs (scenarios/builtin/*.json, embedded at build time).
 #pragma once
 
-#include "scenario.h"
+#include "scenarios/scenario.h"
 
 #include <string>
 #include <vector>

@@ -5,7 +5,7 @@
 // effect here), -h histogram. Each thread sleeps with clock_nanosleep(TIMER_ABSTIME) on its grid;
 // latency = the clock read after the wakeup - the programmed expiry. The main thread wakes every
 // 10 ms. The report prints cyclictest's per-thread lines and the latency percentiles.
-#include "workload.h"
+#include "scenarios/workload.h"
 
 #include <cstdio>
 

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-#include "derive.h"
+#include "scenarios/derive.h"
 
-#include "latency.h"
-#include "workload.h"
+#include "metrics/latency.h"
+#include "scenarios/workload.h"
 
 #include <algorithm>
 #include <cmath>

@@ -8,8 +8,8 @@
 // happen to that workload. Written as scenario JSON for people to read and edit.
 #pragma once
 
-#include "trace.h"
-#include "types.h"
+#include "trace/trace.h"
+#include "base/types.h"
 
 #include <string>
 

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-#include "experiment.h"
+#include "scenarios/experiment.h"
 
-#include "json_value.h"
+#include "scenarios/json_value.h"
 
 
 namespace scen {

@@ -6,7 +6,7 @@
 // Format in scenarios/README.md ("Experiments").
 #pragma once
 
-#include "scenario.h"
+#include "scenarios/scenario.h"
 
 #include <string>
 #include <vector>

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-#include "json_value.h"
+#include "scenarios/json_value.h"
 
 #include <cstdlib>
 

@@ -6,7 +6,7 @@
 // (configuration, generated headers, host tools) and at the end (vmlinux link, modpost, kallsyms)
 // cap the parallelism. Calibrated on the seed's -j 32 build on 64 CPUs: 74.4 s wall, 1667 CPU-s,
 // 191 k voluntary switches (reference §2.4, §4.1).
-#include "workload.h"
+#include "scenarios/workload.h"
 
 #include <cmath>
 #include <cstdio>

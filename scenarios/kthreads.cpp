@@ -7,7 +7,7 @@
 // migration, which is where a half-loaded machine's involuntary switches come from (kernbench's
 // 13-19 k at -j 32 on 64 CPUs, reference §4.1).
 // `kthreads [-r WAKEUPS_PER_SEC_PER_CPU] [-c RUN_US]`.
-#include "workload.h"
+#include "scenarios/workload.h"
 
 #include <cstdio>
 

@@ -4,7 +4,7 @@
 // starts them all together is already pending when that sleep ends), then loops { busy-run
 // RUN_MS of work; nanosleep(SLEEP_MS); count++ } until RUNTIME seconds after its start, and
 // prints "%06d\t%08d" (pid, loops).
-#include "workload.h"
+#include "scenarios/workload.h"
 
 #include <cstdio>
 

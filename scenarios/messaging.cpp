@@ -4,7 +4,7 @@
 // group writes LOOPS rounds of one message to each of the group's receivers, each receiver reads
 // FDS * LOOPS messages. Workers wait for the main thread's start signal once all exist; the
 // reported time runs from that signal to the last worker's exit.
-#include "workload.h"
+#include "scenarios/workload.h"
 
 #include <cstdio>
 

@@ -4,8 +4,8 @@
 // Linux 6.12+), phases, and the events run, runtime, sleep, timer and yield, executed in file
 // order; the global section's duration and default_policy. Anything else that changes scheduling
 // is refused with its line and what is supported, never skipped.
-#include "json_value.h"
-#include "workload.h"
+#include "scenarios/json_value.h"
+#include "scenarios/workload.h"
 
 #include <algorithm>
 #include <cstdio>

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-#include "scenario.h"
+#include "scenarios/scenario.h"
 
 #include <fstream>
 #include <sstream>

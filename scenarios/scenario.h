@@ -3,8 +3,8 @@
 // changes. Read from a JSON file (format in scenarios/README.md) and turned into an Engine.
 #pragma once
 
-#include "engine.h"
-#include "workload_spec.h"
+#include "engine/engine.h"
+#include "scenarios/workload_spec.h"
 
 #include <string>
 #include <vector>

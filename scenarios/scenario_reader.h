@@ -5,10 +5,10 @@
 // and field.
 #pragma once
 
-#include "json_value.h"
-#include "scenario.h"
+#include "scenarios/json_value.h"
+#include "scenarios/scenario.h"
 
-#include "duration.h"
+#include "base/duration.h"
 
 #include <algorithm>
 #include <map>

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // The scenario reader's behaviour language: a task's operations and the distributions of their
 // durations.
-#include "scenario_reader.h"
+#include "scenarios/scenario_reader.h"
 
 #include <cmath>
 #include <cstdio>

@@ -6,8 +6,8 @@
 // work. The message thread wakes whoever is on its list. Prints the tool's percentile blocks,
 // the requests per second and the per-thread scheduling delay (run_delay / pcount).
 // Not modelled: the per-CPU lock held during a request (-L turns it off in the real tool).
-#include "latency.h"
-#include "workload.h"
+#include "metrics/latency.h"
+#include "scenarios/workload.h"
 
 #include <cmath>
 #include <cstdio>

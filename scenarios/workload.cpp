@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-#include "workload.h"
+#include "scenarios/workload.h"
 
 #include <charconv>
 #include <sstream>

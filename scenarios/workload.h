@@ -6,8 +6,8 @@
 // counts, cyclictest's per-thread latency lines). Each tool lives in its own file pair.
 #pragma once
 
-#include "latency.h"
-#include "scenario.h"
+#include "metrics/latency.h"
+#include "scenarios/scenario.h"
 
 #include <string>
 #include <vector>

@@ -4,7 +4,7 @@
 // a run. Built by addWorkload() (workload.h).
 #pragma once
 
-#include "types.h"
+#include "base/types.h"
 
 #include <string>
 #include <variant>

@@ -3,9 +3,9 @@
 // one task's slices from the trace.
 #pragma once
 
-#include "builtin_scenarios.h"
-#include "latency.h"
-#include "scenario.h"
+#include "scenarios/builtin_scenarios.h"
+#include "metrics/latency.h"
+#include "scenarios/scenario.h"
 
 #include <QtTest>
 #include <string>

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-#include "data_table.h"
+#include "widgets/data_table.h"
 
 #include <QHeaderView>
 #include <QStyle>

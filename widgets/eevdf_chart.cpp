@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-#include "eevdf_chart.h"
+#include "widgets/eevdf_chart.h"
 
-#include "task_colors.h"
+#include "widgets/task_colors.h"
 
 #include <QEvent>
 #include <QLabel>

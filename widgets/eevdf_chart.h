@@ -5,7 +5,7 @@
 // axis follows the timeline's range.
 #pragma once
 
-#include "trace.h"
+#include "trace/trace.h"
 
 #include <QWidget>
 

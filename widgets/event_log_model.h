@@ -6,7 +6,7 @@
 // at most kMaxRows are kept (the earliest of the window): the log is virtual, like the timeline.
 #pragma once
 
-#include "timeline_painter.h"
+#include "widgets/timeline_painter.h"
 
 #include <QAbstractTableModel>
 

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-#include "event_log_panel.h"
+#include "widgets/event_log_panel.h"
 
-#include "duration.h"
+#include "base/duration.h"
 
 #include <QCheckBox>
 #include <QHBoxLayout>

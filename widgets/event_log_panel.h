@@ -4,7 +4,7 @@
 // Clicking a row selects its task; double-clicking centres the timeline on it.
 #pragma once
 
-#include "event_log_model.h"
+#include "widgets/event_log_model.h"
 
 #include <QWidget>
 

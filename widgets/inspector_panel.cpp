@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-#include "inspector_panel.h"
+#include "widgets/inspector_panel.h"
 
-#include "data_table.h"
-#include "duration.h"
+#include "widgets/data_table.h"
+#include "base/duration.h"
 
 #include <QHBoxLayout>
 #include <QLabel>

@@ -4,7 +4,7 @@
 // CPU, in plain words.
 #pragma once
 
-#include "engine.h"
+#include "engine/engine.h"
 
 #include <QWidget>
 

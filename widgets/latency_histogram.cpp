@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-#include "latency_histogram.h"
+#include "widgets/latency_histogram.h"
 
-#include "duration.h"
-#include "latency.h"
+#include "base/duration.h"
+#include "metrics/latency.h"
 
 #include <QEvent>
 #include <QLabel>

@@ -3,7 +3,7 @@
 // selected task, or of every task, on logarithmic bins from 1 us to 1 s, with percentiles.
 #pragma once
 
-#include "trace.h"
+#include "trace/trace.h"
 
 #include <QWidget>
 

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-#include "live_capture.h"
+#include "widgets/live_capture.h"
 
 namespace view {
 

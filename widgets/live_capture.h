@@ -3,8 +3,8 @@
 // slices, the need-resched bits set now). Per CPU, so it costs nothing per event.
 #pragma once
 
-#include "engine.h"
-#include "timeline_painter.h"
+#include "engine/engine.h"
+#include "widgets/timeline_painter.h"
 
 namespace view {
 

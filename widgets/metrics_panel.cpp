@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-#include "metrics_panel.h"
+#include "widgets/metrics_panel.h"
 
-#include "data_table.h"
-#include "latency.h"
-#include "perf_report.h"
+#include "widgets/data_table.h"
+#include "metrics/latency.h"
+#include "metrics/perf_report.h"
 
 #include <QLabel>
 #include <QTableWidget>

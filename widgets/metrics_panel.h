@@ -2,7 +2,7 @@
 // The perf sched latency table and the context-switch counts of the run so far.
 #pragma once
 
-#include "trace.h"
+#include "trace/trace.h"
 
 #include <QWidget>
 

@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-#include "params_panel.h"
+#include "widgets/params_panel.h"
 
-#include "data_table.h"
-#include "duration.h"
-#include "policy_delegate.h"
+#include "widgets/data_table.h"
+#include "base/duration.h"
+#include "widgets/policy_delegate.h"
 
 #include <QCheckBox>
 #include <QComboBox>

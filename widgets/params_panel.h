@@ -5,7 +5,7 @@
 // current simulated time, exactly as writing /sys/kernel/debug/sched/* would.
 #pragma once
 
-#include "engine.h"
+#include "engine/engine.h"
 
 #include <QWidget>
 

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-#include "plot_export.h"
+#include "widgets/plot_export.h"
 
-#include "timeline_export.h"
+#include "widgets/timeline_export.h"
 
 #include <qcustomplot.h>
 

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-#include "policy_delegate.h"
+#include "widgets/policy_delegate.h"
 
-#include "types.h"
+#include "base/types.h"
 
 #include <QComboBox>
 

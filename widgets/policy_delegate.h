@@ -3,7 +3,7 @@
 // policies sched_setattr() accepts, instead of free text that could name none of them.
 #pragma once
 
-#include "types.h"
+#include "base/types.h"
 
 #include <QStyledItemDelegate>
 

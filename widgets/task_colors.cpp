@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-#include "task_colors.h"
+#include "widgets/task_colors.h"
 
 #include <cstdint>
 

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-#include "timeline_export.h"
+#include "widgets/timeline_export.h"
 
 #include <QImage>
 #include <QPageSize>

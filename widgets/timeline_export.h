@@ -3,7 +3,7 @@
 // same TimelinePainter as the widget. Files are written atomically (QSaveFile).
 #pragma once
 
-#include "timeline_painter.h"
+#include "widgets/timeline_painter.h"
 
 #include <QString>
 #include <functional>

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-#include "timeline_painter.h"
+#include "widgets/timeline_painter.h"
 
-#include "task_colors.h"
+#include "widgets/task_colors.h"
 
 #include <QCoreApplication>
 #include <QFontMetrics>

@@ -4,10 +4,10 @@
 // columns into one rectangle, so a frame costs about width x lanes whatever the run's length.
 #pragma once
 
-#include "flag_index.h"
-#include "task_lane_index.h"
-#include "lane_index.h"
-#include "time_axis.h"
+#include "widgets/model/flag_index.h"
+#include "widgets/model/task_lane_index.h"
+#include "widgets/model/lane_index.h"
+#include "widgets/model/time_axis.h"
 
 #include <QFont>
 #include <QPalette>

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-#include "timeline_view.h"
+#include "widgets/timeline_view.h"
 
-#include "duration.h"
+#include "base/duration.h"
 
 #include <QHelpEvent>
 #include <QKeyEvent>

@@ -5,7 +5,7 @@
 // Ctrl+click adds or removes one. It only reads the run; selections go out as signals.
 #pragma once
 
-#include "timeline_painter.h"
+#include "widgets/timeline_painter.h"
 
 #include <QImage>
 #include <QPixmap>

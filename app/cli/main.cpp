@@ -1,0 +1,46 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// schedscope-cli: the engine without a GUI, for batch experiments, CI and figures.
+#include "app/cli/compare_command.h"
+#include "app/cli/experiment_command.h"
+#include "app/cli/run_command.h"
+#include "app/cli/trace_command.h"
+
+#include <iostream>
+
+namespace {
+// Every command: parse its options (an error names the command and exits 2), then run it.
+template <class Options>
+int command(const std::string& name, const std::vector<std::string>& args,
+            std::string (*parse)(const std::vector<std::string>&, Options&), int (*run)(const Options&, std::ostream&, std::ostream&)) {
+    Options o;
+    if (std::string e = parse(args, o); !e.empty()) {
+        std::cerr << "schedscope-cli " << name << ": " << e << "\n";
+        return 2;
+    }
+    return run(o, std::cout, std::cerr);
+}
+} // namespace
+
+int main(int argc, char** argv) {
+    std::vector<std::string> args(argv + 1, argv + argc);
+    if (args.empty() || args[0] == "--help" || args[0] == "-h" || args[0] == "help") {
+        std::cout << kCliHelp;
+        return args.empty() ? 2 : 0;
+    }
+    const std::string cmd = args[0];
+    args.erase(args.begin());
+    for (const auto& a : args)
+        if (a == "--help" || a == "-h") {
+            std::cout << kCliHelp;
+            return 0;
+        }
+    if (cmd == "run") return command(cmd, args, parseRunOptions, runCommand);
+    if (cmd == "list") return listCommand(std::cout);
+    if (cmd == "bench") return command(cmd, args, parseBenchOptions, benchCommand);
+    if (cmd == "experiment") return command(cmd, args, parseExperimentOptions, experimentCommand);
+    if (cmd == "trace") return command(cmd, args, parseTraceOptions, traceCommand);
+    if (cmd == "derive") return command(cmd, args, parseDeriveOptions, deriveCommand);
+    if (cmd == "compare") return command(cmd, args, parseCompareOptions, compareCommand);
+    std::cerr << "schedscope-cli: unknown command '" << cmd << "'; accepted: run, list, bench, experiment, trace, compare, derive (see --help)\n";
+    return 2;
+}

@@ -1,0 +1,239 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "app/cli/options.h"
+
+#include "base/duration.h"
+#include "metrics/latency.h"
+
+#include <cstdlib>
+
+using namespace sched;
+
+const char* const kCliHelp = R"(schedscope-cli - run the SchedScope scheduler simulator without a GUI
+
+Usage:
+  schedscope-cli run SCENARIO [options]   simulate and print perf-style tables
+  schedscope-cli list                     list the built-in scenarios
+  schedscope-cli bench [SCENARIO...] [--runs N] [--duration D] [--no-batch]
+                                          measure the simulator's speed (best of N runs, default 3)
+  schedscope-cli experiment FILE [options]
+                                          run an experiment (scenarios/experiments/*.json): every
+                                          configuration N times, then the seed's report layout
+  schedscope-cli trace FILE [--root PID | --all] [--pids] [--sort KEYS]
+                                          import a real trace (ftrace text, trace-cmd report, perf
+                                          script, trace.dat; .xz/.gz/.zst) and print its metrics
+  schedscope-cli derive TRACE [-o FILE] [--root PID | --all] [--cpus N] [--hz N] [--preempt M] [--kernel K] [--classes N]
+                                          a scenario from a trace: per task its bursts and sleeps
+                                          (N classes with memory, default 3), policy and nice, to
+                                          re-simulate and then change
+  schedscope-cli compare A B [--from T] [--to T] [--align EVENT]
+                                          two runs side by side per task group; A and B are each a
+                                          scenario with optional settings (NAME@preempt=full,cpus=4,
+                                          feature=PREEMPT_SHORT=off) or a trace file; --align lines B
+                                          up with A at an event both have: start, run:COMM (first
+                                          run), wake:COMM (first wakeup), marker:TEXT
+  schedscope-cli --help
+
+SCENARIO is a scenario file (JSON, see scenarios/README.md) or the name of a built-in scenario
+(schedscope-cli list). The default scenario is kernel-hogs-waker.
+
+Options of run (each overrides the scenario's own setting):
+  --preempt MODEL        none | voluntary | full | lazy   (/sys/kernel/debug/sched/preempt)
+  --kernel K             6.18 | 6.12 | auto-rfc   (auto-rfc = the 2024 PREEMPT_AUTO build)
+  --cpus N               number of CPUs, 1..256
+  --hz N                 tick rate: 100 | 250 | 300 | 1000
+  --base-slice D         normalized base slice, e.g. 0.7ms; the kernel scales it by
+                         1 + log2(min(cpus, 8)) (0.7ms on 2 CPUs gives 1.4ms)
+  --sysctl-base-slice D  the scaled value, as written to /sys/kernel/debug/sched/base_slice_ns
+  --feature NAME=on|off  a scheduler feature, e.g. PREEMPT_SHORT=off (repeatable)
+  --seed N               random seed (default: the scenario's, else 1)
+  --duration D           simulated time, e.g. 500ms, 10s
+  --repeat N             run N times with seeds seed, seed+1, ...; the perf stat block then
+                         shows mean +- standard error, as perf stat --repeat does
+  --sort KEYS            latency table order, perf's keys: avg,max,switch,runtime,sum
+  --pids                 one latency row per thread instead of merging by comm
+  --all-tables           with --repeat, print the latency table of every run
+  --no-batch             give every operation of a task its own event instead of running the
+                         ones that cannot interact ahead in batches: the same results, slower
+                         (a check, and the speed-up's measure)
+  --json                 machine-readable output instead of tables
+  --export-timeline F    also draw run 1's timeline to F (.png, .svg or .pdf)
+  --export-ftrace F      also write run 1 as ftrace text (the kernel's trace layout; Perfetto,
+                         trace viewers and `schedscope-cli trace` read it), or, when F ends
+                         in .dat, as trace-cmd's trace.dat (trace-cmd report, KernelShark);
+                         --range limits it
+  --range A-B            the time range to draw, e.g. 0ms-50ms (default: the whole run)
+  --width N              image width in pixels (default 1600)
+
+Options of experiment:
+  --quick                the experiment's quick size (fewer CPUs and runs; for tests)
+  --repeat N             runs per configuration (default: the file's)
+  --json | --csv         every metric's mean, stddev, standard error, min and max instead of text
+  --jobs N               worker threads (default: one per core)
+  --output FILE          write the report to FILE (atomically) instead of standard output
+
+Durations take a unit: ns, us, ms or s (0.7ms, 500us, 2s).
+
+Examples:
+  schedscope-cli run kernel-hogs-waker --preempt full
+  schedscope-cli run preempt-short --feature PREEMPT_SHORT=off --repeat 5
+  schedscope-cli run my-workload.json --kernel 6.12 --cpus 4 --json > out.json
+  schedscope-cli run kernel-hogs-waker --export-timeline out.svg --range 0ms-50ms
+  schedscope-cli experiment scenarios/experiments/preempt-short.json --quick
+  schedscope-cli trace ../shared/traces/hackbench-g4-l2000-threads.trace.xz
+  schedscope-cli compare kernel-hogs-waker@preempt=none kernel-hogs-waker@preempt=full
+  schedscope-cli compare massive.trace scenarios/real-machine/massive_intr-8x8ms-1ms.json
+)";
+
+namespace {
+
+std::string needValue(const std::string& flag) { return flag + ": a value is missing"; }
+
+bool parseInt(const std::string& s, long long lo, long long hi, long long& out) {
+    if (s.empty()) return false;
+    char* end = nullptr;
+    errno = 0;
+    const long long v = std::strtoll(s.c_str(), &end, 10);
+    if (errno || *end || v < lo || v > hi) return false;
+    out = v;
+    return true;
+}
+
+std::string durationArg(const std::string& flag, const std::string& v, Time lo, Time hi, std::optional<Time>& out) {
+    const auto d = parseDuration(v);
+    if (!d) return flag + ": '" + v + "' is not a duration; write a number with a unit: ns, us, ms or s (e.g. 0.7ms)";
+    if (*d < lo || *d > hi) return flag + ": '" + v + "' is out of range; accepted: " + formatDuration(lo) + " to " + formatDuration(hi);
+    out = *d;
+    return {};
+}
+
+} // namespace
+
+std::string parseRunOptions(const std::vector<std::string>& args, RunOptions& o) {
+    for (size_t i = 0; i < args.size(); ++i) {
+        const std::string& a = args[i];
+        auto value = [&](std::string& v) -> bool {
+            if (i + 1 >= args.size()) return false;
+            v = args[++i];
+            return true;
+        };
+        std::string v;
+        long long n = 0;
+        if (a == "--json") { o.json = true; continue; }
+        if (a == "--pids") { o.perTask = true; continue; }
+        if (a == "--all-tables") { o.allTables = true; continue; }
+        if (a == "--no-batch") { o.batch = false; continue; }
+        if (a.rfind("--", 0) != 0) {
+            if (!o.scenario.empty()) return "unexpected argument '" + a + "' (the scenario is already '" + o.scenario + "')";
+            o.scenario = a;
+            continue;
+        }
+        if (!value(v)) return needValue(a);
+        if (a == "--preempt") {
+            PreemptModel m;
+            if (!parsePreemptModel(v, m)) return "--preempt: '" + v + "' is not a preemption model; accepted: none, voluntary, full, lazy";
+            o.preempt = m;
+        } else if (a == "--kernel") {
+            KernelBuild b;
+            KernelProfile p;
+            if (!parseKernelSpec(v, b, p)) return "--kernel: '" + v + "' is not a kernel; accepted: 6.18, 6.12, auto-rfc";
+            o.kernel = v;
+        } else if (a == "--cpus") {
+            if (!parseInt(v, 1, kMaxCpus, n)) return "--cpus: '" + v + "' is not a CPU count; accepted: 1 to " + std::to_string(kMaxCpus);
+            o.cpus = int(n);
+        } else if (a == "--hz") {
+            if (!parseInt(v, 1, 100000, n) || (n != 100 && n != 250 && n != 300 && n != 1000))
+                return "--hz: '" + v + "' is not a kernel HZ; accepted: 100, 250, 300, 1000";
+            o.hz = int(n);
+        } else if (a == "--base-slice") {
+            if (auto e = durationArg(a, v, 100 * kNsPerUs, 100 * kNsPerMs, o.baseSlice); !e.empty()) return e;
+        } else if (a == "--sysctl-base-slice") {
+            if (auto e = durationArg(a, v, 100 * kNsPerUs, 100 * kNsPerMs, o.sysctlBaseSlice); !e.empty()) return e;
+        } else if (a == "--duration") {
+            if (auto e = durationArg(a, v, kNsPerUs, 3600 * kNsPerSec, o.duration); !e.empty()) return e;
+        } else if (a == "--feature") {
+            const size_t eq = v.find('=');
+            const std::string name = v.substr(0, eq);
+            const auto f = parseFeature(name);
+            if (!f) {
+                std::string list;
+                for (size_t k = 0; k < kFeatureCount; ++k) list += (k ? ", " : "") + std::string(featureName(Feature(k)));
+                return "--feature: unknown feature '" + name + "'; accepted: " + list;
+            }
+            const std::string state = eq == std::string::npos ? "" : v.substr(eq + 1);
+            if (state != "on" && state != "off") return "--feature: write NAME=on or NAME=off (got '" + v + "')";
+            o.features.emplace_back(*f, state == "on");
+        } else if (a == "--seed") {
+            if (!parseInt(v, 0, INT64_MAX, n)) return "--seed: '" + v + "' is not a non-negative whole number";
+            o.seed = uint64_t(n);
+        } else if (a == "--repeat") {
+            if (!parseInt(v, 1, 10000, n)) return "--repeat: '" + v + "' is not a run count; accepted: 1 to 10000";
+            o.repeat = int(n);
+        } else if (a == "--export-timeline") {
+            const std::string low = v.size() >= 4 ? v.substr(v.size() - 4) : v;
+            if (low != ".png" && low != ".svg" && low != ".pdf") return "--export-timeline: '" + v + "' must end in .png, .svg or .pdf";
+            o.exportTimeline = v;
+        } else if (a == "--export-ftrace") {
+            o.exportFtrace = v;
+        } else if (a == "--range") {
+            const size_t dash = v.find('-');
+            const auto a0 = dash == std::string::npos ? std::nullopt : parseDuration(v.substr(0, dash));
+            const auto a1 = dash == std::string::npos ? std::nullopt : parseDuration(v.substr(dash + 1));
+            if (!a0 || !a1 || *a1 <= *a0) return "--range: '" + v + "' is not a range; write START-END with units, e.g. 0ms-50ms";
+            o.rangeStart = *a0;
+            o.rangeEnd = *a1;
+        } else if (a == "--width") {
+            if (!parseInt(v, 200, 20000, n)) return "--width: '" + v + "' is not an image width; accepted: 200 to 20000 pixels";
+            o.exportWidth = int(n);
+        } else if (a == "--sort") {
+            std::vector<LatencySortKey> keys;
+            if (!parseLatencySort(v, keys)) return "--sort: '" + v + "' is not a key list; accepted keys: avg, max, switch, runtime, sum";
+            o.sort = v;
+        } else {
+            return "unknown option '" + a + "' (see schedscope-cli --help)";
+        }
+    }
+    return {};
+}
+
+std::string parseBenchOptions(const std::vector<std::string>& args, BenchOptions& o) {
+    for (size_t i = 0; i < args.size(); ++i) {
+        if (args[i] == "--duration") {
+            if (i + 1 >= args.size()) return needValue("--duration");
+            if (auto e = durationArg("--duration", args[++i], kNsPerMs, 3600 * kNsPerSec, o.duration); !e.empty()) return e;
+        } else if (args[i] == "--runs") {
+            long long n = 0;
+            if (i + 1 >= args.size()) return needValue("--runs");
+            if (!parseInt(args[++i], 1, 100, n)) return "--runs: '" + args[i] + "' is not a run count; accepted: 1 to 100";
+            o.runs = int(n);
+        } else if (args[i] == "--no-batch") {
+            o.batch = false;
+        } else if (args[i].rfind("--", 0) == 0) {
+            return "unknown option '" + args[i] + "' for bench; accepted: --duration D, --runs N, --no-batch";
+        } else {
+            o.scenarios.push_back(args[i]);
+        }
+    }
+    return {};
+}
+
+std::string applyOverrides(const RunOptions& o, scen::Scenario& s) {
+    SchedConfig& c = s.config;
+    if (o.cpus) {
+        c.cpus = *o.cpus;
+        for (auto& t : s.tasks) {
+            if (t.startCpu >= c.cpus) return "--cpus " + std::to_string(c.cpus) + ": task '" + t.comm + "' starts on CPU " + std::to_string(t.startCpu);
+            for (size_t k = size_t(c.cpus); k < t.affinity.size(); ++k)
+                if (t.affinity.test(k)) return "--cpus " + std::to_string(c.cpus) + ": task '" + t.comm + "' is pinned to CPU " + std::to_string(k);
+        }
+    }
+    if (o.hz) c.hz = *o.hz;
+    if (o.kernel) parseKernelSpec(*o.kernel, c.build, c.profile);
+    if (o.preempt) c.preempt = *o.preempt;
+    if (o.baseSlice) c.normalizedBaseSlice = *o.baseSlice;
+    if (o.sysctlBaseSlice) c.baseSliceOverride = *o.sysctlBaseSlice;
+    for (const auto& [f, on] : o.features) c.features.set(f, on);
+    if (o.duration) s.duration = *o.duration;
+    if (o.seed) s.seed = *o.seed;
+    if (std::string e = c.validate(); !e.empty()) return e;
+    return {};
+}

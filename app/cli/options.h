@@ -1,0 +1,44 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Command-line parsing for schedscope-cli: every error names the flag and what it accepts.
+#pragma once
+
+#include "scenarios/scenario.h"
+
+#include <optional>
+#include <string>
+#include <vector>
+
+struct RunOptions {
+    std::string scenario;
+    std::optional<sched::PreemptModel> preempt;
+    std::optional<std::string> kernel;
+    std::optional<int> cpus, hz;
+    std::optional<sched::Time> baseSlice, sysctlBaseSlice, duration;
+    std::vector<std::pair<sched::Feature, bool>> features;
+    std::optional<uint64_t> seed;
+    int repeat = 1;
+    bool json = false;
+    bool perTask = false;  // one latency row per tid (perf sched latency -p)
+    bool allTables = false;
+    std::string sort = "avg,max,switch,runtime";
+    std::string exportTimeline;           // PNG / SVG / PDF of run 1's timeline
+    std::string exportFtrace;             // run 1 as ftrace text
+    sched::Time rangeStart = 0, rangeEnd = -1; // -1 = the end of the run
+    int exportWidth = 1600;
+    bool batch = true; // false: one event per operation (--no-batch; the same results, slower)
+};
+
+struct BenchOptions {
+    std::vector<std::string> scenarios;
+    std::optional<sched::Time> duration;
+    int runs = 3;
+    bool batch = true;
+};
+
+// Returns an error text (empty on success).
+std::string parseRunOptions(const std::vector<std::string>& args, RunOptions& out);
+std::string parseBenchOptions(const std::vector<std::string>& args, BenchOptions& out);
+// Applies the overrides to a parsed scenario; returns an error text (empty on success).
+std::string applyOverrides(const RunOptions& o, scen::Scenario& s);
+
+extern const char* const kCliHelp;

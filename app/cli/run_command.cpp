@@ -1,0 +1,139 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "app/cli/run_command.h"
+
+#include "scenarios/workload.h"
+
+#include "scenarios/builtin_scenarios.h"
+#include "app/cli/export.h"
+#include "base/duration.h"
+#include "metrics/latency.h"
+#include "metrics/export.h"
+#include "metrics/perf_report.h"
+#include "app/cli/simulate.h"
+
+#include <cstdio>
+#include <sstream>
+
+using namespace sched;
+
+namespace {
+
+std::string jsonStats(const RunStats& s) {
+    char b[256];
+    std::snprintf(b, sizeof b, "{\"mean\": %.6f, \"stddev\": %.6f, \"stderr\": %.6f, \"min\": %.6f, \"max\": %.6f, \"n\": %d}",
+                  s.mean, s.stddev, s.stderror, s.min, s.max, s.n);
+    return b;
+}
+
+void printHeader(const scen::Scenario& s, std::ostream& out) {
+    const SchedConfig& c = s.config;
+    out << "# scenario " << s.name << " (" << s.source << ")\n";
+    out << "# " << c.cpus << " CPUs, HZ=" << c.hz << ", kernel " << kernelProfileName(c.profile) << " "
+        << kernelBuildName(c.build) << ", preempt=" << preemptModelName(c.preempt)
+        << ", base slice " << formatDuration(c.baseSlice()) << ", simulated " << formatDuration(s.duration) << "\n";
+    std::string off;
+    for (size_t k = 0; k < kFeatureCount; ++k)
+        if (!c.features[Feature(k)] && Feature(k) != Feature::HrTick) off += " NO_" + std::string(featureName(Feature(k)));
+    if (c.features[Feature::HrTick]) off += " HRTICK";
+    if (!off.empty()) out << "# features:" << off << "\n";
+}
+
+} // namespace
+
+int runCommand(const RunOptions& o, std::ostream& out, std::ostream& err) {
+    scen::Scenario s;
+    scen::ScenarioError se;
+    if (!scen::loadScenario(o.scenario.empty() ? scen::kDefaultScenario : o.scenario, s, se)) {
+        err << se.text() << "\n";
+        return 2;
+    }
+    if (std::string e = applyOverrides(o, s); !e.empty()) {
+        err << "schedscope-cli: " << e << "\n";
+        return 2;
+    }
+    LatencyOptions lo;
+    lo.mergeByComm = !o.perTask;
+    parseLatencySort(o.sort, lo.sort);
+
+    std::vector<RunResult> runs;
+    std::vector<double> cs, vol, invol, elapsed;
+    for (int r = 0; r < o.repeat; ++r) {
+        runs.push_back(simulate(s, s.seed + uint64_t(r), lo, o.batch));
+        const RunResult& rr = runs.back();
+        if (!rr.engineError.empty()) err << "schedscope-cli: warning: " << rr.engineError << "\n";
+        cs.push_back(double(rr.switches.total));
+        vol.push_back(double(rr.switches.voluntary));
+        invol.push_back(double(rr.switches.involuntary));
+        elapsed.push_back(double(rr.elapsed) / 1e9);
+    }
+    PerfStatBlock ps;
+    ps.switches = computeRunStats(cs);
+    ps.voluntary = computeRunStats(vol);
+    ps.involuntary = computeRunStats(invol);
+    ps.elapsedSec = computeRunStats(elapsed);
+
+    if (!o.exportFtrace.empty()) {
+        if (int rc = exportFtraceCommand(o, s, err); rc != 0) return rc;
+    }
+    if (!o.exportTimeline.empty()) {
+        if (int rc = exportTimelineCommand(o, s, err); rc != 0) return rc;
+    }
+    if (o.json) {
+        std::ostringstream j;
+        j << "{\n  \"scenario\": " << jsonQuote(s.name) << ",\n  \"preempt\": " << jsonQuote(std::string(preemptModelName(s.config.preempt)))
+          << ",\n  \"kernel\": " << jsonQuote(std::string(kernelProfileName(s.config.profile))) << ",\n  \"build\": "
+          << jsonQuote(std::string(kernelBuildName(s.config.build))) << ",\n  \"cpus\": " << s.config.cpus << ",\n  \"hz\": " << s.config.hz
+          << ",\n  \"repeat\": " << o.repeat << ",\n  \"context_switches\": " << jsonStats(ps.switches)
+          << ",\n  \"voluntary\": " << jsonStats(ps.voluntary) << ",\n  \"involuntary\": " << jsonStats(ps.involuntary)
+          << ",\n  \"elapsed_s\": " << jsonStats(ps.elapsedSec) << ",\n  \"runs\": [";
+        for (size_t r = 0; r < runs.size(); ++r) {
+            j << (r ? "," : "") << "\n    {\"seed\": " << s.seed + r << ", \"latency\": [";
+            for (size_t i = 0; i < runs[r].rows.size(); ++i) {
+                j << (i ? ", " : "") << "\n      " << latencyRowJson(runs[r].rows[i]);
+            }
+            j << "],\n     \"cpu_busy_ns\": [";
+            for (size_t c = 0; c < runs[r].cpu.size(); ++c) j << (c ? ", " : "") << runs[r].cpu[c].busy;
+            j << "],\n     \"tool_output\": {";
+            for (size_t w = 0; w < s.workloads.size(); ++w)
+                j << (w ? ", " : "") << jsonQuote(s.workloads[w].tool + " " + s.workloads[w].args) << ": " << jsonQuote(runs[r].toolOutput[w]);
+            j << "}}";
+        }
+        j << "\n  ]\n}\n";
+        out << j.str();
+        return 0;
+    }
+
+    printHeader(s, out);
+    for (size_t r = 0; r < runs.size(); ++r) {
+        if (r > 0 && !o.allTables) break;
+        if (runs.size() > 1) out << "\n# perf sched latency, run " << r + 1 << " of " << runs.size() << " (seed " << s.seed + r << ")";
+        out << formatLatencyTable(runs[r].rows);
+    }
+    ps.target = "system wide";
+    out << formatPerfStat(ps);
+    if (o.repeat > 1) out << " (+- is the standard error of the mean over " << o.repeat << " runs, as perf stat --repeat prints it)\n";
+    out << "\n CPU utilisation (run 1):\n";
+    const Time span = std::max<Time>(1, runs[0].elapsed);
+    for (size_t c = 0; c < runs[0].cpu.size(); ++c) {
+        char b[128];
+        std::snprintf(b, sizeof b, "   CPU%-3zu %6.2f%% busy  %9lld slices\n", c, 100.0 * double(runs[0].cpu[c].busy) / double(span),
+                      (long long)runs[0].cpu[c].switches);
+        out << b;
+    }
+    for (size_t w = 0; w < s.workloads.size(); ++w) // each tool's own output, as it prints it
+        out << "\n$ " << s.workloads[w].tool << " " << s.workloads[w].args << "   (run 1)\n" << runs[0].toolOutput[w];
+    return 0;
+}
+
+int listCommand(std::ostream& out) {
+    for (const auto& b : scen::builtinScenarios()) {
+        scen::Scenario s;
+        scen::ScenarioError e;
+        if (!scen::parseScenario(b.text, b.name, s, e)) {
+            out << b.name << "  (invalid: " << e.text() << ")\n";
+            continue;
+        }
+        out << b.name << (std::string(b.name) == scen::kDefaultScenario ? "  [default]" : "") << "\n    " << s.description << "\n";
+    }
+    return 0;
+}

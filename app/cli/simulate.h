@@ -1,0 +1,25 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// One simulated run of a scenario reduced to what the command-line reports print: the perf
+// sched latency rows, perf stat's switch counts, CPU use, the elapsed time and each workload's
+// own output and numbers. Shared by `run` and `experiment`.
+#pragma once
+
+#include "metrics/latency.h"
+#include "metrics/export.h"
+#include "scenarios/scenario.h"
+
+#include <string>
+#include <vector>
+
+struct RunResult {
+    std::vector<sched::LatencyRow> rows;
+    sched::SwitchCounts switches;
+    std::vector<sched::CpuUsage> cpu;
+    sched::Time elapsed = 0;
+    std::string engineError;
+    std::vector<std::string> toolOutput;          // per scenario workload, the tool's own output
+    std::vector<scen::KernbenchNumbers> kernbench; // per kernbench workload, in scenario order
+};
+
+// batch: run operations that cannot interact ahead (sched::TraceOptions::batchOps; same results).
+RunResult simulate(const scen::Scenario& s, uint64_t seed, const sched::LatencyOptions& lo, bool batch = true);

@@ -1,0 +1,586 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "app/gui/main_window.h"
+
+#include "metrics/export.h"
+
+#include "app/gui/branch_dialog.h"
+#include "scenarios/builtin_scenarios.h"
+#include "app/gui/compare_window.h"
+#include "trace/trace_dat.h"
+#include "trace/ftrace_text.h"
+#include "app/gui/trace_window.h"
+#include "widgets/eevdf_chart.h"
+#include "widgets/event_log_panel.h"
+#include "widgets/inspector_panel.h"
+#include "widgets/latency_histogram.h"
+#include "widgets/live_capture.h"
+#include "widgets/metrics_panel.h"
+#include "widgets/params_panel.h"
+#include "widgets/plot_export.h"
+#include "app/common/save_text.h"
+#include "app/gui/session.h"
+#include "app/gui/theme.h"
+#include "widgets/timeline_export.h"
+#include "widgets/timeline_view.h"
+
+#include <QActionGroup>
+#include <QApplication>
+#include <QCloseEvent>
+#include <QComboBox>
+#include <QDateTime>
+#include <QDockWidget>
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QLabel>
+#include <QMenuBar>
+#include <QProgressBar>
+#include <QPushButton>
+#include <QMessageBox>
+#include <QSaveFile>
+#include <QScrollArea>
+#include <QSettings>
+#include <QSplitter>
+#include <QStatusBar>
+#include <QTabWidget>
+#include <QTimer>
+#include <QToolBar>
+
+using namespace sched;
+
+MainWindow::MainWindow(Session* session, QWidget* parent) : QMainWindow(parent), session_(session) {
+    setWindowTitle(tr("SchedScope"));
+    timeline_ = new view::TimelineView(this);
+    auto* scroll = new QScrollArea(this);
+    scroll->setWidget(timeline_);
+    scroll->setWidgetResizable(true);
+    scroll->setFrameShape(QFrame::NoFrame);
+    chart_ = new view::EevdfChart(this);
+    histogram_ = new view::LatencyHistogram(this);
+    charts_ = new QTabWidget(this);
+    charts_->addTab(chart_, tr("EEVDF: vruntime, deadline, lag"));
+    charts_->addTab(histogram_, tr("Scheduling delay histogram"));
+    auto* split = new QSplitter(Qt::Vertical, this);
+    split->addWidget(scroll);
+    split->addWidget(charts_);
+    split->setStretchFactor(0, 3);
+    split->setStretchFactor(1, 2);
+    setCentralWidget(split);
+    status_ = new QLabel(this);
+    statusBar()->addPermanentWidget(status_);
+    progress_ = new QProgressBar(this);
+    progress_->setRange(0, 100);
+    progress_->setMaximumWidth(200);
+    progress_->hide();
+    cancel_ = new QPushButton(tr("Cancel"), this);
+    cancel_->hide();
+    connect(cancel_, &QPushButton::clicked, session_, &Session::cancel);
+    statusBar()->addPermanentWidget(progress_);
+    statusBar()->addPermanentWidget(cancel_);
+    buildActions();
+    buildDocks();
+
+    connect(session_, &Session::advanced, this, &MainWindow::onAdvanced);
+    connect(session_, &Session::reloaded, this, &MainWindow::onReloaded);
+    connect(session_, &Session::rewound, this, [this] { // drop what the views indexed
+        eventLog_->clear();
+        timeline_->clearRun();
+        chart_->setTrace(nullptr);
+    });
+    connect(timeline_, &view::TimelineView::runToRequested, session_, &Session::runTo);
+    connect(session_, &Session::busyChanged, this, &MainWindow::onBusy);
+    connect(session_, &Session::progress, this, [this](int pct) {
+        progress_->setValue(pct);
+        timeline_->setFrozenNote(tr("Simulating in the background... %1%").arg(pct));
+    });
+    connect(session_, &Session::message, this, [this](const QString& m) { statusBar()->showMessage(m, 8000); });
+    connect(session_, &Session::playingChanged, this, [this](bool on) {
+        playAct_->setText(on ? tr("Pause") : tr("Play"));
+        playAct_->setIcon(style()->standardIcon(on ? QStyle::SP_MediaPause : QStyle::SP_MediaPlay));
+    });
+    connect(timeline_, &view::TimelineView::rangeChanged, chart_, &view::EevdfChart::setRange);
+    // The log lists the visible range; a drag fires many range changes, the log follows once they settle.
+    logTimer_ = new QTimer(this);
+    logTimer_->setSingleShot(true);
+    logTimer_->setInterval(60);
+    connect(logTimer_, &QTimer::timeout, this, [this] {
+        if (!session_->busy() && session_->loaded()) eventLog_->refresh(timeline_->data(), timeline_->axis().start, timeline_->axis().end);
+    });
+    connect(timeline_, &view::TimelineView::rangeChanged, logTimer_, qOverload<>(&QTimer::start));
+    connect(eventLog_, &view::EventLogPanel::taskSelected, this, [this](int t) { select(t >= 0 ? std::vector<TaskId>{t} : std::vector<TaskId>{}); });
+    connect(eventLog_, &view::EventLogPanel::timeActivated, this, [this](qint64 t) { timeline_->centerOn(t); });
+    connect(timeline_, &view::TimelineView::taskSelected, this, [this](int t) { select(t >= 0 ? std::vector<TaskId>{t} : std::vector<TaskId>{}); });
+    connect(timeline_, &view::TimelineView::taskToggled, this, [this](int t) {
+        std::vector<TaskId> sel = timeline_->selectedTasks();
+        if (const auto it = std::find(sel.begin(), sel.end(), t); it != sel.end()) sel.erase(it);
+        else if (sel.size() < view::EevdfChart::kMaxTasks) sel.push_back(t);
+        else statusBar()->showMessage(tr("The chart shows at most %1 tasks.").arg(view::EevdfChart::kMaxTasks), 5000);
+        select(sel);
+    });
+    connect(timeline_, &view::TimelineView::cursorMoved, this, [this](qint64, int cpu) {
+        if (cpu >= 0) inspector_->setCpu(cpu);
+    });
+    connect(timeline_, &view::TimelineView::momentClicked, this, [this](qint64 t, int cpu) {
+        if (cpu >= 0) inspector_->setCpu(cpu);
+        inspectAt_ = t;
+        refreshPanels(true);
+    });
+    connect(inspector_, &view::InspectorPanel::followPresent, this, [this] {
+        inspectAt_.reset();
+        refreshPanels(true);
+    });
+    connect(inspector_, &view::InspectorPanel::taskSelected, this, [this](int t) { select({t}); });
+    connect(session_, &Session::branchReady, this, &MainWindow::openComparison);
+    connect(params_, &view::ParamsPanel::changeRequested, session_, [this](const ParamChange& c) { session_->apply(c); });
+    connect(params_, &view::ParamsPanel::kernelRequested, this, [this](const QString& spec) {
+        const bool fresh = session_->engine().now() == 0;
+        if (!fresh && QMessageBox::question(this, tr("Restart with another kernel?"),
+                                            tr("A kernel build is chosen at boot: the run restarts from 0 with kernel %1, "
+                                               "without the live changes made so far.").arg(spec)) != QMessageBox::Yes) {
+            params_->sync(session_->engine()); // show the kernel that still runs
+            return;
+        }
+        session_->restartWithKernel(spec);
+    });
+
+    QSettings settings;
+    restoreGeometry(settings.value("window/geometry").toByteArray());
+    if (!restoreState(settings.value("window/state").toByteArray())) // first start: sizes once the window has its size
+        QTimer::singleShot(0, this, [this] { defaultDockSizes_(); });
+    updateRecentMenu();
+}
+
+void MainWindow::buildActions() {
+    QMenu* file = menuBar()->addMenu(tr("&File"));
+    file->addAction(style()->standardIcon(QStyle::SP_DialogOpenButton), tr("&Open scenario..."), QKeySequence::Open, this,
+                    &MainWindow::openDialog);
+    builtinMenu_ = file->addMenu(tr("Open &built-in"));
+    for (const auto& b : scen::builtinScenarios()) {
+        const QString name = b.name;
+        builtinMenu_->addAction(name, this, [this, name] { openScenario(name); });
+    }
+    recentMenu_ = file->addMenu(tr("Open &recent"));
+    file->addSeparator();
+    file->addAction(tr("Open &trace..."), QKeySequence(tr("Ctrl+T")), this, [this] {
+        const QString path = QFileDialog::getOpenFileName(this, tr("Open a trace from a real machine"), QString(),
+                                                          tr("Traces (*.txt *.trace *.dat *.xz *.gz *.zst);;All files (*)"));
+        if (path.isEmpty()) return;
+        QString err;
+        if (!openTrace(path, &err)) QMessageBox::warning(this, tr("Cannot open the trace"), err);
+    });
+    file->addSeparator();
+    file->addAction(tr("&Export timeline (PNG, SVG, PDF)..."), QKeySequence(tr("Ctrl+E")), this, &MainWindow::exportDialog);
+    file->addAction(tr("Export &chart (PNG, SVG, PDF)..."), this, [this] {
+        const QString path = QFileDialog::getSaveFileName(this, tr("Export chart"), "chart.png",
+                                                          tr("PNG image (*.png);;SVG drawing (*.svg);;PDF document (*.pdf)"));
+        if (path.isEmpty()) return;
+        const bool png = path.endsWith(".png", Qt::CaseInsensitive);
+        const QString err = exportChartTo(path, png ? 2 * charts_->currentWidget()->width() : 0, png ? 2 * charts_->currentWidget()->height() : 0);
+        if (!err.isEmpty()) QMessageBox::warning(this, tr("Export failed"), err);
+        else statusBar()->showMessage(tr("Exported %1").arg(path), 5000);
+    });
+    file->addAction(tr("Export &metrics (CSV, JSON)..."), this, [this] {
+        const QString path = QFileDialog::getSaveFileName(this, tr("Export metrics"), "metrics.csv",
+                                                          tr("CSV table (*.csv);;JSON (*.json)"));
+        if (path.isEmpty()) return;
+        const QString err = exportMetricsTo(path);
+        if (!err.isEmpty()) QMessageBox::warning(this, tr("Export failed"), err);
+        else statusBar()->showMessage(tr("Exported %1").arg(path), 5000);
+    });
+    file->addSeparator();
+    file->addAction(tr("Export run as kernel &trace (ftrace text, trace.dat)..."), this, [this] {
+        const QString path = QFileDialog::getSaveFileName(this, tr("Export the run as a kernel trace"), "run.trace",
+                                                          tr("ftrace text (*.trace *.txt);;trace-cmd binary (*.dat);;All files (*)"));
+        if (path.isEmpty()) return;
+        const QString err = exportFtraceTo(path);
+        if (!err.isEmpty()) QMessageBox::warning(this, tr("Export failed"), err);
+        else if (isTraceDatPath(path.toStdString()))
+            statusBar()->showMessage(tr("Exported %1 (trace.dat: trace-cmd report, KernelShark and File > Open trace read it)").arg(path), 6000);
+        else statusBar()->showMessage(tr("Exported %1 (ftrace text: Perfetto, trace viewers and File > Open trace read it)").arg(path), 6000);
+    });
+    file->addAction(tr("&Quit"), QKeySequence::Quit, this, &QWidget::close);
+
+    QToolBar* tb = addToolBar(tr("Run"));
+    tb->setObjectName("runToolbar");
+    playAct_ = tb->addAction(style()->standardIcon(QStyle::SP_MediaPlay), tr("Play"), session_, &Session::togglePlay);
+    playAct_->setShortcut(Qt::Key_Space);
+    playAct_->setToolTip(tr("Play / pause (Space)"));
+    QAction* step = tb->addAction(style()->standardIcon(QStyle::SP_MediaSeekForward), tr("Step event"), session_, &Session::stepEvent);
+    step->setShortcut(Qt::Key_Period);
+    step->setToolTip(tr("One scheduler event (.)"));
+    QAction* tick = tb->addAction(tr("Next tick"), session_, &Session::stepTick);
+    tick->setShortcut(Qt::Key_T);
+    tick->setToolTip(tr("Run to the next tick (T)"));
+    QAction* sw = tb->addAction(tr("Next switch"), session_, &Session::stepSwitch);
+    sw->setShortcut(Qt::Key_N);
+    sw->setToolTip(tr("Run to the next context switch (N)"));
+    QAction* back = tb->addAction(style()->standardIcon(QStyle::SP_MediaSeekBackward), tr("Step back"), session_, &Session::stepBackEvent);
+    back->setShortcut(Qt::Key_Comma);
+    back->setToolTip(tr("Back one scheduler event (,) - rewinds to a snapshot and replays"));
+    QAction* backTick = tb->addAction(tr("Back 1 ms"), this, [this] { session_->stepBack(kNsPerMs); });
+    backTick->setShortcut(QKeySequence(tr("Shift+T")));
+    backTick->setToolTip(tr("Back one millisecond of simulated time (Shift+T); double-click the timeline to run or rewind to a time"));
+    QAction* reset = tb->addAction(style()->standardIcon(QStyle::SP_MediaSkipBackward), tr("Reset"), session_, &Session::reset);
+    reset->setShortcut(QKeySequence(tr("Ctrl+R")));
+    QAction* branch = tb->addAction(tr("Branch here..."), this, &MainWindow::branchDialog);
+    branch->setShortcut(Qt::Key_B);
+    branch->setToolTip(tr("Continue from this moment twice - as it is and with one setting changed - and compare (B)"));
+    tb->addSeparator();
+    tb->addWidget(new QLabel(tr(" Speed "), this));
+    speed_ = new QComboBox(this);
+    const std::pair<const char*, double> speeds[] = {{"1 event / frame", -1}, {"10 us/s", 1e4}, {"100 us/s", 1e5},
+                                                     {"1 ms/s", 1e6},        {"10 ms/s", 1e7}, {"100 ms/s", 1e8},
+                                                     {"1 s/s", 1e9},         {"10 s/s", 1e10}, {"as fast as possible", 0}};
+    for (const auto& [label, v] : speeds) speed_->addItem(tr(label), v);
+    speed_->setCurrentIndex(4);
+    speed_->setToolTip(tr("Simulated time per second of wall time"));
+    connect(speed_, &QComboBox::currentIndexChanged, this, [this] { session_->setSpeed(speed_->currentData().toDouble()); });
+    session_->setSpeed(speed_->currentData().toDouble());
+    tb->addWidget(speed_);
+    tb->addSeparator();
+    QAction* fit = tb->addAction(tr("Zoom to fit"), timeline_, &view::TimelineView::zoomToFit);
+    fit->setShortcut(Qt::Key_Home);
+    QAction* follow = tb->addAction(tr("Follow"));
+    follow->setCheckable(true);
+    follow->setChecked(true);
+    follow->setToolTip(tr("Keep the present in view while the run goes on"));
+    connect(follow, &QAction::toggled, timeline_, &view::TimelineView::setFollow);
+    taskLanesAct_ = tb->addAction(tr("Task lanes"));
+    taskLanesAct_->setCheckable(true);
+    taskLanesAct_->setToolTip(tr("A lane per task under the CPUs: running, runnable (waiting for a CPU), sleeping"));
+    connect(taskLanesAct_, &QAction::toggled, timeline_, &view::TimelineView::setShowTaskLanes);
+}
+
+void MainWindow::buildDocks() {
+    auto dock = [this](QWidget* w, const QString& title, const char* name, Qt::DockWidgetArea area) {
+        auto* d = new QDockWidget(title, this);
+        d->setObjectName(name);
+        d->setWidget(w);
+        addDockWidget(area, d);
+        return d;
+    };
+    params_ = new view::ParamsPanel(this);
+    inspector_ = new view::InspectorPanel(this);
+    metrics_ = new view::MetricsPanel(this);
+    eventLog_ = new view::EventLogPanel(this);
+    QMenu* viewMenu = menuBar()->addMenu(tr("&View"));
+    QDockWidget* pd = dock(params_, tr("Parameters"), "paramsDock", Qt::LeftDockWidgetArea);
+    QDockWidget* id = dock(inspector_, tr("Inspector"), "inspectorDock", Qt::RightDockWidgetArea);
+    QDockWidget* md = dock(metrics_, tr("Metrics"), "metricsDock", Qt::RightDockWidgetArea);
+    // The log needs width for its lines: it sits under the charts, between the side columns.
+    setCorner(Qt::BottomLeftCorner, Qt::LeftDockWidgetArea);
+    setCorner(Qt::BottomRightCorner, Qt::RightDockWidgetArea);
+    QDockWidget* ld = dock(eventLog_, tr("Event log"), "eventLogDock", Qt::BottomDockWidgetArea);
+    // The timeline is what people come for: side panels start narrow, inspector and metrics share
+    // one column.
+    defaultDockSizes_ = [this, pd, id, md, ld] {
+        resizeDocks({pd, id}, {240, 360}, Qt::Horizontal);
+        resizeDocks({id, md}, {420, 380}, Qt::Vertical);
+        resizeDocks({ld}, {170}, Qt::Vertical);
+    };
+    for (QDockWidget* d : {pd, id, md, ld}) viewMenu->addAction(d->toggleViewAction());
+    viewMenu->addSeparator();
+    QMenu* themeMenu = viewMenu->addMenu(tr("&Theme"));
+    auto* themes = new QActionGroup(this);
+    const QString current = QSettings().value("theme", "system").toString();
+    for (Theme t : {Theme::System, Theme::Light, Theme::Dark}) {
+        QAction* a = themeMenu->addAction(t == Theme::System ? tr("Follow the &system") : t == Theme::Light ? tr("&Light") : tr("&Dark"));
+        a->setCheckable(true);
+        a->setChecked(themeName(t) == current);
+        themes->addAction(a);
+        connect(a, &QAction::triggered, this, [t] {
+            applyTheme(t);
+            QSettings().setValue("theme", themeName(t));
+        });
+    }
+    QMenu* help = menuBar()->addMenu(tr("&Help"));
+    help->addAction(tr("&Keys"), this, [this] {
+        QMessageBox::information(this, tr("Keys"),
+                                 tr("Space play/pause   . one event   , back one event   T next tick   Shift+T back 1 ms   B branch here\n"
+                                    "N next switch   Ctrl+R reset   double-click the timeline: run or rewind to that time\n"
+                                    "Timeline: wheel zoom at the cursor, drag to pan, Shift+drag to zoom into a range,\n"
+                                    "W/S or Up/Down zoom, A/D or Left/Right pan, Home fit, 1/2 set markers A/B,\n"
+                                    "click a slice to select its task."));
+    });
+}
+
+bool MainWindow::openScenario(const QString& nameOrPath) {
+    QString error;
+    if (!session_->load(nameOrPath, &error)) {
+        QMessageBox::warning(this, tr("Cannot open scenario"), error);
+        return false;
+    }
+    QSettings settings;
+    QStringList recent = settings.value("recentFiles").toStringList();
+    recent.removeAll(nameOrPath);
+    recent.prepend(nameOrPath);
+    while (recent.size() > 10) recent.removeLast();
+    settings.setValue("recentFiles", recent);
+    settings.setValue("lastScenario", nameOrPath);
+    updateRecentMenu();
+    return true;
+}
+
+void MainWindow::updateRecentMenu() {
+    recentMenu_->clear();
+    for (const QString& r : QSettings().value("recentFiles").toStringList())
+        recentMenu_->addAction(r, this, [this, r] { openScenario(r); });
+    recentMenu_->setEnabled(!recentMenu_->isEmpty());
+}
+
+void MainWindow::openDialog() {
+    const QString path = QFileDialog::getOpenFileName(this, tr("Open scenario"), QString(), tr("Scenarios (*.json);;All files (*)"));
+    if (!path.isEmpty()) openScenario(path);
+}
+
+QString MainWindow::exportTimelineTo(const QString& path, int width, int height) {
+    if (!session_->loaded()) return tr("no run loaded");
+    const view::TimelineData d = timeline_->data();
+    return view::exportTimeline(path, d, timeline_->axis().start, timeline_->axis().end, width > 0 ? width : timeline_->width(),
+                                height > 0 ? height : timeline_->layout().height(d.trace ? d.trace->cpus : 1, d.taskLanes ? int(d.trace->tasks.size()) : 0), palette(),
+                                timeline_->font());
+}
+
+QString MainWindow::exportChartTo(const QString& path, int width, int height) {
+    if (!session_->loaded()) return tr("no run loaded");
+    QCustomPlot* plot = charts_->currentWidget() == histogram_ ? histogram_->plot() : chart_->plot();
+    return view::exportPlot(plot, path, width, height);
+}
+
+QString MainWindow::exportMetricsTo(const QString& path) {
+    if (!session_->loaded() || session_->busy()) return tr("no run to export");
+    const bool json = path.endsWith(".json", Qt::CaseInsensitive);
+    if (!json && !path.endsWith(".csv", Qt::CaseInsensitive)) return tr("%1: use a .csv or .json file name").arg(path);
+    const Engine& e = session_->engine();
+    const std::string text = json ? metricsJson(e.trace(), e.now()) : metricsCsv(e.trace(), e.now());
+    if (QString why; !saveTextAtomically(path, text, &why)) return tr("%1: cannot write (%2)").arg(path, why);
+    return {};
+}
+
+QString MainWindow::exportFtraceTo(const QString& path) {
+    if (!session_->loaded() || session_->busy()) return tr("no run to export");
+    QSaveFile f(path); // all or nothing
+    if (!f.open(QIODevice::WriteOnly)) return tr("%1: cannot write (%2)").arg(path, f.errorString());
+    bool ok = true;
+    FtraceExportOptions o;
+    o.offset = 100 * kNsPerSec; // a machine up for 100 s, as ftrace prints timestamps
+    const auto sink = [&](std::string_view chunk) { ok = ok && f.write(chunk.data(), qint64(chunk.size())) == qint64(chunk.size()); };
+    if (isTraceDatPath(path.toStdString())) writeTraceDat(session_->engine().trace(), sink, o); // trace-cmd's binary
+    else writeFtraceText(session_->engine().trace(), sink, o);
+    if (!ok || !f.commit()) return tr("%1: cannot save (%2)").arg(path, f.errorString());
+    return {};
+}
+
+void MainWindow::exportDialog() {
+    const QString path = QFileDialog::getSaveFileName(this, tr("Export timeline"), "timeline.png",
+                                                      tr("PNG image (*.png);;SVG drawing (*.svg);;PDF document (*.pdf)"));
+    if (path.isEmpty()) return;
+    const QString err = exportTimelineTo(path, path.endsWith(".png", Qt::CaseInsensitive) ? 2 * timeline_->width() : 0);
+    if (!err.isEmpty()) QMessageBox::warning(this, tr("Export failed"), err);
+    else statusBar()->showMessage(tr("Exported %1").arg(path), 5000);
+}
+
+void MainWindow::branchDialog() {
+    if (!session_->loaded() || session_->busy()) return;
+    const Engine& e = session_->engine();
+    const Time remaining = session_->scenario().duration - e.now();
+    if (remaining <= 0) {
+        statusBar()->showMessage(tr("The scenario is over: step back to branch from an earlier moment."), 6000);
+        return;
+    }
+    BranchDialog d(e, remaining, this);
+    if (d.exec() != QDialog::Accepted) return;
+    const QString err = session_->branch(d.change(), d.span());
+    if (!err.isEmpty()) QMessageBox::warning(this, tr("Cannot branch"), err);
+}
+
+CompareWindow* MainWindow::openComparison(std::shared_ptr<Engine> a, std::shared_ptr<Engine> b, qint64 from, const QString& change) {
+    const auto side = [](const std::shared_ptr<Engine>& e, const QString& label) {
+        view::LiveState live; // both runs are finished: nothing is still running
+        live.now = e->now();
+        live.hz = e->config().hz;
+        return CompareWindow::Side{label, std::shared_ptr<const Trace>(e, &e->trace()), live};
+    };
+    const QString base = QString("preempt=%1").arg(QString::fromStdString(std::string(preemptModelName(a->config().preempt))));
+    auto* w = new CompareWindow(side(a, tr("original continuation (%1)").arg(base)), side(b, change), from, a->now(), nullptr);
+    w->setGeometry(geometry()); // over the main window, as large
+    w->show();
+    comparisons_.push_back(w);
+    connect(w, &QObject::destroyed, this, [this, w] { comparisons_.removeAll(w); });
+    statusBar()->showMessage(tr("Branch ready: %1").arg(change), 6000);
+    return w;
+}
+
+TraceWindow* MainWindow::openTrace(const QString& path, QString* error) {
+    sched::ImportReport rep;
+    QString err;
+    auto trace = importTraceWithProgress(path, this, &rep, &err);
+    if (!trace) {
+        if (error) *error = err;
+        statusBar()->showMessage(err, 8000);
+        return nullptr;
+    }
+    auto* w = new TraceWindow(trace, rep, path, nullptr);
+    connect(w, &TraceWindow::compareRequested, this, [this](TraceWindow* t) { compareWithTrace(t); });
+    connect(w, &TraceWindow::simulateRequested, this, [this](TraceWindow* t) {
+        const QFileInfo in(t->path());
+        const QString path = QFileDialog::getSaveFileName(t, tr("Save the derived scenario"),
+                                                          in.dir().filePath(in.fileName().section('.', 0, 0) + ".scenario.json"), tr("Scenario (*.json)"));
+        if (!path.isEmpty()) simulateTrace(t, path);
+    });
+    w->show();
+    traces_.push_back(w);
+    connect(w, &QObject::destroyed, this, [this, w] { traces_.removeAll(w); });
+    statusBar()->showMessage(tr("Imported %1: %2 events").arg(QFileInfo(path).fileName()).arg(rep.events), 6000);
+    return w;
+}
+
+CompareWindow* MainWindow::compareWithTrace(TraceWindow* t) {
+    if (!t || !session_->loaded() || session_->busy()) {
+        statusBar()->showMessage(tr("The simulation is busy; compare when it has stopped"), 6000);
+        return nullptr;
+    }
+    const Engine& e = session_->engine();
+    if (e.now() <= 0) {
+        statusBar()->showMessage(tr("Run the simulation first: its run so far is compared with the trace"), 6000);
+        return nullptr;
+    }
+    view::LiveState simLive;
+    simLive.now = e.now();
+    simLive.hz = e.config().hz;
+    view::LiveState traceLive;
+    traceLive.now = t->trace().endTime;
+    const QString simLabel = tr("simulation %1 (preempt=%2)")
+                                 .arg(QString::fromStdString(session_->scenario().name),
+                                      QString::fromStdString(std::string(preemptModelName(e.config().preempt))));
+    const Time to = std::min(e.now(), t->trace().endTime);
+    auto* w = new CompareWindow(CompareWindow::Side{simLabel, std::make_shared<const Trace>(e.trace()), simLive},
+                                CompareWindow::Side{tr("trace %1").arg(QFileInfo(t->path()).fileName()), t->sharedTrace(), traceLive}, 0, to,
+                                nullptr);
+    w->setGeometry(geometry());
+    w->show();
+    comparisons_.push_back(w);
+    connect(w, &QObject::destroyed, this, [this, w] { comparisons_.removeAll(w); });
+    return w;
+}
+
+bool MainWindow::simulateTrace(TraceWindow* t, const QString& path, QString* error) {
+    QString summary;
+    QString err = t->deriveScenarioTo(path, &summary);
+    if (err.isEmpty() && !openScenario(path)) err = tr("The derived scenario %1 did not open").arg(path);
+    if (error) *error = err;
+    statusBar()->showMessage(err.isEmpty() ? tr("Derived %1 from %2: run it, then compare it with the trace").arg(summary, QFileInfo(t->path()).fileName()) : err, 8000);
+    return err.isEmpty();
+}
+
+void MainWindow::onReloaded() {
+    inspectAt_.reset();
+    eventLog_->clear();
+    const Engine& e = session_->engine();
+    timeline_->clearRun();
+    chart_->setTrace(nullptr);
+    timeline_->setRun(&e.trace(), view::captureLive(e));
+    timeline_->setRange(0, std::min<Time>(session_->scenario().duration, 100 * kNsPerMs));
+    timeline_->setFollow(true);
+    chart_->setTrace(&e.trace());
+    // Start with the first task selected so that the chart shows something at once.
+    const TaskId first = e.tasks().empty() ? kNoTask : TaskId(e.tasks().size() - 1);
+    select(first >= 0 ? std::vector<TaskId>{first} : std::vector<TaskId>{});
+    setWindowTitle(tr("SchedScope - %1").arg(QString::fromStdString(session_->scenario().name)));
+    refreshPanels(true);
+}
+
+// A background run owns the engine: freeze every view that reads it, show progress and Cancel.
+void MainWindow::onBusy(bool busy) {
+    timeline_->setFrozen(busy);
+    progress_->setValue(0);
+    progress_->setVisible(busy);
+    cancel_->setVisible(busy);
+    for (QWidget* w : std::initializer_list<QWidget*>{params_, inspector_, metrics_, chart_, histogram_, eventLog_}) w->setEnabled(!busy);
+    if (busy) eventLog_->clear(); // it points into the trace the worker now grows
+    if (!busy) { // what the views indexed may predate the run: start them afresh
+        timeline_->clearRun();
+        chart_->setTrace(nullptr);
+    }
+}
+
+void MainWindow::onAdvanced() {
+    if (session_->busy()) return;
+    const Engine& e = session_->engine();
+    timeline_->setRun(&e.trace(), view::captureLive(e));
+    chart_->setTrace(&e.trace());
+    refreshPanels(!session_->playing());
+    status_->setText(tr("t = %1 ms   events %2   switches %3   preempt=%4")
+                         .arg(double(e.now()) / 1e6, 0, 'f', 3)
+                         .arg(e.eventsProcessed())
+                         .arg(e.contextSwitches())
+                         .arg(QString::fromStdString(std::string(preemptModelName(e.config().preempt)))));
+}
+
+// Tables are cheap but not free: while playing they refresh a few times a second.
+void MainWindow::refreshPanels(bool force) {
+    if (session_->busy()) return;
+    const qint64 now = QDateTime::currentMSecsSinceEpoch();
+    if (!force && now - lastPanelRefresh_ < 300) return;
+    lastPanelRefresh_ = now;
+    const Engine& e = session_->engine();
+    params_->sync(e);
+    // The inspector shows an inspected earlier moment (replayed from a snapshot) or the present.
+    if (inspectAt_ && *inspectAt_ < e.now()) {
+        if (const auto past = session_->stateAt(*inspectAt_)) inspector_->refresh(*past, true);
+        else inspector_->refresh(e);
+    } else {
+        inspector_->refresh(e);
+    }
+    metrics_->refresh(e.trace(), e.now());
+    eventLog_->refresh(timeline_->data(), timeline_->axis().start, timeline_->axis().end);
+    histogram_->refresh(e.trace());
+}
+
+// One selection for every view: the timeline highlights all selected tasks, the chart draws them
+// all (the first is the primary one), the histogram and inspector follow the primary one.
+void MainWindow::select(const std::vector<TaskId>& tasks) {
+    timeline_->setSelectedTasks(tasks);
+    chart_->setTasks(tasks);
+    histogram_->setTask(tasks.empty() ? kNoTask : tasks.front());
+    refreshPanels(true);
+}
+
+void MainWindow::selectTasksByComm(const QStringList& comms) {
+    const auto& tasks = session_->engine().tasks();
+    std::vector<TaskId> sel;
+    for (const QString& comm : comms)
+        for (TaskId t = 0; t < TaskId(tasks.size()); ++t)
+            if (QString::fromStdString(tasks[size_t(t)].comm) == comm) {
+                sel.push_back(t);
+                break;
+            }
+    select(sel);
+}
+
+void MainWindow::setTaskLanes(bool on) { taskLanesAct_->setChecked(on); }
+
+void MainWindow::inspectAt(qint64 time, int cpu) {
+    inspector_->setCpu(cpu);
+    inspectAt_ = time;
+    refreshPanels(true);
+}
+
+void MainWindow::showEventLog() {
+    if (auto* d = findChild<QDockWidget*>("eventLogDock")) {
+        d->show();
+        d->raise();
+    }
+}
+
+void MainWindow::showDelayHistogram() { charts_->setCurrentWidget(histogram_); }
+
+void MainWindow::closeEvent(QCloseEvent* ev) {
+    for (const QPointer<CompareWindow>& w : comparisons_)
+        if (w) w->close();
+    for (const QPointer<TraceWindow>& w : traces_)
+        if (w) w->close();
+    QSettings settings;
+    settings.setValue("window/geometry", saveGeometry());
+    settings.setValue("window/state", saveState());
+    ev->accept();
+}

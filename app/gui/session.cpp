@@ -1,0 +1,279 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "app/gui/session.h"
+
+#include "scenarios/builtin_scenarios.h"
+
+#include <QtConcurrent/QtConcurrentRun>
+#include <algorithm>
+
+using namespace sched;
+
+Session::Session(QObject* parent) : QObject(parent) {
+    timer_.setInterval(16);
+    connect(&timer_, &QTimer::timeout, this, &Session::onFrame);
+    progressTimer_.setInterval(100);
+    connect(&progressTimer_, &QTimer::timeout, this, [this] { emit progress(progress_.load()); });
+    connect(&watcher_, &QFutureWatcher<void>::finished, this, [this] {
+        progressTimer_.stop();
+        busy_ = false;
+        emit busyChanged(false);
+        emit message(cancel_ ? tr("Cancelled at %1 ms.").arg(double(engine_->now()) / 1e6, 0, 'f', 3)
+                             : tr("Ran to %1 ms.").arg(double(engine_->now()) / 1e6, 0, 'f', 3));
+        emit advanced();
+    });
+    connect(&branchWatcher_, &QFutureWatcher<void>::finished, this, [this] {
+        branching_ = false;
+        auto a = std::move(branchA_), b = std::move(branchB_);
+        a->finish();
+        b->finish();
+        emit branchReady(a, b, branchFrom_, branchLabel_);
+    });
+}
+
+// The worker owns the engine until it finishes (the GUI thread does not touch it meanwhile);
+// it runs in snapshot-sized chunks so that cancel and progress react within a chunk.
+void Session::runForwardInBackground(Time target) {
+    busy_ = true;
+    cancel_ = false;
+    progress_ = 0;
+    emit busyChanged(true);
+    progressTimer_.start();
+    const Time from = engine_->now();
+    watcher_.setFuture(QtConcurrent::run([this, from, target] {
+        while (engine_->now() < target && !cancel_) {
+            engine_->runUntil(std::min<Time>(target, engine_->now() + snapEvery_));
+            takeSnapshot();
+            progress_ = int(100.0 * double(engine_->now() - from) / double(std::max<Time>(1, target - from)));
+        }
+    }));
+}
+
+void Session::cancel() { cancel_ = true; }
+
+Session::~Session() {
+    cancel_ = true;
+    watcher_.waitForFinished(); // the worker uses engine_ until it returns
+    branchWatcher_.waitForFinished();
+}
+
+QString Session::branch(const ParamChange& change, Time span) {
+    if (!engine_ || busy_) return tr("no run to branch from");
+    if (branching_) return tr("a branch is still being computed");
+    pause();
+    // Copies (trace included) taken in this thread while nothing else touches the engine.
+    auto a = std::make_shared<Engine>(*engine_);
+    auto b = std::make_shared<Engine>(*engine_);
+    const std::string err = b->apply(change);
+    if (!err.empty()) {
+        emit message(tr("Branch refused: %1").arg(QString::fromStdString(err)));
+        return QString::fromStdString(err);
+    }
+    branching_ = true;
+    branchA_ = a;
+    branchB_ = b;
+    branchFrom_ = engine_->now();
+    branchLabel_ = tr("%1 at %2 ms").arg(QString::fromStdString(change.label())).arg(double(branchFrom_) / 1e6, 0, 'f', 3);
+    const Time to = std::min<Time>(scenario_.duration, branchFrom_ + span);
+    emit message(tr("Branching at %1 ms: running both continuations to %2 ms...").arg(double(branchFrom_) / 1e6, 0, 'f', 3).arg(double(to) / 1e6, 0, 'f', 3));
+    // The two continuations are independent values: one worker each (two cores, two runs).
+    branchWatcher_.setFuture(QtConcurrent::run([a, b, to] {
+        QFuture<void> other = QtConcurrent::run([b, to] { b->runUntil(to); });
+        a->runUntil(to);
+        other.waitForFinished();
+    }));
+    return {};
+}
+
+bool Session::load(const QString& nameOrPath, QString* error) {
+    if (busy_) {
+        if (error) *error = tr("a run is in progress in the background; cancel it first");
+        return false;
+    }
+    scen::Scenario s;
+    scen::ScenarioError err;
+    if (!scen::loadScenario(nameOrPath.toStdString(), s, err)) {
+        if (error) *error = QString::fromStdString(err.text());
+        return false;
+    }
+    pause();
+    scenario_ = std::move(s);
+    source_ = nameOrPath;
+    reset();
+    return true;
+}
+
+void Session::reset() {
+    if (busy_) return;
+    pause();
+    engine_.emplace(scen::instantiate(scenario_, scenario_.seed, TraceOptions{true}));
+    snaps_.clear();
+    snapEvery_ = 10 * kNsPerMs;
+    takeSnapshot(true);
+    emit reloaded();
+    emit advanced();
+}
+
+QString Session::restartWithKernel(const QString& spec) {
+    if (busy_) return tr("a run is in progress in the background; cancel it first");
+    SchedConfig cfg = scenario_.config;
+    if (!parseKernelSpec(spec.toStdString(), cfg.build, cfg.profile)) return tr("unknown kernel '%1' (6.18, 6.12, auto-rfc)").arg(spec);
+    if (const std::string why = cfg.validate(); !why.empty()) {
+        const QString err = tr("Kernel %1 refused: %2").arg(spec, QString::fromStdString(why));
+        emit message(err);
+        emit advanced(); // the panels show the unchanged kernel again
+        return err;
+    }
+    scenario_.config = cfg;
+    reset();
+    emit message(tr("Restarted with kernel %1.").arg(spec));
+    return {};
+}
+
+void Session::play() {
+    if (!engine_ || busy_ || timer_.isActive()) return;
+    if (engine_->now() >= scenario_.duration) {
+        emit message(tr("The scenario's %1 ms are over; reset to run it again.").arg(scenario_.duration / 1e6));
+        return;
+    }
+    wall_.restart();
+    carry_ = 0;
+    timer_.start();
+    emit playingChanged(true);
+}
+
+void Session::pause() {
+    if (!timer_.isActive()) return;
+    timer_.stop();
+    emit playingChanged(false);
+}
+
+void Session::togglePlay() { playing() ? pause() : play(); }
+
+void Session::takeSnapshot(bool force) {
+    if (!force && !snaps_.empty() && engine_->now() < snaps_.back().now() + snapEvery_) return;
+    if (!snaps_.empty() && snaps_.back().now() == engine_->now() && snaps_.back().eventsProcessed() == engine_->eventsProcessed()) return;
+    snaps_.push_back(engine_->snapshot());
+    if (snaps_.size() > kMaxSnapshots) { // thin out: keep the first and every other one
+        std::vector<Engine> kept;
+        for (size_t i = 0; i < snaps_.size(); i += 2) kept.push_back(std::move(snaps_[i]));
+        snaps_ = std::move(kept);
+        snapEvery_ *= 2;
+    }
+}
+
+// Restores the latest snapshot at or before t that has processed at most maxEvents events, and
+// forgets the snapshots after it (the future may now differ).
+void Session::restoreBefore(Time t, uint64_t maxEvents) {
+    size_t k = 0;
+    for (size_t i = 0; i < snaps_.size(); ++i)
+        if (snaps_[i].now() <= t && snaps_[i].eventsProcessed() <= maxEvents) k = i;
+    engine_->restore(snaps_[k]);
+    snaps_.erase(snaps_.begin() + std::ptrdiff_t(k) + 1, snaps_.end());
+    emit rewound();
+}
+
+void Session::finishedCheck() {
+    if (engine_->now() >= scenario_.duration || !engine_->peekLive()) {
+        pause();
+        emit message(tr("Reached the end of the scenario (%1 ms).").arg(double(engine_->now()) / 1e6, 0, 'f', 3));
+    }
+}
+
+// One animation frame: advance simulated time by speed x wall time, but never spend more than
+// ~12 ms of wall time in the engine, so the window stays responsive at any speed.
+void Session::onFrame() {
+    if (!engine_) return;
+    const double wallNs = double(wall_.nsecsElapsed());
+    wall_.restart();
+    QElapsedTimer budget;
+    budget.start();
+    if (speed_ < 0) {
+        engine_->step();
+    } else {
+        Time target = scenario_.duration;
+        if (speed_ > 0) {
+            carry_ += speed_ * wallNs / 1e9;
+            target = std::min<Time>(scenario_.duration, engine_->now() + Time(carry_));
+            carry_ -= double(Time(carry_));
+        }
+        while (engine_->nextEventTime() <= target && budget.nsecsElapsed() < 12'000'000)
+            for (int i = 0; i < 256 && engine_->nextEventTime() <= target; ++i) engine_->step();
+        if (engine_->nextEventTime() > target) engine_->runUntil(target);
+    }
+    takeSnapshot();
+    emit advanced();
+    finishedCheck();
+}
+
+void Session::stepEvent() {
+    if (!engine_ || busy_) return;
+    pause();
+    engine_->step();
+    takeSnapshot();
+    emit advanced();
+}
+
+void Session::stepTick() {
+    if (!engine_ || busy_) return;
+    pause();
+    engine_->runUntilTick(scenario_.duration);
+    takeSnapshot();
+    emit advanced();
+}
+
+void Session::stepSwitch() {
+    if (!engine_ || busy_) return;
+    pause();
+    if (!engine_->runUntilSwitch(scenario_.duration)) emit message(tr("No further context switch before the end."));
+    takeSnapshot();
+    emit advanced();
+}
+
+void Session::runTo(qint64 time) {
+    if (!engine_ || busy_) return;
+    pause();
+    time = std::clamp<qint64>(time, 0, scenario_.duration);
+    if (time < engine_->now()) restoreBefore(time, UINT64_MAX);
+    if (time - engine_->now() > backgroundThreshold_) {
+        runForwardInBackground(time);
+        return;
+    }
+    // Replay in snapshot-sized steps so that a later step back finds a close snapshot.
+    while (engine_->now() < time) {
+        engine_->runUntil(std::min<Time>(time, engine_->now() + snapEvery_));
+        takeSnapshot();
+    }
+    emit advanced();
+}
+
+std::optional<Engine> Session::stateAt(Time t) const {
+    if (!engine_ || busy_ || t > engine_->now() || snaps_.empty()) return std::nullopt;
+    size_t k = 0;
+    for (size_t i = 0; i < snaps_.size(); ++i)
+        if (snaps_[i].now() <= t) k = i;
+    std::optional<Engine> e(snaps_[k]);
+    e->runUntil(t);
+    return e;
+}
+
+void Session::stepBack(qint64 dt) { runTo(engine_ ? engine_->now() - dt : 0); }
+
+void Session::stepBackEvent() {
+    if (!engine_ || busy_ || engine_->eventsProcessed() == 0) return;
+    pause();
+    const uint64_t target = engine_->eventsProcessed() - 1;
+    restoreBefore(engine_->now(), target);
+    while (engine_->eventsProcessed() < target && engine_->step()) {}
+    emit advanced();
+}
+
+QString Session::apply(const ParamChange& change) {
+    if (!engine_) return tr("no run loaded");
+    if (busy_) return tr("a run is in progress in the background; cancel it first");
+    const QString err = QString::fromStdString(engine_->apply(change));
+    if (err.isEmpty()) takeSnapshot(true); // the changed present is a good place to come back to
+    emit message(err.isEmpty() ? tr("%1 at %2 ms").arg(QString::fromStdString(change.label())).arg(engine_->now() / 1e6, 0, 'f', 3)
+                               : tr("Refused: %1").arg(err));
+    emit advanced();
+    return err;
+}

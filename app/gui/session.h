@@ -1,0 +1,110 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// The session controller: owns the scenario and the running Engine, drives it (play at a speed,
+// step one event / tick / context switch, run to a time, reset) and applies the views' change
+// requests at the current simulated time. Views read the engine through engine(); only the
+// session mutates it.
+#pragma once
+
+#include "scenarios/scenario.h"
+
+#include <QElapsedTimer>
+#include <QFutureWatcher>
+#include <QObject>
+#include <QTimer>
+#include <atomic>
+#include <memory>
+#include <optional>
+
+class Session : public QObject {
+    Q_OBJECT
+public:
+    explicit Session(QObject* parent = nullptr);
+    ~Session() override;
+
+    // A scenario file or a built-in name. On failure returns false and sets *error.
+    bool load(const QString& nameOrPath, QString* error);
+    bool loaded() const { return engine_.has_value(); }
+    const sched::Engine& engine() const { return *engine_; }
+    const scen::Scenario& scenario() const { return scenario_; }
+    QString source() const { return source_; }
+    bool playing() const { return timer_.isActive(); }
+    // While a long run goes on in the worker thread the engine belongs to it: nothing may read
+    // or change the engine until busyChanged(false).
+    bool busy() const { return busy_; }
+    // The engine state at an earlier time t (a copy: the nearest snapshot replayed to t), for the
+    // inspector. Its trace holds only what the replay recorded. Empty while busy or t is ahead.
+    std::optional<sched::Engine> stateAt(sched::Time t) const;
+    // Runs longer than this (in simulated time) go to the worker thread.
+    void setBackgroundThreshold(sched::Time t) { backgroundThreshold_ = t; }
+    // Simulated nanoseconds per wall second; 0 = as fast as possible; < 0 = one event per frame.
+    void setSpeed(double simNsPerSecond) { speed_ = simNsPerSecond; }
+    double speed() const { return speed_; }
+
+public slots:
+    void cancel(); // stops a background run at the next chunk; the engine keeps what it did
+    void play();
+    void pause();
+    void togglePlay();
+    void stepEvent();
+    void stepTick();
+    void stepSwitch();
+    void runTo(qint64 time);       // forward, or back via the nearest snapshot and a replay
+    void stepBack(qint64 dt);      // runTo(now - dt)
+    void stepBackEvent();          // to the state just before the last event
+    void reset();
+    // A kernel build / version ("6.18", "6.12", "auto-rfc") is chosen at boot, so it cannot change
+    // under a running engine: the scenario restarts with it. Returns an error text, empty on success.
+    QString restartWithKernel(const QString& spec);
+    // Applies now; returns an error text (empty on success) and reports it via message().
+    QString apply(const sched::ParamChange& change);
+    // Branch here: two copies of the present run on for `span` in a worker thread each, one as it
+    // is (the original continuation) and one with `change` applied now; branchReady() hands both
+    // over. The live engine is not touched, so the window stays usable meanwhile. Returns an
+    // error text if the branch cannot start (the change is refused, or a branch is running).
+    QString branch(const sched::ParamChange& change, sched::Time span);
+    bool branching() const { return branching_; }
+
+signals:
+    void reloaded();           // a new engine (load or reset)
+    void rewound();            // the engine went back in time; views must drop what they indexed
+    void advanced();           // simulated time moved or the state changed
+    void playingChanged(bool playing);
+    void message(const QString& text);
+    void busyChanged(bool busy);
+    void progress(int percent);
+    // A finished branch: a = the original continuation, b = with the change; both from `from`.
+    void branchReady(std::shared_ptr<sched::Engine> a, std::shared_ptr<sched::Engine> b, qint64 from, const QString& change);
+
+private:
+    void onFrame();
+    void finishedCheck();
+    void takeSnapshot(bool force = false);
+    void runForwardInBackground(sched::Time target);
+    void restoreBefore(sched::Time t, uint64_t maxEvents);
+
+    scen::Scenario scenario_;
+    QString source_;
+    std::optional<sched::Engine> engine_;
+    QTimer timer_;
+    QElapsedTimer wall_;
+    double speed_ = 20e6; // 20 ms of simulated time per second
+    double carry_ = 0;
+    // Rewind: snapshots of the engine state (without its trace) every snapEvery_ of simulated
+    // time; when there are too many, every other one is dropped and the spacing doubles.
+    std::vector<sched::Engine> snaps_;
+    sched::Time snapEvery_ = 10 * sched::kNsPerMs;
+    static constexpr size_t kMaxSnapshots = 256;
+    // Background runs.
+    bool busy_ = false;
+    std::atomic<bool> cancel_{false};
+    std::atomic<int> progress_{0};
+    QFutureWatcher<void> watcher_;
+    QTimer progressTimer_;
+    sched::Time backgroundThreshold_ = 2 * sched::kNsPerSec;
+    // Branch here.
+    bool branching_ = false;
+    QFutureWatcher<void> branchWatcher_;
+    std::shared_ptr<sched::Engine> branchA_, branchB_;
+    sched::Time branchFrom_ = 0;
+    QString branchLabel_;
+};

@@ -1,0 +1,241 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Engine set-up, the stepping API, event dispatch and live parameter changes.
+#include "engine/engine.h"
+#include "base/duration.h"
+
+#include <algorithm>
+
+namespace sched {
+
+Engine::Engine(const SchedConfig& config, uint64_t seed, TraceOptions opts)
+    : cfg_(config), seed_(seed), opts_(opts), rqs_(size_t(std::clamp(config.cpus, 1, kMaxCpus))) {
+    trace_.cpus = int(rqs_.size());
+    for (auto& rq : rqs_) {
+        rq.avgIdle = 2 * cfg_.migrationCost; // as sched_init()
+        rq.balanceInterval = Time(cfg_.cpus) * kNsPerMs;
+    }
+}
+
+int32_t Engine::addProgram(Program p) {
+    for (Op& op : p.ops) op.unplannable = op.clock != 0 || op.cycle >= 0; // also for programs never finalize()d
+    programs_.push_back(std::move(p));
+    patterns_.push_back(LoopPattern::of(programs_.back()));
+    return int32_t(programs_.size() - 1);
+}
+
+int32_t Engine::addChannel(int capacity, int64_t wakeAllWritersAt, bool syncWake) {
+    Channel ch;
+    ch.syncWake = syncWake;
+    ch.capacity = std::max(1, capacity);
+    ch.wakeAllWritersAt = std::min<int64_t>(wakeAllWritersAt, ch.capacity - 1);
+    channels_.push_back(std::move(ch));
+    return int32_t(channels_.size() - 1);
+}
+
+TaskId Engine::newTask(const TaskSpec& spec, TaskId parent) {
+    const TaskId id = TaskId(tasks_.size());
+    Task t;
+    t.pid = nextPid_++;
+    if (spec.group >= 0) {
+        if (size_t(spec.group) >= groupTgid_.size()) groupTgid_.resize(size_t(spec.group) + 1, 0);
+        if (groupTgid_[size_t(spec.group)] == 0) groupTgid_[size_t(spec.group)] = t.pid;
+        t.tgid = groupTgid_[size_t(spec.group)];
+    } else {
+        t.tgid = t.pid;
+    }
+    t.parent = parent;
+    t.comm = spec.comm.substr(0, 15); // TASK_COMM_LEN - 1
+    t.policy = spec.policy;
+    t.nice = std::clamp(spec.nice, -20, 19);
+    t.rtPriority = std::clamp(spec.rtPriority, 1, 99);
+    if (!isRtPolicy(t.policy)) t.rtPriority = 0;
+    t.affinity = spec.affinity;
+    if (t.affinity.none())
+        for (int c = 0; c < cfg_.cpus; ++c) t.affinity.set(size_t(c));
+    t.cpu = spec.startCpu >= 0 ? std::min<CpuId>(spec.startCpu, cfg_.cpus - 1) : 0;
+    t.program = spec.program;
+    t.loopLeft.assign(size_t(programs_[size_t(spec.program)].loopSlots), 0);
+    t.cycleClass.assign(programs_[size_t(spec.program)].cycles.size(), -1);
+    t.rng = Rng(mixSeed(seed_, uint64_t(id) + 1)); // one stream per task: common random numbers
+    t.resume = Resume::Continue;
+    t.fixedStartCpu = spec.startCpu >= 0;
+
+    SchedEntity se;
+    se.load = loadWeightFor(t.policy, t.nice);
+    // sched_setattr(sched_runtime): custom slice clamped to [0.1 ms, 100 ms].
+    se.customSlice = spec.slice > 0;
+    se.slice = se.customSlice ? std::clamp<Time>(spec.slice, 100 * kNsPerUs, 100 * kNsPerMs) : cfg_.baseSlice();
+    tasks_.push_back(std::move(t));
+    ents_.push_back(se);
+    trace_.tasks.push_back(TraceTask{tasks_.back().pid, tasks_.back().tgid, tasks_.back().comm, tasks_.back().kernelPrio(),
+                                     parent >= 0 ? tasks_[size_t(parent)].pid : 0});
+    queue_.push(std::max(spec.start, now_), now_, EventKind::TaskStart, id);
+    return id;
+}
+
+TaskId Engine::spawn(const TaskSpec& spec) { return newTask(spec, kNoTask); }
+
+void Engine::scheduleChange(const ParamChange& c, Time at) {
+    changes_.push_back(c);
+    queue_.push(std::max(at, now_), now_, EventKind::Change, int32_t(changes_.size() - 1));
+}
+
+// wake_up_new_task(): fork balancing picks the CPU (unless the scenario pins the start CPU),
+// ENQUEUE_INITIAL gives half a slice, then the WF_FORK preemption check.
+void Engine::startTask(TaskId id) {
+    Task& t = tasks_[size_t(id)];
+    if (t.state != TaskState::NotStarted) return;
+    t.startedAt = now_;
+    const TaskId parent = t.parent;
+    // A forked child is woken from its parent's CPU; a task the scenario starts has no waker on any
+    // CPU, so it is treated like a remote wakeup (an eager bit sends an IPI).
+    ctxCpu_ = parent >= 0 ? tasks_[size_t(parent)].cpu : -1;
+    CpuId cpu = t.cpu;
+    if (!t.fixedStartCpu || !allowed(t, cpu))
+        cpu = selectForkCpu(id, parent >= 0 ? tasks_[size_t(parent)].cpu : -1);
+    activateTask(cpu, id, true);
+    trace_.wakeups.push(now_, parent, id, uint16_t(ctxCpu_ < 0 ? cpu : ctxCpu_), uint16_t(cpu), true);
+    wakeupPreempt(cpu, id, true);
+    if (ctxCpu_ >= 0) reprogram(ctxCpu_);
+}
+
+bool Engine::isLive(const Event& e) const {
+    switch (e.kind) {
+    case EventKind::Tick: return rqs_[size_t(e.a)].tickOn && e.gen == rqs_[size_t(e.a)].tickGen;
+    case EventKind::Segment: return e.gen == rqs_[size_t(e.a)].segGen;
+    case EventKind::HrTick: return e.gen == rqs_[size_t(e.a)].hrtickGen;
+    case EventKind::Timer:
+        return e.gen == tasks_[size_t(e.a)].timerGen && tasks_[size_t(e.a)].state == TaskState::Sleeping;
+    default: return true;
+    }
+}
+
+// The queue's head after dropping the cancelled events before it; no event left: nullptr.
+EventQueue::Head Engine::liveHead() {
+    for (;;) {
+        const EventQueue::Head h = queue_.head();
+        if (!h.event || isLive(*h.event)) return h;
+        queue_.pop(h);
+    }
+}
+
+bool Engine::peekLive() { return liveHead().event != nullptr; }
+
+Time Engine::nextEventTime() {
+    const EventQueue::Head h = liveHead();
+    return h.event ? h.event->time : kNever;
+}
+
+// The next live event due at or before limit, popped into event_ (the cancelled ones ahead of it
+// are dropped on the way, whatever their time); false if there is none (event_ unchanged).
+// liveHead() with the time test in its loop: the run loops' path, where this shape measured 0.5 %
+// fewer instructions.
+bool Engine::popLive(Time limit) {
+    for (;;) {
+        const EventQueue::Head h = queue_.head();
+        if (!h.event) return false;
+        if (!isLive(*h.event)) {
+            queue_.pop(h);
+            continue;
+        }
+        if (h.event->time > limit) return false;
+        queue_.pop(h, event_);
+        return true;
+    }
+}
+
+bool Engine::step() {
+    if (finished_ || !popLive(kNever)) return false;
+    handle();
+    return true;
+}
+
+// The live event just popped into event_.
+void Engine::handle() {
+    const Event& e = event_;
+    now_ = e.time;
+    ++events_;
+    lastKind_ = e.kind;
+    inEvent_ = true;
+    dispatch(e);
+    inEvent_ = false;
+    ctxCpu_ = -1;
+}
+
+void Engine::dispatch(const Event& e) {
+    switch (e.kind) {
+    case EventKind::Tick: onTick(e.a); break;
+    case EventKind::Segment: onSegment(e.a); break;
+    case EventKind::Timer: onTimer(e.a); break;
+    case EventKind::Ipi: onIpi(e.a); break;
+    case EventKind::IdleExit: onIdleExit(e.a); break;
+    case EventKind::HrTick: onHrTick(e.a); break;
+    case EventKind::TaskStart: startTask(e.a); break;
+    case EventKind::Change: {
+        const std::string err = apply(changes_[size_t(e.a)]);
+        if (!err.empty()) error_ = err;
+        break;
+    }
+    }
+}
+
+void Engine::runUntil(Time t) {
+    while (!finished_ && popLive(t)) handle();
+    now_ = std::max(now_, t);
+}
+
+bool Engine::runUntilSwitch(Time limit) {
+    const int64_t before = switchesSeen_;
+    while (!finished_ && popLive(limit)) {
+        handle();
+        if (switchesSeen_ != before) return true;
+    }
+    return false;
+}
+
+bool Engine::runUntilTick(Time limit) {
+    while (!finished_ && popLive(limit)) {
+        handle();
+        if (lastKind_ == EventKind::Tick) return true;
+    }
+    return false;
+}
+
+int64_t Engine::contextSwitches() const {
+    int64_t n = 0;
+    for (const auto& rq : rqs_) n += rq.nrSwitches;
+    return n;
+}
+
+void Engine::recordSample(TaskId t) {
+    if (!opts_.samples) return;
+    const CpuId c = tasks_[size_t(t)].cpu;
+    const SchedEntity& se = ents_[size_t(t)];
+    EevdfSamples& s = trace_.samples;
+    s.time.push_back(now_);
+    s.task.push_back(t);
+    s.cpu.push_back(uint16_t(c));
+    s.vruntime.push_back(se.vruntime);
+    s.deadline.push_back(se.relDeadline ? se.deadline + se.vruntime : se.deadline);
+    s.avgVruntime.push_back(rqs_[size_t(c)].cfs.avgVruntimeValue(ents_));
+    s.onRq.push_back(se.onRq ? 1 : 0);
+}
+
+void Engine::finish() {
+    if (finished_) return;
+    for (CpuId c = 0; c < CpuId(rqs_.size()); ++c) {
+        syncProgress(c);
+        CpuRq& rq = rqs_[size_t(c)];
+        if (rq.batching()) dropRestOfBatch(c); // a batch part-way (engine_batch.cpp)
+        clearFlags(c, kStillRunning); // bits still set when the run ends are closed here
+        if (rq.curr < 0) continue;
+        trace_.slices.push(rq.sliceStart, now_, rq.curr, uint16_t(c), kStillRunning, kNoReason);
+        rq.busyTime += now_ - rq.sliceStart;
+        // Account the running entity up to now so that sum_exec_runtime is complete.
+        if (rq.cfs.curr == rq.curr) updateCurr(c, false);
+    }
+    trace_.endTime = now_;
+    finished_ = true;
+}
+
+} // namespace sched

@@ -1,0 +1,296 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// The scheduler simulator. A discrete-event loop drives per-CPU runqueues with the fair class
+// (EEVDF, Linux 6.12-6.18) and the RT class, the two need-resched bits and the preemption
+// models. Everything is a value: copying an Engine is a snapshot from which the run continues
+// identically.
+//
+// The implementation is split by responsibility:
+//   engine.cpp          set-up, stepping API, event dispatch, live parameter changes
+//   engine_fair.cpp     fair class: update_curr, place/enqueue/dequeue, pick, wakeup preemption
+//   engine_schedule.cpp __schedule, resched_curr, preemption points, tick, IRQs, work progress
+//   engine_wake.cpp     try_to_wake_up, CPU selection, fork, load balancing, migration
+//   engine_program.cpp task behaviour: the op interpreter, channels, timers, exit
+#pragma once
+
+#include "engine/cpu_rq.h"
+#include "engine/event_queue.h"
+#include "engine/loop_pattern.h"
+#include "engine/param_change.h"
+#include "engine/program.h"
+#include "engine/sched_config.h"
+#include "engine/task.h"
+#include "trace/trace.h"
+
+#include <array>
+#include <deque>
+#include <string>
+#include <vector>
+
+namespace sched {
+
+struct TaskSpec {
+    std::string comm = "task";
+    int group = -1;        // tasks with the same group share a tgid (threads of one process)
+    int32_t program = 0;
+    Policy policy = Policy::Normal;
+    int nice = 0;
+    int rtPriority = 0;
+    Time slice = 0;        // custom slice (sched_attr.sched_runtime), 0 = base slice
+    CpuMask affinity;      // empty = all CPUs
+    CpuId startCpu = -1;   // -1 = fork balancing picks the idlest CPU
+    Time start = 0;
+};
+
+// The first cache line holds all a batch's reservation and replay read (engine_batch.cpp).
+struct alignas(64) Channel {
+    int64_t count = 0;
+    // Reserved by batches (engine_batch.cpp): writes and reads planned but not yet done.
+    int64_t pendingWrites = 0, pendingReads = 0;
+    // Blocked writers are woken when the queue has drained to this many messages: all of them at
+    // once (an AF_UNIX socket: unix_writable() wakes the whole wait queue at a quarter of
+    // sk_sndbuf), or -1: one writer per freed message (a pipe's exclusive wr_wait).
+    int64_t wakeAllWritersAt = -1;
+    Time lastWrite = -1; // when the newest message was posted (schbench's wake stamp)
+    int32_t capacity = 1;
+    uint32_t blockedReaders = 0, blockedWriters = 0; // readers.size(), writers.size()
+    // A pipe's or a socket's wake-ups are synchronous (pipe_write()/pipe_read() and
+    // sock_def_readable()/unix_write_space() call wake_up_interruptible_sync_poll(): WF_SYNC, the
+    // waker is about to sleep); a channel that stands for a futex or a work queue wakes plainly.
+    bool syncWake = true;
+    std::array<uint64_t, kMaxCpus / 64> batchers{}; // the CPUs whose batches hold reservations, a bit each
+    std::deque<TaskId> readers, writers;            // blocked tasks, FIFO
+
+    void blockReader(TaskId t) { readers.push_back(t), blockedReaders++; }
+    void blockWriter(TaskId t) { writers.push_back(t), blockedWriters++; }
+    TaskId unblockReader() {
+        const TaskId t = readers.front();
+        readers.pop_front(), blockedReaders--;
+        return t;
+    }
+    TaskId unblockWriter() {
+        const TaskId t = writers.front();
+        writers.pop_front(), blockedWriters--;
+        return t;
+    }
+};
+
+struct TraceOptions {
+    bool samples = true; // record vruntime/deadline/V samples (charts); off for pure metrics runs
+    // Run the operations of a running task that cannot interact with anything ahead in batches
+    // instead of one event each (engine_batch.cpp). The decisions and the trace are the same;
+    // the task's program position seen between events lags behind, so interactive views that
+    // inspect it keep this off.
+    bool batchOps = false;
+    // Record each need-resched bit's set-to-clear interval (the timelines' flag rows, the event
+    // log, the ftrace export's flag letters). The bits themselves and every decision they drive
+    // are the same without; runs that only print perf's reports leave this off (a fifth of the
+    // trace's bytes in messaging).
+    bool flags = true;
+};
+
+class Engine {
+public:
+    Engine(const SchedConfig& config, uint64_t seed, TraceOptions opts = {});
+
+    // --- set-up (before or during the run) ---
+    int32_t addProgram(Program p);          // p must be finalize()d
+    int32_t addChannel(int capacity, int64_t wakeAllWritersAt = -1, bool syncWake = true);
+    TaskId spawn(const TaskSpec& spec);     // starts at spec.start
+    void scheduleChange(const ParamChange& c, Time at);
+
+    // --- stepping ---
+    bool step();                            // one event; false when nothing is left to do
+    bool peekLive();                        // drop cancelled events at the head; false if none left
+    Time nextEventTime();                   // the next live event's time, kNever if none
+    void runUntil(Time t);                  // all events with time <= t; now() becomes t
+    bool runUntilSwitch(Time limit);        // until the next context switch (true) or limit
+    bool runUntilTick(Time limit);
+    std::string apply(const ParamChange& c); // now, at now(); returns an error text or empty
+    void finish();                          // close open slices and flags at now(); terminal
+
+    // --- rewind ---
+    // A copy of the whole state except the trace, which only grows: the snapshot remembers how
+    // long each trace column was. restore() returns to that state and cuts this engine's trace
+    // back to those lengths, so replaying from there reproduces the run exactly.
+    Engine snapshot() const;
+    void restore(const Engine& snap);
+    // Drops the events recorded so far (slices, need-resched intervals, wake-ups, migrations,
+    // samples) and records the next ones into the same memory; tasks, markers and the end time
+    // stay. For a caller that folds the trace as the run goes (LatencyFold). A snapshot taken
+    // before restores a trace without events: what it held up to then is gone.
+    void forgetRecorded();
+
+    // --- state, read-only ---
+    Time now() const { return now_; }
+    bool finished() const { return finished_; } // finish() closed the open slices at now()
+    const SchedConfig& config() const { return cfg_; }
+    const Trace& trace() const { return trace_; }
+    const std::vector<Task>& tasks() const { return tasks_; }
+    const std::vector<SchedEntity>& entities() const { return ents_; }
+    const std::vector<CpuRq>& cpus() const { return rqs_; }
+    const std::vector<Channel>& channels() const { return channels_; }
+    const std::vector<Program>& programs() const { return programs_; }
+    uint64_t eventsProcessed() const { return events_; }
+    int64_t contextSwitches() const;
+    // Why the CPU's current task holds the CPU, in words (inspector).
+    std::string describePick(CpuId cpu) const;
+    std::string describePendingSwitch(CpuId cpu) const; // which bit is set and where it will act
+    // The last error a task program hit (empty if none), e.g. a spin without progress.
+    const std::string& error() const { return error_; }
+
+private:
+    struct TraceMark {
+        size_t tasks = 0, slices = 0, flags = 0, wakeups = 0, migrations = 0, samples = 0, markers = 0;
+        uint32_t forgets = 0; // forgetRecorded() calls before: another count means the lengths are stale
+    };
+    TraceMark markOf(const Trace& t) const;
+    void cutTrace(const TraceMark& m);
+    void copyStateFrom(const Engine& o);
+
+    // engine.cpp
+    EventQueue::Head liveHead();
+    bool popLive(Time limit);
+    void handle();
+    void dispatch(const Event& e);
+    void startTask(TaskId t);
+    void applyTaskChange(const ParamChange& c, TaskId t);
+    bool isLive(const Event& e) const;
+    void recordSample(TaskId t);
+    TaskId newTask(const TaskSpec& spec, TaskId parent);
+
+    // engine_fair.cpp
+    void updateCurr(CpuId c, bool fromTick);
+    bool updateDeadline(SchedEntity& se);
+    void placeEntity(CpuId c, TaskId t, bool initial);
+    void enqueueEntity(CpuId c, TaskId t, bool wakeup, bool initial);
+    bool dequeueEntity(CpuId c, TaskId t, bool sleep, bool delayedFinish, bool mayDelay = true);
+    void updateEntityLag(CpuId c, TaskId t);
+    void setNextEntity(CpuId c, TaskId t);
+    void putPrevEntity(CpuId c, TaskId t);
+    TaskId pickNextEntity(CpuId c);
+    bool currProtected(CpuId c) const;
+    void cancelProtectSlice(SchedEntity& se);
+    void updateProtectSlice(CpuId c, SchedEntity& se);
+    void requeueDelayed(CpuId c, TaskId t);
+    void checkPreemptWakeupFair(CpuId c, TaskId p, bool fork);
+    void yieldFair(CpuId c, TaskId t);
+    Time entitySlice(const SchedEntity& se) const;
+
+    // engine_schedule.cpp
+    void schedule(CpuId c, SwitchPoint point);
+    TaskId pickNextTask(CpuId c, TaskId prev);
+    void switchIn(CpuId c, TaskId next, TaskId prev);
+    void reschedCurr(CpuId c, ReschedBit wanted, ReschedReason why);
+    void setFlag(CpuId c, ReschedBit bit, ReschedReason why);
+    void clearFlags(CpuId c, uint8_t clearedBy); // a SwitchPoint, or kStillRunning at the end
+    bool preemptionPoint(CpuId c, SwitchPoint p);
+    void irqReturn(CpuId c);
+    void syncProgress(CpuId c);
+    void reprogram(CpuId c);
+    void onTick(CpuId c);
+    void onSegment(CpuId c);
+    void onIpi(CpuId c);
+    void onIdleExit(CpuId c);
+    void onHrTick(CpuId c);
+    void startTick(CpuId c);
+    void armHrTick(CpuId c);
+    ExecMode effectiveMode(const Task& t) const;
+    bool irqPreemptible() const;    // IRQ return to kernel / preempt_enable() act on NR
+    bool condReschedActive() const; // cond_resched() can switch
+    bool mightReschedActive() const;
+
+    // engine_wake.cpp
+    void tryToWakeUp(TaskId p, CpuId ctxCpu, TaskId waker, bool sync = false);
+    void wakeupPreempt(CpuId c, TaskId p, bool fork);
+    CpuId selectTaskRq(TaskId p, CpuId wakerCpu, bool sync, bool wantAffine = true);
+    void recordWakee(TaskId current, TaskId p);
+    bool wakeIsWide(TaskId current, TaskId p) const;
+    CpuId selectForkCpu(TaskId p, CpuId parentCpu);
+    void activateTask(CpuId c, TaskId p, bool initial);
+    void deactivateTask(CpuId c, TaskId p, bool exiting);
+    void migrateQueued(TaskId p, CpuId from, CpuId to);
+    bool balanceFrom(CpuId dst, CpuId src, int maxMoves, bool ignoreHot);
+    bool newidleBalance(CpuId c);
+    void periodicBalance(CpuId c);
+    void nohzKick(CpuId busy);
+    int64_t cpuLoad(CpuId c) const;
+    int64_t taskLoad(TaskId p) const;
+    void addRunning(CpuId c, int delta);
+    CpuId nextIdleCpu(CpuId from) const;
+    bool allowed(const Task& t, CpuId c) const { return t.affinity.test(size_t(c)); }
+
+    // engine_batch.cpp
+    void planBatch(CpuId c);
+    void planChains(CpuId c);
+    Time walkChain(CpuId c, const Task& t, const Op* ops, uint32_t n, uint32_t& ip, int64_t& iterations, bool& channelOp, ExecMode& mode,
+                   Rng& rng, int64_t* loops, Time at, BatchPlan* plan, uint32_t& nOps, bool& drew, bool action);
+    bool walkPattern(CpuId c, const LoopPattern& pat, uint32_t& ip, int64_t& iterations, bool& channelOp, ExecMode& mode, Rng& rng,
+                     int64_t* loops, Time& at, BatchPlan& b, uint32_t& nOps);
+    void catchUpPosition(CpuId c);
+    bool reserve(CpuId c, int32_t ch, bool write);
+    void giveBack(const BatchPlan& b, uint32_t from, uint32_t to);
+    void runBatch(CpuId c, bool ownSegment = false);
+    bool continueAsBatch(CpuId c);
+    void cutBatch(CpuId c);
+    void dropRestOfBatch(CpuId c);
+    void releaseBatch(CpuId c);
+    size_t batcherWords() const;
+    void touchChannel(int32_t ch);
+    void checkChannel(int32_t ch);
+    void accountProgress(CpuId c);
+
+    // engine_program.cpp
+    enum class Step : uint8_t { Continue, Blocked, Switched, Exited };
+    Step runProgram(CpuId c, TaskId t);
+    Step doOpAction(CpuId c, TaskId t, const Op& op);
+    void beginOp(Task& t, const Op& op);
+    void advanceOp(Task& t);
+    Time cycleDraw(Task& t, const Op& op);
+    void resumeTask(CpuId c, TaskId t);
+    void blockCurrent(CpuId c, TaskId t);
+    void exitTask(CpuId c, TaskId t);
+    void armTimer(TaskId t, Time at);
+    void onTimer(TaskId t);
+    bool channelWrite(CpuId c, TaskId t, int32_t ch);
+    bool channelRead(CpuId c, TaskId t, int32_t ch);
+    void recordTimerLatency(Task& t);
+    void recordLatency(Task& t, Time lat);
+    void recordRequest(Task& t);
+    void forkChildren(CpuId c, TaskId parent, int32_t program, int64_t count);
+
+    SchedConfig cfg_;
+    uint64_t seed_;
+    TraceOptions opts_;
+    Time now_ = 0;
+    uint64_t events_ = 0;
+    int64_t switchesSeen_ = 0;
+    EventQueue queue_;
+    std::vector<CpuRq> rqs_;
+    std::vector<Task> tasks_;
+    std::vector<SchedEntity> ents_;
+    std::vector<Program> programs_;
+    std::vector<LoopPattern> patterns_; // per program (engine_batch.cpp)
+    std::vector<Channel> channels_;
+    std::vector<ParamChange> changes_;
+    std::vector<int32_t> groupTgid_;
+    int32_t nextPid_ = 1000;
+    std::string error_;
+    CpuId ctxCpu_ = -1;        // CPU whose context the current handler runs in (-1: none)
+    bool tickContext_ = false; // inside sched_tick()'s class tick (PREEMPT_AUTO promotion)
+    bool finished_ = false;
+    EventKind lastKind_ = EventKind::Tick;
+    // The event being handled (a batch's chains due at its time run first only if the queue
+    // orders their Segments before it); outside events everything due runs. The queue pops
+    // into it (popLive()): no copy of the event on the way.
+    Event event_{};
+    bool inEvent_ = false;
+    // A bit per CPU whose nrRunning is not 0, kept by addRunning(): select_idle_sibling()'s scan
+    // of a busy machine reads four words instead of every runqueue (idle_cpu()).
+    std::array<uint64_t, kMaxCpus / 64> busyCpus_{};
+    Time nohzNextBalance_ = 0;
+    TraceMark snapMark_; // in a snapshot: the trace lengths it corresponds to
+    uint32_t forgets_ = 0; // forgetRecorded() calls: part of the trace's state, not copied by copyStateFrom()
+    Trace trace_;
+};
+
+} // namespace sched

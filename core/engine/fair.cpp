@@ -1,0 +1,292 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// The fair class (kernel/sched/fair.c): accounting, placement, enqueue/dequeue with
+// DELAY_DEQUEUE, the switch-in/out of the running entity with slice protection, picking and
+// wakeup preemption. 6.18 behaviour unless the profile is 6.12 (reference §2 and §4).
+#include "engine/engine.h"
+
+#include <algorithm>
+
+namespace sched {
+
+Time Engine::entitySlice(const SchedEntity& se) const { return se.customSlice ? se.slice : cfg_.baseSlice(); }
+
+// update_deadline(): a request is renewed only once vruntime reaches the deadline, and the new
+// deadline is computed from the current vruntime.
+bool Engine::updateDeadline(SchedEntity& se) {
+    if (se.vruntime - se.deadline < 0) return false;
+    if (!se.customSlice) se.slice = cfg_.baseSlice();
+    se.deadline = se.vruntime + calcDeltaFair(se.slice, se.load);
+    return true;
+}
+
+// update_curr(): charge the running entity for the time since exec_start and decide whether a
+// reschedule is due (6.17+: deadline renewed or protection over; 6.12: deadline renewed or
+// did_preempt_short()).
+void Engine::updateCurr(CpuId c, bool fromTick) {
+    CpuRq& rq = rqs_[size_t(c)];
+    const TaskId t = rq.cfs.curr;
+    if (t < 0) return;
+    SchedEntity& se = ents_[size_t(t)];
+    const Time delta = now_ - se.execStart;
+    if (delta <= 0) return;
+    se.execStart = now_;
+    se.sumExecRuntime += delta;
+    se.vruntime += calcDeltaFair(delta, se.load);
+    const bool renewed = updateDeadline(se);
+    rq.cfs.updateMinVruntime(ents_);
+    if (fromTick || renewed) recordSample(t);
+
+    if (rq.cfs.nrQueued == 1) return; // a lone task is never rescheduled by the fair class
+    if (cfg_.profile == KernelProfile::V6_18) {
+        if (renewed || se.vprot - se.vruntime <= 0)
+            reschedCurr(c, ReschedBit::Lazy, renewed ? ReschedReason::SliceExpired : ReschedReason::ProtectionEnded);
+    } else {
+        // 6.12 did_preempt_short(): protection cancelled (or stale) and curr no longer eligible.
+        const bool didPreemptShort = cfg_.features[Feature::PreemptShort] && se.vlag != se.deadline &&
+                                     !rq.cfs.entityEligible(ents_, t);
+        if (renewed || didPreemptShort)
+            reschedCurr(c, ReschedBit::Eager, renewed ? ReschedReason::SliceExpired : ReschedReason::ProtectionEnded);
+    }
+}
+
+// place_entity(): put a (re)joining entity at V minus its inflated lag, with a fresh or restored
+// relative deadline.
+void Engine::placeEntity(CpuId c, TaskId t, bool initial) {
+    CfsRq& cfs = rqs_[size_t(c)].cfs;
+    SchedEntity& se = ents_[size_t(t)];
+    const int64_t V = cfs.avgVruntimeValue(ents_);
+    if (!se.customSlice) se.slice = cfg_.baseSlice();
+    int64_t vslice = calcDeltaFair(se.slice, se.load);
+    int64_t lag = 0;
+    const bool haveLag = cfg_.profile == KernelProfile::V6_12 || se.vlag != 0;
+    if (cfg_.features[Feature::PlaceLag] && cfs.nrQueued > 0 && haveLag) {
+        // Inflate the lag so that it is still vlag after V moves toward the newcomer:
+        // lag = vlag * (W + w) / W, with W including curr.
+        int64_t load = cfs.avgLoad;
+        if (cfs.curr >= 0 && ents_[size_t(cfs.curr)].onRq) load += ents_[size_t(cfs.curr)].load.weight;
+        int128 l = int128(se.vlag) * (load + se.load.weight);
+        if (!load) load = 1;
+        lag = int64_t(l / load); // div_s64 truncates toward zero
+    }
+    se.vruntime = V - lag;
+    const bool relOk = cfg_.profile == KernelProfile::V6_18 || cfg_.features[Feature::PlaceRelDeadline];
+    if (se.relDeadline && relOk) {
+        se.deadline += se.vruntime;
+        se.relDeadline = false;
+        return;
+    }
+    se.relDeadline = false;
+    // PLACE_DEADLINE_INITIAL: a new task starts with half a request so it gets in sooner.
+    if (cfg_.features[Feature::PlaceDeadlineInitial] && initial) vslice /= 2;
+    se.deadline = se.vruntime + vslice;
+}
+
+void Engine::enqueueEntity(CpuId c, TaskId t, bool /*wakeup*/, bool initial) {
+    CfsRq& cfs = rqs_[size_t(c)].cfs;
+    SchedEntity& se = ents_[size_t(t)];
+    const bool isCurr = cfs.curr == t;
+    if (isCurr) placeEntity(c, t, initial);
+    updateCurr(c, false);
+    if (!isCurr) placeEntity(c, t, initial);
+    cfs.loadWeight += se.load.weight;
+    cfs.nrQueued++;
+    if (!isCurr) cfs.enqueueTree(ents_, t);
+    se.onRq = true;
+    recordSample(t);
+    // V jumps for everyone when an entity joins; the running one is sampled too (O(1)), so that
+    // its lag line shows the jump (waiting entities' lines interpolate V between their samples).
+    if (cfs.curr >= 0 && cfs.curr != t) recordSample(cfs.curr);
+}
+
+// dequeue_entity(). Returns false when DELAY_DEQUEUE keeps a non-eligible sleeper queued.
+bool Engine::dequeueEntity(CpuId c, TaskId t, bool sleep, bool delayedFinish, bool mayDelay) {
+    CfsRq& cfs = rqs_[size_t(c)].cfs;
+    SchedEntity& se = ents_[size_t(t)];
+    updateCurr(c, false);
+    if (!delayedFinish && sleep && mayDelay && cfg_.features[Feature::DelayDequeue] && !cfs.entityEligible(ents_, t)) {
+        // Negative lag may not be shed by sleeping: stay queued until picked or woken.
+        se.schedDelayed = true;
+        cfs.nrDelayed++;
+        return false;
+    }
+    updateEntityLag(c, t);
+    // Leave the tree before the key (deadline) is made relative: the tree finds nodes by key.
+    if (t != cfs.curr) cfs.dequeueTree(ents_, t);
+    if (cfg_.features[Feature::PlaceRelDeadline] && !sleep) {
+        se.deadline -= se.vruntime;
+        se.relDeadline = true;
+    }
+    se.onRq = false;
+    cfs.loadWeight -= se.load.weight;
+    cfs.nrQueued--;
+    cfs.updateMinVruntime(ents_);
+    if (delayedFinish) {
+        se.schedDelayed = false;
+        cfs.nrDelayed--;
+        if (cfg_.features[Feature::DelayZero] && se.vlag > 0) se.vlag = 0;
+    }
+    recordSample(t);
+    if (cfs.curr >= 0 && cfs.curr != t) recordSample(cfs.curr); // V jumped: see enqueueEntity()
+    return true;
+}
+
+// update_entity_lag(): vlag = clamp(V - v, +-calc_delta_fair(max(2 slice, TICK_NSEC))).
+void Engine::updateEntityLag(CpuId c, TaskId t) {
+    const CfsRq& cfs = rqs_[size_t(c)].cfs;
+    SchedEntity& se = ents_[size_t(t)];
+    const int64_t lag = cfs.avgVruntimeValue(ents_) - se.vruntime;
+    const int64_t limit = calcDeltaFair(std::max<int64_t>(2 * se.slice, cfg_.tickNsec()), se.load);
+    se.vlag = std::clamp(lag, -limit, limit);
+}
+
+// set_next_entity(): take the entity out of the tree and arm its slice protection.
+void Engine::setNextEntity(CpuId c, TaskId t) {
+    CfsRq& cfs = rqs_[size_t(c)].cfs;
+    SchedEntity& se = ents_[size_t(t)];
+    if (se.onRq) {
+        cfs.dequeueTree(ents_, t);
+        if (cfg_.profile == KernelProfile::V6_18) {
+            // set_protect_slice(): protect until the deadline, or for the shortest slice queued
+            // (RUN_TO_PARITY) / the minimum quantum (NO_RUN_TO_PARITY) if that is shorter.
+            int64_t s = cfg_.features[Feature::RunToParity] ? cfs.minSlice(ents_) : cfg_.normalizedSlice();
+            s = std::min<int64_t>(s, se.slice);
+            int64_t vprot = se.deadline;
+            if (s != se.slice) vprot = std::min(vprot, se.vruntime + calcDeltaFair(s, se.load));
+            se.vprot = vprot;
+        } else {
+            se.vlag = se.deadline; // 6.12: the "HACK" stash that marks the protected slice
+        }
+    }
+    cfs.curr = t;
+    se.prevSumExecRuntime = se.sumExecRuntime;
+    se.execStart = now_;
+    recordSample(t); // where the chart's lines start rising: v, deadline and V at the pick
+}
+
+// put_prev_entity(): a still-queued entity goes back into the tree.
+void Engine::putPrevEntity(CpuId c, TaskId t) {
+    CfsRq& cfs = rqs_[size_t(c)].cfs;
+    SchedEntity& se = ents_[size_t(t)];
+    if (se.onRq) {
+        updateCurr(c, false);
+        cfs.enqueueTree(ents_, t);
+    }
+    cfs.curr = kNoTask;
+}
+
+bool Engine::currProtected(CpuId c) const {
+    const CfsRq& cfs = rqs_[size_t(c)].cfs;
+    if (cfs.curr < 0) return false;
+    const SchedEntity& se = ents_[size_t(cfs.curr)];
+    if (cfg_.profile == KernelProfile::V6_18) return se.vprot - se.vruntime > 0; // protect_slice()
+    return cfg_.features[Feature::RunToParity] && se.vlag == se.deadline;
+}
+
+void Engine::cancelProtectSlice(SchedEntity& se) {
+    if (cfg_.profile == KernelProfile::V6_18) {
+        if (se.vprot - se.vruntime > 0) se.vprot = se.vruntime;
+    } else if (se.vlag == se.deadline) {
+        se.vlag = se.deadline + 1;
+    }
+}
+
+// update_protect_slice(): a shorter-slice wakee shrinks curr's window to the shortest slice.
+void Engine::updateProtectSlice(CpuId c, SchedEntity& se) {
+    const int64_t s = rqs_[size_t(c)].cfs.minSlice(ents_);
+    se.vprot = std::min(se.vprot, se.vruntime + calcDeltaFair(s, se.load));
+}
+
+// pick_task_fair() / pick_next_entity(): pick_eevdf with protection; a delayed sleeper that
+// wins is dequeued for real (no switch happens for it) and the pick is repeated.
+TaskId Engine::pickNextEntity(CpuId c) {
+    CfsRq& cfs = rqs_[size_t(c)].cfs;
+    for (;;) {
+        if (cfs.nrQueued == 0) return kNoTask;
+        if (cfs.curr >= 0 && ents_[size_t(cfs.curr)].onRq) updateCurr(c, false);
+        TaskId se = cfs.pickEevdf(ents_, true, currProtected(c));
+        if (se < 0) se = cfs.timeline.leftmost(ents_); // cannot happen with exact sums; be safe
+        if (se < 0) return kNoTask;
+        if (ents_[size_t(se)].schedDelayed) {
+            dequeueEntity(c, se, true, true);
+            continue;
+        }
+        return se;
+    }
+}
+
+// requeue_delayed_entity(): a delayed sleeper woken before it was picked stays where it is,
+// unless it has become eligible, in which case it restarts at V with zero lag.
+void Engine::requeueDelayed(CpuId c, TaskId t) {
+    CfsRq& cfs = rqs_[size_t(c)].cfs;
+    SchedEntity& se = ents_[size_t(t)];
+    if (cfg_.features[Feature::DelayZero]) {
+        updateEntityLag(c, t);
+        if (se.vlag > 0) {
+            cfs.nrQueued--;
+            if (t != cfs.curr) cfs.dequeueTree(ents_, t);
+            se.vlag = 0;
+            placeEntity(c, t, false);
+            if (t != cfs.curr) cfs.enqueueTree(ents_, t);
+            cfs.nrQueued++;
+        }
+    }
+    se.schedDelayed = false;
+    cfs.nrDelayed--;
+    recordSample(t);
+}
+
+// check_preempt_wakeup_fair(). WF_FORK does not change the 6.12-6.18 rule (only 6.19 stops fork
+// wakeups from preempting), so the flag is accepted and not used.
+void Engine::checkPreemptWakeupFair(CpuId c, TaskId p, bool /*fork*/) {
+    CpuRq& rq = rqs_[size_t(c)];
+    const TaskId curr = rq.curr;
+    if (curr < 0 || curr == p || rq.cfs.curr != curr) return;
+    if (rq.flag[size_t(ReschedBit::Eager)]) return; // test_tsk_need_resched(): already going
+    if (!cfg_.features[Feature::WakeupPreemption]) return;
+    SchedEntity& se = ents_[size_t(curr)];
+    const SchedEntity& pse = ents_[size_t(p)];
+    const bool v618 = cfg_.profile == KernelProfile::V6_18;
+    const ReschedBit bit = v618 ? ReschedBit::Lazy : ReschedBit::Eager;
+
+    const bool currIdle = tasks_[size_t(curr)].policy == Policy::Idle;
+    const bool wakeeIdle = tasks_[size_t(p)].policy == Policy::Idle;
+    if (currIdle && !wakeeIdle) { // a SCHED_IDLE curr yields to anything else
+        if (v618) cancelProtectSlice(se);
+        reschedCurr(c, bit, ReschedReason::WakeupPreempt);
+        return;
+    }
+    if (currIdle != wakeeIdle) return;
+    if (tasks_[size_t(p)].policy != Policy::Normal) return; // SCHED_BATCH never wakeup-preempts
+    updateCurr(c, false);
+
+    if (v618) {
+        const bool shortSlice = cfg_.features[Feature::PreemptShort] && pse.slice < se.slice;
+        if (rq.cfs.pickEevdf(ents_, !shortSlice, currProtected(c)) == p) {
+            if (shortSlice) cancelProtectSlice(se);
+            reschedCurr(c, bit, ReschedReason::WakeupPreempt);
+            return;
+        }
+        if (cfg_.features[Feature::RunToParity] && shortSlice) updateProtectSlice(c, se);
+        return;
+    }
+    // 6.12 do_preempt_short(): a shorter, eligible wakee that is earlier (or curr is no longer
+    // eligible) cancels curr's protection even if it is not picked now.
+    if (cfg_.features[Feature::PreemptShort] && pse.slice < se.slice && rq.cfs.entityEligible(ents_, p) &&
+        (pse.deadline < se.deadline || !rq.cfs.entityEligible(ents_, curr)))
+        cancelProtectSlice(se);
+    if (rq.cfs.pickEevdf(ents_, true, currProtected(c)) == p) reschedCurr(c, bit, ReschedReason::WakeupPreempt);
+}
+
+// yield_task_fair(): an eligible task forfeits the rest of its request.
+void Engine::yieldFair(CpuId c, TaskId t) {
+    CpuRq& rq = rqs_[size_t(c)];
+    if (rq.nrRunning == 1) return;
+    updateCurr(c, false);
+    SchedEntity& se = ents_[size_t(t)];
+    if (rq.cfs.entityEligible(ents_, t)) {
+        se.vruntime = se.deadline;
+        se.deadline += calcDeltaFair(se.slice, se.load);
+    }
+}
+
+} // namespace sched

@@ -1,0 +1,26 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "engine/sched_features.h"
+
+namespace sched {
+
+namespace {
+constexpr std::array<std::string_view, kFeatureCount> kNames{
+    "PLACE_LAG",       "PLACE_DEADLINE_INITIAL", "PLACE_REL_DEADLINE", "RUN_TO_PARITY",
+    "PREEMPT_SHORT",   "DELAY_DEQUEUE",          "DELAY_ZERO",         "WAKEUP_PREEMPTION",
+    "HRTICK",          "WA_IDLE",                "WA_WEIGHT",          "SIS_UTIL"};
+}
+
+std::string_view featureName(Feature f) { return kNames[size_t(f)]; }
+
+std::optional<Feature> parseFeature(std::string_view name) {
+    for (size_t i = 0; i < kFeatureCount; ++i)
+        if (kNames[i] == name) return Feature(i);
+    return std::nullopt;
+}
+
+FeatureSet::FeatureSet() {
+    bits_.fill(true);
+    bits_[size_t(Feature::HrTick)] = false; // off by default in every version (features.h)
+}
+
+} // namespace sched

@@ -1,0 +1,403 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// __schedule() and everything that decides *when* it runs: the need-resched bits
+// (resched_curr / resched_curr_lazy), the preemption points of each model (reference §6.2,
+// §6.4), the tick (sched_tick), IPIs and the idle loop. Also the bookkeeping of how far the
+// running task has got in its work.
+#include "engine/engine.h"
+
+#include <algorithm>
+
+namespace sched {
+
+// --- model predicates (PREEMPT_DYNAMIC static keys, or PREEMPT_AUTO's CONFIG_PREEMPTION) ---
+
+bool Engine::irqPreemptible() const {
+    if (cfg_.build == KernelBuild::Auto) return true; // AUTO needs PREEMPTION: preempt_schedule_irq is live
+    return cfg_.preempt == PreemptModel::Full || cfg_.preempt == PreemptModel::Lazy;
+}
+
+bool Engine::condReschedActive() const {
+    if (cfg_.build == KernelBuild::Auto) return false; // cond_resched() compiles to nothing
+    return cfg_.preempt == PreemptModel::None || cfg_.preempt == PreemptModel::Voluntary;
+}
+
+bool Engine::mightReschedActive() const {
+    return cfg_.build == KernelBuild::Dynamic && cfg_.preempt == PreemptModel::Voluntary;
+}
+
+ExecMode Engine::effectiveMode(const Task& t) const {
+    if (t.overhead > 0) return ExecMode::KernelNoPreempt; // switch / wakeup paths hold locks
+    if (t.resume != Resume::Continue) return ExecMode::Kernel; // finishing a syscall or schedule()
+    return t.opMode;
+}
+
+// --- need-resched bits ---
+
+void Engine::setFlag(CpuId c, ReschedBit bit, ReschedReason why) {
+    cutBatch(c); // the next exit-to-user point acts on the bit: no more chains run ahead
+    CpuRq& rq = rqs_[size_t(c)];
+    rq.flag[size_t(bit)] = true;
+    rq.flagSetAt[size_t(bit)] = now_;
+    rq.flagReason[size_t(bit)] = why;
+}
+
+// clear_tsk_need_resched(): both bits go at once; each becomes a recorded interval.
+void Engine::clearFlags(CpuId c, uint8_t clearedBy) {
+    CpuRq& rq = rqs_[size_t(c)];
+    for (size_t b = 0; b < 2; ++b) {
+        if (!rq.flag[b]) continue;
+        rq.flag[b] = false;
+        if (opts_.flags)
+            trace_.flags.push(rq.flagSetAt[b], now_, rq.curr, uint16_t(c), uint8_t(b), uint8_t(rq.flagReason[b]), clearedBy);
+    }
+}
+
+// __resched_curr() with the bit chosen as resched_curr() / resched_curr_lazy() would
+// (get_lazy_tif_bit), or as PREEMPT_AUTO's resched_opt_translate() would.
+void Engine::reschedCurr(CpuId c, ReschedBit wanted, ReschedReason why) {
+    CpuRq& rq = rqs_[size_t(c)];
+    const bool idle = rq.curr < 0;
+    ReschedBit bit = ReschedBit::Eager;
+    if (cfg_.build == KernelBuild::Dynamic) {
+        if (wanted == ReschedBit::Lazy && cfg_.preempt == PreemptModel::Lazy && cfg_.lazyAvailable())
+            bit = ReschedBit::Lazy;
+    } else {
+        switch (cfg_.preempt) {
+        case PreemptModel::None: bit = ReschedBit::Lazy; break;
+        case PreemptModel::Voluntary:
+            bit = why == ReschedReason::ClassPreempt ? ReschedBit::Eager : ReschedBit::Lazy;
+            break;
+        default: bit = ReschedBit::Eager; break;
+        }
+        // A tick-originated request that finds the lazy bit still set upgrades it: the task
+        // had a whole tick to reach user mode ("on the second tick").
+        if (bit == ReschedBit::Lazy && tickContext_ && rq.flag[size_t(ReschedBit::Lazy)]) {
+            bit = ReschedBit::Eager;
+            why = ReschedReason::LazyPromoted;
+        }
+    }
+    if (idle) bit = ReschedBit::Eager; // the idle task always gets the eager bit
+    if (rq.flag[size_t(ReschedBit::Eager)]) return;
+    if (bit == ReschedBit::Lazy && rq.flag[size_t(ReschedBit::Lazy)]) return;
+    setFlag(c, bit, why);
+    if (bit != ReschedBit::Eager) return; // a lazy request sends no IPI, local or remote
+    if (idle) {
+        if (!rq.idleExitPending) {
+            rq.idleExitPending = true;
+            queue_.push(now_ + cfg_.costs.idleExit, now_, EventKind::IdleExit, c);
+        }
+        return;
+    }
+    if (c != ctxCpu_) queue_.push(now_ + cfg_.costs.ipiLatency, now_, EventKind::Ipi, c);
+    reprogram(c); // cond_resched()/might_resched() points and preempt_enable() may now act
+}
+
+// A preemption point of the running task: switch if the model lets this point act on the
+// bits that are set. Returns true if another task (or idle) now runs.
+bool Engine::preemptionPoint(CpuId c, SwitchPoint p) {
+    CpuRq& rq = rqs_[size_t(c)];
+    if (rq.curr < 0) return false;
+    const bool nr = rq.flag[size_t(ReschedBit::Eager)];
+    const bool lz = rq.flag[size_t(ReschedBit::Lazy)];
+    bool act = false;
+    switch (p) {
+    case SwitchPoint::ExitToUser: act = nr || lz; break; // exit_to_user_mode_loop() tests both
+    case SwitchPoint::IrqReturn:
+    case SwitchPoint::PreemptEnable: act = nr && irqPreemptible(); break;
+    case SwitchPoint::CondResched: act = nr && condReschedActive(); break;
+    case SwitchPoint::MightResched: act = nr && mightReschedActive(); break;
+    default: act = true; break;
+    }
+    if (!act) return false;
+    const TaskId before = rq.curr;
+    schedule(c, p);
+    return rqs_[size_t(c)].curr != before;
+}
+
+// irqentry_exit(): returning to user mode is an exit-to-user point (prev_state R); returning
+// to preemptible kernel code calls preempt_schedule_irq() on the eager bit (R+).
+void Engine::irqReturn(CpuId c) {
+    CpuRq& rq = rqs_[size_t(c)];
+    if (rq.curr < 0) return;
+    switch (effectiveMode(tasks_[size_t(rq.curr)])) {
+    case ExecMode::User: preemptionPoint(c, SwitchPoint::ExitToUser); break;
+    case ExecMode::Kernel: preemptionPoint(c, SwitchPoint::IrqReturn); break;
+    case ExecMode::KernelNoPreempt: break;
+    }
+}
+
+// --- __schedule() ---
+
+void Engine::schedule(CpuId c, SwitchPoint point) {
+    syncProgress(c);
+    CpuRq& rq = rqs_[size_t(c)];
+    const TaskId prev = rq.curr;
+    uint8_t reason = kNoReason;
+    if (rq.flag[size_t(ReschedBit::Eager)]) reason = uint8_t(rq.flagReason[size_t(ReschedBit::Eager)]);
+    else if (rq.flag[size_t(ReschedBit::Lazy)]) reason = uint8_t(rq.flagReason[size_t(ReschedBit::Lazy)]);
+
+    const bool blocking = point == SwitchPoint::Block || point == SwitchPoint::Exit;
+    if (prev >= 0 && blocking) {
+        // try_to_block_task(): dequeue (DELAY_DEQUEUE may keep a fair sleeper queued).
+        deactivateTask(c, prev, point == SwitchPoint::Exit);
+        tasks_[size_t(prev)].state = point == SwitchPoint::Exit ? TaskState::Dead : TaskState::Sleeping;
+    }
+    const TaskId next = pickNextTask(c, prev);
+    clearFlags(c, uint8_t(point));
+    if (next == prev) { // re-picked: no switch, no trace event, protection not re-armed
+        reprogram(c);
+        return;
+    }
+    rq.nrSwitches++;
+    switchesSeen_++;
+    if (prev >= 0) {
+        Task& pt = tasks_[size_t(prev)];
+        trace_.slices.push(rq.sliceStart, now_, prev, uint16_t(c), uint8_t(point), blocking ? kNoReason : reason);
+        rq.busyTime += now_ - rq.sliceStart;
+        // __schedule(): voluntary only when blocking outside a preemption (reference §7).
+        if (blocking) pt.nvcsw++;
+        else pt.nivcsw++;
+        if (pt.state == TaskState::Running) pt.state = TaskState::Runnable;
+        pt.lastRanAt = now_;
+    } else {
+        // Leaving idle: update_avg(&rq->avg_idle, idle time), capped at 2 * migration_cost.
+        const Time sample = now_ - rq.idleSince;
+        rq.avgIdle += (sample - rq.avgIdle) / 8;
+        rq.avgIdle = std::min(rq.avgIdle, 2 * cfg_.migrationCost);
+    }
+    switchIn(c, next, prev);
+}
+
+// pick_next_task(): RT before fair before idle. A still-runnable prev goes back to its queue
+// (put_prev_task) unless it is picked again.
+TaskId Engine::pickNextTask(CpuId c, TaskId prev) {
+    CpuRq& rq = rqs_[size_t(c)];
+    const bool prevRunnable = prev >= 0 && tasks_[size_t(prev)].state == TaskState::Running;
+    const bool prevRt = prev >= 0 && isRtPolicy(tasks_[size_t(prev)].policy);
+    if (prevRunnable && prevRt) {
+        Task& pt = tasks_[size_t(prev)];
+        rq.rt.enqueue(prev, pt.kernelPrio(), !pt.rrExpired); // preempted: head; RR expired: tail
+        pt.rrExpired = false;
+    }
+    const bool prevFair = prev >= 0 && !prevRt && rq.cfs.curr == prev;
+    if (!rq.rt.empty()) {
+        const TaskId next = rq.rt.first();
+        rq.rt.dequeue(next);
+        if (prevFair) putPrevEntity(c, prev);
+        return next;
+    }
+    TaskId next = pickNextEntity(c);
+    if (next < 0) {
+        if (prevFair) putPrevEntity(c, prev);
+        // sched_balance_newidle(): try to pull work before going idle.
+        if (newidleBalance(c)) {
+            if (!rq.rt.empty()) {
+                next = rq.rt.first();
+                rq.rt.dequeue(next);
+                return next;
+            }
+            next = pickNextEntity(c);
+            if (next >= 0) setNextEntity(c, next);
+        }
+        return next;
+    }
+    if (next != prev) {
+        if (prevFair) putPrevEntity(c, prev);
+        setNextEntity(c, next);
+    }
+    return next;
+}
+
+void Engine::switchIn(CpuId c, TaskId next, TaskId /*prev*/) {
+    CpuRq& rq = rqs_[size_t(c)];
+    rq.curr = next;
+    rq.segGen++;
+    rq.segEnd = kNever;
+    rq.hrtickGen++;
+    rq.segStart = now_;
+    if (next < 0) { // the idle task: the tick stops (NO_HZ_IDLE)
+        rq.idleSince = now_;
+        rq.tickOn = false;
+        rq.tickGen++;
+        return;
+    }
+    Task& t = tasks_[size_t(next)];
+    t.state = TaskState::Running;
+    rq.sliceStart = now_;
+    t.overhead += cfg_.costs.contextSwitch;
+    if (t.policy == Policy::RR && t.rrTicksLeft <= 0)
+        t.rrTicksLeft = int(std::max<Time>(1, cfg_.rrTimeslice / cfg_.tickNsec()));
+    if (!rq.tickOn) startTick(c);
+    armHrTick(c);
+    reprogram(c);
+}
+
+// --- progress of the running task's work ---
+
+void Engine::syncProgress(CpuId c) {
+    if (rqs_[size_t(c)].batching()) runBatch(c); // a batch's chains due before the current event first (engine_batch.cpp)
+    accountProgress(c);
+}
+
+// Schedule the running task's next stop: the end of its work, or the first preemption point
+// that can act now (cond_resched(), might_resched(), preempt_enable() after a locked path).
+void Engine::reprogram(CpuId c) {
+    syncProgress(c);
+    CpuRq& rq = rqs_[size_t(c)];
+    if (rq.curr < 0 || rq.batching()) return;
+    const Task& t = tasks_[size_t(rq.curr)];
+    Time end;
+    SegmentKind kind;
+    if (t.resume != Resume::Continue) {
+        end = now_ + t.overhead;
+        kind = SegmentKind::Resume;
+    } else {
+        end = now_ + t.overhead + t.remaining;
+        kind = SegmentKind::OpEnd;
+        if (rq.flag[size_t(ReschedBit::Eager)]) {
+            if (t.overhead > 0 && irqPreemptible() && now_ + t.overhead < end) {
+                end = now_ + t.overhead;
+                kind = SegmentKind::PreemptEnable;
+            }
+            if (t.opMode == ExecMode::Kernel && t.remaining > 0 && t.ip < programs_[size_t(t.program)].ops.size()) {
+                const Op& op = programs_[size_t(t.program)].ops[t.ip];
+                auto consider = [&](Time every, SegmentKind k) {
+                    if (every <= 0) return;
+                    const Time untilPoint = (t.opDone / every + 1) * every - t.opDone;
+                    const Time at = now_ + t.overhead + untilPoint;
+                    if (untilPoint < t.remaining && at < end) {
+                        end = at;
+                        kind = k;
+                    }
+                };
+                if (condReschedActive()) consider(op.condReschedEvery, SegmentKind::CondResched);
+                if (mightReschedActive()) consider(op.mightReschedEvery, SegmentKind::MightResched);
+            }
+        }
+    }
+    // With both bits clear the next ops may run as a batch: from inside an op's CPU phase, or
+    // after an overhead from a channel op to retry or a syscall to return from.
+    const bool resumable = t.resume == Resume::Continue ||
+                           (t.remaining == 0 && (t.resume == Resume::Retry || t.resume == Resume::Next || t.resume == Resume::ExitToUserNext));
+    if (opts_.batchOps && resumable && t.opStarted && t.overhead + t.remaining > 0 && !rq.flag[size_t(ReschedBit::Eager)] &&
+        !rq.flag[size_t(ReschedBit::Lazy)]) {
+        planBatch(c);
+        if (rq.batching()) return;
+        rq.segRefused = rq.batch.refused;
+    } else {
+        rq.segRefused = false;
+    }
+    if (end == rq.segEnd && kind == rq.segKind) return;
+    rq.segGen++;
+    rq.segEnd = end;
+    rq.segKind = kind;
+    rq.segPushedAt = now_;
+    queue_.push(end, now_, EventKind::Segment, c, rq.segGen);
+}
+
+void Engine::onSegment(CpuId c) {
+    CpuRq& rq = rqs_[size_t(c)];
+    rq.segEnd = kNever;
+    ctxCpu_ = c;
+    syncProgress(c);
+    const TaskId t = rq.curr;
+    if (t < 0) return;
+    switch (rq.segKind) {
+    case SegmentKind::PreemptEnable: preemptionPoint(c, SwitchPoint::PreemptEnable); break;
+    case SegmentKind::CondResched: preemptionPoint(c, SwitchPoint::CondResched); break;
+    case SegmentKind::MightResched: preemptionPoint(c, SwitchPoint::MightResched); break;
+    case SegmentKind::Resume:
+    case SegmentKind::OpEnd:
+        if (tasks_[size_t(t)].overhead == 0 && tasks_[size_t(t)].remaining == 0) {
+            if (rq.segKind == SegmentKind::OpEnd && continueAsBatch(c)) return; // it pushed the next Segment
+            runProgram(c, t);
+        }
+        break;
+    }
+    reprogram(c);
+}
+
+// --- interrupts ---
+
+void Engine::startTick(CpuId c) {
+    CpuRq& rq = rqs_[size_t(c)];
+    rq.tickOn = true;
+    rq.tickGen++;
+    const Time tick = cfg_.tickNsec();
+    queue_.push((now_ / tick + 1) * tick, now_, EventKind::Tick, c, rq.tickGen); // ticks fall on jiffies
+}
+
+// sched_tick(): lazy promotion, the class tick, load balancing, then the IRQ return.
+void Engine::onTick(CpuId c) {
+    CpuRq& rq = rqs_[size_t(c)];
+    ctxCpu_ = c;
+    syncProgress(c);
+    if (rq.curr < 0) {
+        rq.tickOn = false;
+        return;
+    }
+    // The lazy bit as it was at tick entry is promoted (a bit set below waits a tick).
+    if (cfg_.build == KernelBuild::Dynamic && cfg_.preempt == PreemptModel::Lazy &&
+        rq.flag[size_t(ReschedBit::Lazy)] && !rq.flag[size_t(ReschedBit::Eager)])
+        setFlag(c, ReschedBit::Eager, ReschedReason::LazyPromoted);
+    Task& t = tasks_[size_t(rq.curr)];
+    tickContext_ = true;
+    if (!isRtPolicy(t.policy)) {
+        updateCurr(c, true);
+    } else if (t.policy == Policy::RR && --t.rrTicksLeft <= 0) {
+        // task_tick_rt(): the RR slice is refilled; requeue at the tail if others share the level.
+        t.rrTicksLeft = int(std::max<Time>(1, cfg_.rrTimeslice / cfg_.tickNsec()));
+        if (rq.rt.hasOtherAtPrio(t.kernelPrio())) {
+            t.rrExpired = true;
+            reschedCurr(c, ReschedBit::Eager, ReschedReason::RrSliceExpired);
+        }
+    }
+    tickContext_ = false;
+    if (now_ >= rq.nextBalance) periodicBalance(c);
+    nohzKick(c);
+    irqReturn(c);
+    CpuRq& rq2 = rqs_[size_t(c)];
+    const Time tick = cfg_.tickNsec();
+    if (rq2.curr >= 0) queue_.push((now_ / tick + 1) * tick, now_, EventKind::Tick, c, rq2.tickGen);
+    else rq2.tickOn = false;
+    reprogram(c);
+}
+
+void Engine::onIpi(CpuId c) {
+    ctxCpu_ = c;
+    syncProgress(c);
+    irqReturn(c);
+    reprogram(c);
+}
+
+void Engine::onIdleExit(CpuId c) {
+    CpuRq& rq = rqs_[size_t(c)];
+    rq.idleExitPending = false;
+    ctxCpu_ = c;
+    if (rq.curr >= 0) return; // something already runs here
+    schedule(c, SwitchPoint::IdleExit);
+}
+
+void Engine::armHrTick(CpuId c) {
+    CpuRq& rq = rqs_[size_t(c)];
+    rq.hrtickGen++;
+    if (!cfg_.features[Feature::HrTick] || rq.curr < 0 || rq.cfs.curr != rq.curr || rq.cfs.nrQueued <= 1) return;
+    // hrtick_start_fair(): fire when the slice is used up.
+    const SchedEntity& se = ents_[size_t(rq.curr)];
+    const Time delta = se.slice - (se.sumExecRuntime - se.prevSumExecRuntime);
+    queue_.push(now_ + std::max<Time>(delta, 1), now_, EventKind::HrTick, c, rq.hrtickGen);
+}
+
+void Engine::onHrTick(CpuId c) {
+    CpuRq& rq = rqs_[size_t(c)];
+    ctxCpu_ = c;
+    syncProgress(c);
+    if (rq.curr < 0 || rq.cfs.curr != rq.curr) return;
+    // entity_tick(queued=1): account, then ask for a lazy reschedule.
+    updateCurr(c, true);
+    if (rq.cfs.nrQueued > 1) reschedCurr(c, ReschedBit::Lazy, ReschedReason::HrTick);
+    irqReturn(c);
+    reprogram(c);
+}
+
+} // namespace sched

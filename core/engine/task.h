@@ -1,0 +1,104 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// A simulated task: identity and attributes (task_struct), its sched_entity, where it is in its
+// program, and the per-task counters the kernel keeps (nvcsw, nivcsw, sum_exec_runtime).
+#pragma once
+
+#include "engine/loop_counters.h"
+#include "base/rng.h"
+#include "engine/sched_entity.h"
+#include "base/types.h"
+
+#include <bitset>
+#include <string>
+#include <vector>
+
+namespace sched {
+
+using CpuMask = std::bitset<kMaxCpus>;
+
+enum class TaskState : uint8_t { NotStarted, Runnable, Running, Sleeping, Dead };
+
+// What a task does when it next gets the CPU after having left it inside an operation.
+enum class Resume : uint8_t {
+    Continue,        // preempted in the middle of work: carry on
+    Next,            // the operation is complete: go to the next one
+    ExitToUserNext,  // still in the kernel: pass the exit-to-user point, then the next op
+    Retry,           // woken while blocked in a channel op / wait(): try again
+    TimerFired       // woken by its periodic timer: record the latency, then the next op
+};
+
+// The first two cache lines hold what a batch (engine_batch.cpp) reads and moves: its work and
+// program position, its random stream and its loop counters (the first in place,
+// loop_counters.h). Spread over five lines before, they cost the seed-size messaging run 8 % of
+// its first-level cache misses (cachegrind with this machine's 48 KiB L1 at a tenth of the run:
+// 46.2 M -> 42.6 M; the counters in place, with the batch's channel list in its record, 34.9 M
+// -> 31.2 M).
+struct alignas(64) Task {
+    // program position and the work of the current op (line 0)
+    int32_t program = 0;
+    uint32_t ip = 0;
+    bool opStarted = false;
+    ExecMode opMode = ExecMode::User;
+    Resume resume = Resume::Next;
+    bool blockedOnRead = false; // Op::measureWake: a blocking read's wait is running
+    Time remaining = 0; // work left in the current op's CPU phase
+    Time overhead = 0;  // non-preemptible kernel time to burn first (switch, wakeup, migration cost)
+    Time opDone = 0;    // work done in the current op (places the cond_resched() points)
+    // CPU time in user and in kernel mode (getrusage's ru_utime / ru_stime); next to the work
+    // fields, which batches move with them
+    Time utime = 0, stime = 0;
+    int64_t iterations = 0; // times a loop op was passed (massive_intr's loop counter)
+    // (line 1)
+    Rng rng;
+    LoopCounters loopLeft;
+
+    Time startedAt = -1; // when it was forked or started (a Loop's `until` counts from here)
+
+    // identity
+    int32_t pid = 0, tgid = 0;
+    TaskId parent = kNoTask;
+    std::string comm;
+    Policy policy = Policy::Normal;
+    int nice = 0;
+    int rtPriority = 0; // 1..99 for FIFO/RR
+    CpuMask affinity;
+    CpuId cpu = 0;
+    bool fixedStartCpu = false; // the scenario placed it; no fork balancing
+    TaskState state = TaskState::NotStarted;
+    std::vector<int8_t> cycleClass; // per Program::cycles: the class of the current cycle (-1: none yet)
+
+    // timers and waiting
+    uint32_t timerGen = 0;
+    Time timerNext = -1;   // TimerWait: next absolute expiry on the grid
+    Time timerExpiry = -1; // expiry that woke the task (latency = run time - expiry)
+    int32_t channelWait = -1;
+    int liveChildren = 0;
+    int unreaped = 0; // children that exited and were not yet reaped by a WaitChild
+    bool waitingChildren = false;
+    // record_wakee(): how often it switched between wakees (halved every second), for wake_wide()
+    TaskId lastWakee = kNoTask;
+    uint32_t wakeeFlips = 0;
+    Time wakeeFlipDecayAt = 0;
+    int rrTicksLeft = 0;
+    bool rrExpired = false;
+
+    // scheduler state and accounting
+    Time lastRanAt = INT64_MIN / 2; // for task_hot(): never ran = cold
+    int64_t nvcsw = 0, nivcsw = 0, nrMigrations = 0;
+    Time exitedAt = -1;
+
+    // periodic-timer latency (cyclictest's measurement)
+    int64_t latCount = 0;
+    Time latMin = kNever, latMax = 0, latSum = 0, latLast = 0;
+    std::vector<int64_t> latHist; // samples per whole microsecond of latency (grown as needed, last bin: 1 s and more)
+
+    // wake-up latency of a blocking read (Op::measureWake; blockedOnRead above) and request times (Op::clock)
+    Time wokenAt = -1;
+    Time reqStart = -1;
+    std::vector<int64_t> reqHist;    // requests per whole microsecond of duration
+    std::vector<int32_t> reqPerSec;  // requests completed in each second of the run
+
+    int kernelPrio() const { return isRtPolicy(policy) ? 99 - rtPriority : 120 + nice; }
+};
+
+} // namespace sched

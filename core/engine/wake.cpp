@@ -1,0 +1,291 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Multi-CPU placement: try_to_wake_up() with select_task_rq_fair(), fork placement, newidle,
+// periodic and NOHZ-idle load balancing, and migration (reference §9). What is simplified
+// against the kernel is listed in core/README.md.
+#include "engine/engine.h"
+#include "engine/wake_wide.h"
+
+#include <algorithm>
+#include <bit>
+
+namespace sched {
+
+int64_t Engine::cpuLoad(CpuId c) const {
+    // Instantaneous runnable weight instead of PELT's decayed load_avg (stated approximation),
+    // kept up to date on every (de)activation so that reading it is O(1).
+    return rqs_[size_t(c)].runnableLoad;
+}
+
+int64_t Engine::taskLoad(TaskId p) const {
+    return isRtPolicy(tasks_[size_t(p)].policy) ? int64_t(kNice0Weight) : int64_t(ents_[size_t(p)].load.weight);
+}
+
+void Engine::activateTask(CpuId c, TaskId p, bool initial) {
+    Task& t = tasks_[size_t(p)];
+    t.cpu = c;
+    t.state = TaskState::Runnable;
+    if (isRtPolicy(t.policy)) rqs_[size_t(c)].rt.enqueue(p, t.kernelPrio(), false);
+    else enqueueEntity(c, p, true, initial);
+    addRunning(c, 1);
+    rqs_[size_t(c)].runnableLoad += taskLoad(p);
+}
+
+void Engine::deactivateTask(CpuId c, TaskId p, bool exiting) {
+    Task& t = tasks_[size_t(p)];
+    if (isRtPolicy(t.policy)) rqs_[size_t(c)].rt.dequeue(p);
+    else dequeueEntity(c, p, true, false, !exiting); // a dying task is not left delayed
+    addRunning(c, -1);
+    rqs_[size_t(c)].runnableLoad -= taskLoad(p);
+}
+
+// try_to_wake_up(): a delayed sleeper is requeued in place (ttwu_runnable); anything else gets
+// a CPU from select_task_rq_fair() and is enqueued with its saved lag.
+void Engine::tryToWakeUp(TaskId p, CpuId ctxCpu, TaskId waker, bool sync) {
+    Task& t = tasks_[size_t(p)];
+    if (t.state != TaskState::Sleeping) return;
+    t.timerGen++; // a pending sleep timer no longer applies
+    t.channelWait = -1;
+    t.wokenAt = now_;
+    auto recordWakeup = [&](CpuId target) {
+        trace_.wakeups.push(now_, waker, p, uint16_t(ctxCpu < 0 ? target : ctxCpu), uint16_t(target), false);
+    };
+    if (waker >= 0) tasks_[size_t(waker)].overhead += cfg_.costs.wakeup;
+
+    SchedEntity& se = ents_[size_t(p)];
+    if (!isRtPolicy(t.policy) && se.onRq && se.schedDelayed) {
+        const CpuId c = t.cpu;
+        requeueDelayed(c, p);
+        t.state = TaskState::Runnable;
+        addRunning(c, 1);
+        rqs_[size_t(c)].runnableLoad += taskLoad(p);
+        recordWakeup(c);
+        wakeupPreempt(c, p, false);
+        return;
+    }
+    // select_task_rq_fair(WF_TTWU): record_wakee() and wake_wide() look at `current` — the waker,
+    // or for an interrupt's wake-up the task it interrupted. They belong to the fair class: an RT
+    // wakee (placed by this path too, core/README.md) neither counts as a flip nor goes wide.
+    const bool fair = !isRtPolicy(t.policy);
+    const TaskId current = !fair ? kNoTask : waker >= 0 ? waker : ctxCpu >= 0 ? rqs_[size_t(ctxCpu)].curr : kNoTask;
+    recordWakee(current, p);
+    const CpuId target = selectTaskRq(p, ctxCpu < 0 ? t.cpu : ctxCpu, sync && waker >= 0, !wakeIsWide(current, p));
+    if (target != t.cpu) {
+        trace_.migrations.push(now_, p, uint16_t(t.cpu), uint16_t(target));
+        t.nrMigrations++;
+        t.overhead += cfg_.costs.migration;
+    }
+    activateTask(target, p, false);
+    recordWakeup(target);
+    wakeupPreempt(target, p, false);
+}
+
+// wakeup_preempt(): same class -> the class rule; a higher class -> eager resched.
+void Engine::wakeupPreempt(CpuId c, TaskId p, bool fork) {
+    CpuRq& rq = rqs_[size_t(c)];
+    if (rq.curr < 0) {
+        reschedCurr(c, ReschedBit::Eager, ReschedReason::IdleWakeup);
+        return;
+    }
+    const Task& curr = tasks_[size_t(rq.curr)];
+    const Task& wakee = tasks_[size_t(p)];
+    const bool currRt = isRtPolicy(curr.policy), wakeeRt = isRtPolicy(wakee.policy);
+    if (wakeeRt && (!currRt || wakee.kernelPrio() < curr.kernelPrio()))
+        reschedCurr(c, ReschedBit::Eager, ReschedReason::ClassPreempt);
+    else if (!wakeeRt && !currRt)
+        checkPreemptWakeupFair(c, p, fork);
+}
+
+// record_wakee(): a waker that changes wakees counts a flip; the count halves once a second.
+void Engine::recordWakee(TaskId current, TaskId p) {
+    if (current < 0) return; // the idle task's count never matters: it wakes no one in a task's place
+    Task& w = tasks_[size_t(current)];
+    if (now_ > w.wakeeFlipDecayAt + kNsPerSec) {
+        w.wakeeFlips >>= 1;
+        w.wakeeFlipDecayAt = now_;
+    }
+    if (w.lastWakee != p) {
+        w.lastWakee = p;
+        w.wakeeFlips++;
+    }
+}
+
+// wake_wide() with the two tasks' flip counts; sd_llc_size is the machine (one LLC).
+bool Engine::wakeIsWide(TaskId current, TaskId p) const {
+    return current >= 0 && sched::wakeWide(tasks_[size_t(current)].wakeeFlips, tasks_[size_t(p)].wakeeFlips, uint32_t(cfg_.cpus));
+}
+
+// select_task_rq_fair() for a wakeup: wake_affine (WA_IDLE, WA_WEIGHT) between the waker's CPU
+// and prev_cpu when want_affine, then select_idle_sibling() over the (single) LLC; without
+// want_affine (wake_wide) the target is prev_cpu.
+CpuId Engine::selectTaskRq(TaskId p, CpuId wakerCpu, bool sync, bool wantAffine) {
+    const Task& t = tasks_[size_t(p)];
+    const int n = cfg_.cpus;
+    auto idle = [&](CpuId c) { return rqs_[size_t(c)].nrRunning == 0; };
+    CpuId prev = t.cpu;
+    if (!allowed(t, prev))
+        for (CpuId c = 0; c < n; ++c)
+            if (allowed(t, c)) { prev = c; break; }
+    CpuId target = prev;
+    if (wantAffine && wakerCpu != prev && wakerCpu >= 0 && allowed(t, wakerCpu)) {
+        CpuId pick = -1;
+        if (cfg_.features[Feature::WaIdle]) { // wake_affine_idle()
+            if (idle(wakerCpu)) pick = idle(prev) ? prev : wakerCpu;
+            else if (sync && rqs_[size_t(wakerCpu)].nrRunning == 1) pick = wakerCpu;
+            else if (idle(prev)) pick = prev;
+        }
+        if (pick < 0 && cfg_.features[Feature::WaWeight]) { // wake_affine_weight(), WA_BIAS on
+            const int64_t taskLoad = ents_[size_t(p)].load.weight;
+            int64_t thisLoad = cpuLoad(wakerCpu);
+            // WF_SYNC: the waker is about to sleep, so its own load does not count on its CPU.
+            // (The kernel also takes the waker's CPU outright when the waker's PELT load exceeds
+            // the CPU's; with instantaneous weights it never can.)
+            const TaskId current = rqs_[size_t(wakerCpu)].curr;
+            if (sync && current >= 0) thisLoad -= Engine::taskLoad(current);
+            thisLoad += taskLoad;
+            int64_t prevLoad = std::max<int64_t>(0, cpuLoad(prev) - taskLoad);
+            thisLoad *= 100;
+            prevLoad *= 100 + (117 - 100) / 2;
+            if (sync) prevLoad += 1;
+            if (thisLoad < prevLoad) pick = wakerCpu;
+        }
+        target = pick == wakerCpu ? wakerCpu : prev;
+    }
+    // select_idle_sibling()
+    if (idle(target) && allowed(t, target)) return target;
+    if (prev != target && idle(prev) && allowed(t, prev)) return prev;
+    // select_idle_cpu(): the first idle allowed CPU after target, wrapping (for_each_cpu_wrap)
+    for (CpuId c = nextIdleCpu(target + 1); c >= 0; c = nextIdleCpu(c + 1))
+        if (allowed(t, c)) return c;
+    for (CpuId c = nextIdleCpu(0); c >= 0 && c < target; c = nextIdleCpu(c + 1))
+        if (allowed(t, c)) return c;
+    return allowed(t, target) ? target : prev;
+}
+
+void Engine::addRunning(CpuId c, int delta) {
+    uint32_t& n = rqs_[size_t(c)].nrRunning;
+    n = uint32_t(int64_t(n) + delta);
+    const uint64_t bit = uint64_t(1) << (c % 64);
+    uint64_t& word = busyCpus_[size_t(c) / 64];
+    word = n > 0 ? word | bit : word & ~bit;
+}
+
+// The lowest CPU at or after `from` whose runqueue is empty, or -1.
+CpuId Engine::nextIdleCpu(CpuId from) const {
+    const int n = int(rqs_.size());
+    for (int w = from / 64; from < n && w <= (n - 1) / 64; ++w) {
+        const uint64_t above = w == from / 64 ? ~uint64_t(0) << (from % 64) : ~uint64_t(0);
+        if (const uint64_t idle = ~busyCpus_[size_t(w)] & above) {
+            const CpuId c = CpuId(w * 64 + std::countr_zero(idle));
+            return c < n ? c : -1;
+        }
+    }
+    return -1;
+}
+
+// sched_balance_find_dst_cpu() for fork: the idlest allowed CPU, the parent's on a tie.
+CpuId Engine::selectForkCpu(TaskId p, CpuId parentCpu) {
+    const Task& t = tasks_[size_t(p)];
+    CpuId best = -1;
+    auto better = [&](CpuId a, CpuId b) {
+        const CpuRq &x = rqs_[size_t(a)], &y = rqs_[size_t(b)];
+        if (x.nrRunning != y.nrRunning) return x.nrRunning < y.nrRunning;
+        return cpuLoad(a) < cpuLoad(b);
+    };
+    if (parentCpu >= 0 && allowed(t, parentCpu)) best = parentCpu;
+    for (CpuId c = 0; c < cfg_.cpus; ++c)
+        if (allowed(t, c) && (best < 0 || better(c, best))) best = c;
+    return best < 0 ? 0 : best;
+}
+
+// detach_task() + attach_task(): the lag and relative deadline travel, the vruntime does not.
+void Engine::migrateQueued(TaskId p, CpuId from, CpuId to) {
+    Task& t = tasks_[size_t(p)];
+    dequeueEntity(from, p, false, false);
+    addRunning(from, -1);
+    rqs_[size_t(from)].runnableLoad -= taskLoad(p);
+    trace_.migrations.push(now_, p, uint16_t(from), uint16_t(to));
+    t.nrMigrations++;
+    t.overhead += cfg_.costs.migration;
+    t.cpu = to;
+    enqueueEntity(to, p, false, false);
+    addRunning(to, 1);
+    rqs_[size_t(to)].runnableLoad += taskLoad(p);
+    wakeupPreempt(to, p, false);
+}
+
+// detach_tasks(): scan at most 32 queued fair tasks of src (sysctl_sched_nr_migrate), skipping
+// delayed sleepers, tasks not allowed on dst and cache-hot ones (ran within migration_cost).
+bool Engine::balanceFrom(CpuId dst, CpuId src, int maxMoves, bool ignoreHot) {
+    std::vector<TaskId> moves;
+    int scanned = 0;
+    rqs_[size_t(src)].cfs.timeline.forEachInOrder(ents_, [&](int32_t id) {
+        if (++scanned > 32 || int(moves.size()) >= maxMoves) return false;
+        const Task& t = tasks_[size_t(id)];
+        if (ents_[size_t(id)].schedDelayed || !allowed(t, dst)) return true;
+        if (!ignoreHot && now_ - t.lastRanAt < cfg_.migrationCost) return true; // task_hot()
+        moves.push_back(id);
+        return true;
+    });
+    for (TaskId id : moves) migrateQueued(id, src, dst);
+    return !moves.empty();
+}
+
+static CpuId busiestCpu(const std::vector<CpuRq>& rqs, CpuId self) {
+    CpuId best = -1;
+    for (CpuId c = 0; c < CpuId(rqs.size()); ++c) {
+        if (c == self) continue;
+        if (best < 0 || rqs[size_t(c)].nrRunning > rqs[size_t(best)].nrRunning) best = c;
+    }
+    return best;
+}
+
+// sched_balance_newidle(): skipped when this CPU's average idle period is shorter than the
+// migration cost; otherwise pull one task from the busiest overloaded CPU.
+bool Engine::newidleBalance(CpuId c) {
+    if (cfg_.cpus < 2 || rqs_[size_t(c)].avgIdle < cfg_.migrationCost) return false;
+    const CpuId busiest = busiestCpu(rqs_, c);
+    if (busiest < 0 || rqs_[size_t(busiest)].nrRunning < 2) return false;
+    return balanceFrom(c, busiest, 1, false);
+}
+
+// sched_balance_domains() for one flat domain: pull half the difference in runnable tasks from
+// the busiest CPU; the interval doubles while balanced and is stretched x16 while busy.
+void Engine::periodicBalance(CpuId c) {
+    CpuRq& rq = rqs_[size_t(c)];
+    const Time ms = kNsPerMs;
+    const Time minInterval = Time(cfg_.cpus) * ms, maxInterval = 2 * minInterval;
+    if (rq.balanceInterval == 0) rq.balanceInterval = minInterval;
+    const CpuId busiest = cfg_.cpus > 1 ? busiestCpu(rqs_, c) : -1;
+    const int imbalance = busiest < 0 ? 0 : int(rqs_[size_t(busiest)].nrRunning) - int(rq.nrRunning);
+    if (imbalance >= 2) {
+        if (balanceFrom(c, busiest, imbalance / 2, rq.balanceFailed > 1)) {
+            rq.balanceFailed = 0;
+            rq.balanceInterval = minInterval;
+        } else {
+            rq.balanceFailed++;
+        }
+    } else {
+        rq.balanceInterval = std::min(rq.balanceInterval * 2, maxInterval);
+    }
+    const Time tick = cfg_.tickNsec();
+    Time interval = rq.balanceInterval;
+    if (rqs_[size_t(c)].curr >= 0) interval = interval * 16 - tick; // busy_factor, minus a jiffy
+    interval = std::clamp(interval, tick, Time(cfg_.hz) * cfg_.cpus / 10 * tick);
+    rqs_[size_t(c)].nextBalance = now_ + interval;
+}
+
+// nohz_balancer_kick(): a busy CPU with more than one runnable task has idle CPUs balance on
+// behalf of themselves (their tick is stopped), rate-limited like nohz.next_balance.
+void Engine::nohzKick(CpuId busy) {
+    if (cfg_.cpus < 2 || rqs_[size_t(busy)].nrRunning < 2 || now_ < nohzNextBalance_) return;
+    nohzNextBalance_ = now_ + Time(cfg_.cpus) * kNsPerMs;
+    for (CpuId c = 0; c < cfg_.cpus; ++c) {
+        if (rqs_[size_t(c)].nrRunning != 0) continue;
+        const CpuId busiest = busiestCpu(rqs_, c);
+        if (busiest < 0) continue;
+        const int imbalance = int(rqs_[size_t(busiest)].nrRunning);
+        if (imbalance >= 2) balanceFrom(c, busiest, imbalance / 2, rqs_[size_t(c)].balanceFailed > 1);
+    }
+}
+
+} // namespace sched

@@ -1,0 +1,25 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Opening a trace file for the importer: plain text, compressed text (.xz, .gz, .zst, through the
+// system's decompressor as a child process), or a binary trace.dat, which `trace-cmd report`
+// turns into text as a child process. The text is streamed into the importer in chunks, with a
+// progress callback that can cancel.
+#pragma once
+
+#include "trace/import.h"
+
+#include <functional>
+#include <string>
+
+namespace sched {
+
+// progress(bytesRead, totalBytes or -1) returns false to cancel.
+using ImportProgress = std::function<bool(int64_t, int64_t)>;
+
+// Returns false with `error` set (naming the file and what to do) if the file cannot be read,
+// the helper program is missing, or the import was cancelled.
+bool importTraceFile(const std::string& path, TraceImporter& importer, std::string& error, const ImportProgress& progress = {});
+
+// Convenience: the whole import, the report filled in.
+bool loadTrace(const std::string& path, Trace& out, ImportReport& report, std::string& error, const ImportProgress& progress = {});
+
+} // namespace sched

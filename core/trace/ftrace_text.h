@@ -1,0 +1,25 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// A run written as the kernel's ftrace `trace` text (kernel reference §8, workloads §3.6): the
+// header, the line prefix "comm-pid [cpu] flags seconds.micros:", the need-resched letters of the
+// flags column, and sched_switch / sched_waking / sched_wakeup(_new) / sched_migrate_task /
+// sched_process_fork / sched_process_exit / tracing_mark_write payloads as 6.18 prints them.
+// Perfetto's UI and this project's importer read it; so can any tool that reads ftrace text.
+#pragma once
+
+#include "trace/trace.h"
+
+#include <functional>
+#include <string_view>
+
+namespace sched {
+
+struct FtraceExportOptions {
+    Time offset = 0;   // added to every timestamp (an imported trace's first timestamp, or a boot-like 100 s)
+    Time from = 0, to = -1; // the time range to write (-1: to the end)
+};
+
+// Writes the text in pieces through `sink` (so that large runs need not fit in one string).
+// Returns the number of event lines.
+int64_t writeFtraceText(const Trace& trace, const std::function<void(std::string_view)>& sink, const FtraceExportOptions& opts = {});
+
+} // namespace sched

@@ -1,0 +1,123 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// The recorded run: columnar (struct-of-arrays) so that a slice costs 24 bytes and views can
+// scan one column at a time. The same type holds imported traces of real machines, so every
+// metric and view works on both.
+#pragma once
+
+#include "trace/column.h"
+#include "base/types.h"
+
+#include <string>
+#include <vector>
+
+namespace sched {
+
+struct TraceTask {
+    int32_t pid = 0;
+    int32_t tgid = 0;
+    std::string comm;
+    int prio = 120; // kernel prio as the tracepoints print it (120 + nice, 99 - rt_priority)
+    int32_t ppid = 0; // the parent's pid (sched_process_fork), 0 if unknown
+};
+
+// One slice = one contiguous stretch of a task on a CPU, from switch-in to switch-out.
+struct Slices {
+    TraceColumn<Time> start, end;
+    TraceColumn<TaskId> task;
+    TraceColumn<uint16_t> cpu;
+    TraceColumn<uint8_t> endPoint;  // SwitchPoint, or kStillRunning
+    TraceColumn<uint8_t> endReason; // ReschedReason of the bit acted on, or kNoReason
+    size_t size() const { return start.size(); }
+    void push(Time s, Time e, TaskId t, uint16_t c, uint8_t point, uint8_t reason) {
+        start.push_back(s);
+        end.push_back(e);
+        task.push_back(t);
+        cpu.push_back(c);
+        endPoint.push_back(point);
+        endReason.push_back(reason);
+    }
+    static constexpr size_t kBytesPerSlice = sizeof(Time) * 2 + sizeof(TaskId) + 2 + 1 + 1;
+};
+constexpr uint8_t kStillRunning = 0xff;
+constexpr uint8_t kNoReason = 0xff;
+
+// A need-resched bit from set to clear.
+struct FlagIntervals {
+    TraceColumn<Time> set, clear;
+    TraceColumn<TaskId> task;
+    TraceColumn<uint16_t> cpu;
+    TraceColumn<uint8_t> bit;       // ReschedBit
+    TraceColumn<uint8_t> reason;    // ReschedReason
+    TraceColumn<uint8_t> clearedBy; // SwitchPoint of the __schedule() that cleared it, or kStillRunning
+    size_t size() const { return set.size(); }
+    void push(Time s, Time c, TaskId t, uint16_t onCpu, uint8_t b, uint8_t why, uint8_t by) {
+        set.push_back(s);
+        clear.push_back(c);
+        task.push_back(t);
+        cpu.push_back(onCpu);
+        bit.push_back(b);
+        reason.push_back(why);
+        clearedBy.push_back(by);
+    }
+};
+
+struct Wakeups {
+    TraceColumn<Time> time;
+    TraceColumn<TaskId> waker; // kNoTask: an interrupt (timer) woke it
+    TraceColumn<TaskId> wakee;
+    TraceColumn<uint16_t> wakerCpu, targetCpu;
+    TraceColumn<uint8_t> isNew; // sched_wakeup_new
+    size_t size() const { return time.size(); }
+    void push(Time t, TaskId by, TaskId who, uint16_t byCpu, uint16_t target, bool fresh) {
+        time.push_back(t);
+        waker.push_back(by);
+        wakee.push_back(who);
+        wakerCpu.push_back(byCpu);
+        targetCpu.push_back(target);
+        isNew.push_back(fresh ? 1 : 0);
+    }
+};
+
+struct Migrations {
+    TraceColumn<Time> time;
+    TraceColumn<TaskId> task;
+    TraceColumn<uint16_t> from, to;
+    size_t size() const { return time.size(); }
+    void push(Time t, TaskId who, uint16_t src, uint16_t dst) {
+        time.push_back(t);
+        task.push_back(who);
+        from.push_back(src);
+        to.push_back(dst);
+    }
+};
+
+// vruntime / deadline / vlag of one task and V of its runqueue, at a decision that changed them.
+struct EevdfSamples {
+    TraceColumn<Time> time;
+    TraceColumn<TaskId> task;
+    TraceColumn<uint16_t> cpu;
+    TraceColumn<int64_t> vruntime, deadline, avgVruntime;
+    TraceColumn<uint8_t> onRq; // 0: the entity just left the runqueue (sleep); its values are stale until the next sample
+    size_t size() const { return time.size(); }
+};
+
+struct Marker {
+    Time time = 0;
+    std::string text;
+};
+
+struct Trace {
+    int cpus = 0;
+    std::vector<TraceTask> tasks; // indexed by TaskId
+    Slices slices;
+    FlagIntervals flags;
+    Wakeups wakeups;
+    Migrations migrations;
+    EevdfSamples samples;
+    std::vector<Marker> markers;
+    Time endTime = 0;
+
+    size_t memoryBytes() const;
+};
+
+} // namespace sched

@@ -1,0 +1,321 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// The session controller and the main window: stepping moves exactly as far as asked, a live
+// change applies at the current simulated time and shows as a marker, key bindings of the
+// timeline zoom and pan.
+#include "app/gui/compare_window.h"
+#include "app/gui/main_window.h"
+#include "app/gui/session.h"
+#include "tests/test_support.h"
+#include "widgets/timeline_view.h"
+
+#include <QApplication>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QImage>
+#include <QSignalSpy>
+#include <QSvgRenderer>
+#include <QTemporaryDir>
+
+using namespace sched;
+
+class TestSession : public QObject {
+    Q_OBJECT
+private slots:
+    void initTestCase() {
+        QCoreApplication::setOrganizationName("SchedScopeTest");
+        QCoreApplication::setApplicationName("tst_session");
+    }
+    void loadReportsErrorsAndLoadsBuiltins() {
+        Session s;
+        QString err;
+        QVERIFY(!s.load("no-such-scenario", &err));
+        QVERIFY(err.contains("built-in"));
+        QVERIFY(s.load("kernel-hogs-waker", &err));
+        QCOMPARE(s.engine().now(), Time(0));
+    }
+    void stepsMoveExactlyAsFarAsAsked() {
+        Session s;
+        QVERIFY(s.load("fair-pair", nullptr));
+        const uint64_t ev = s.engine().eventsProcessed();
+        s.stepEvent();
+        QCOMPARE(s.engine().eventsProcessed(), ev + 1);
+        const int64_t sw = s.engine().contextSwitches();
+        s.stepSwitch();
+        QCOMPARE(s.engine().contextSwitches(), sw + 1);
+        s.stepTick();
+        QCOMPARE(s.engine().now() % (4 * kNsPerMs), Time(0)); // HZ 250: stopped on a tick
+        s.runTo(300 * kNsPerMs);
+        QCOMPARE(s.engine().now(), 300 * kNsPerMs);
+    }
+    void liveChangeAppliesAtTheCurrentTime() {
+        Session s;
+        QVERIFY(s.load("kernel-hogs-waker", nullptr));
+        s.runTo(500 * kNsPerMs);
+        QSignalSpy advanced(&s, &Session::advanced);
+        QCOMPARE(s.apply(ParamChange::preemptModel(PreemptModel::Full)), QString());
+        QCOMPARE(advanced.count(), 1);
+        QCOMPARE(s.engine().config().preempt, PreemptModel::Full);
+        QCOMPARE(s.engine().trace().markers.back().time, 500 * kNsPerMs);
+        QCOMPARE(s.engine().trace().markers.back().text, std::string("preempt=full"));
+        QVERIFY(!s.apply(ParamChange::hzChange(123)).isEmpty());
+        s.reset();
+        QCOMPARE(s.engine().now(), Time(0));
+        QVERIFY(s.engine().trace().markers.empty());
+    }
+    void scrubbingBackReturnsTheExactEarlierState() {
+        Session a, b;
+        QVERIFY(a.load("preempt-switch", nullptr) && b.load("preempt-switch", nullptr));
+        a.runTo(230 * kNsPerMs);
+        b.runTo(390 * kNsPerMs);
+        QSignalSpy rewound(&b, &Session::rewound);
+        b.runTo(230 * kNsPerMs); // back, to a time after the live change at 200 ms
+        QCOMPARE(rewound.count(), 1);
+        QCOMPARE(b.engine().now(), a.engine().now());
+        QCOMPARE(b.engine().eventsProcessed(), a.engine().eventsProcessed());
+        QVERIFY(b.engine().trace().slices.start == a.engine().trace().slices.start);
+        QVERIFY(b.engine().trace().slices.task == a.engine().trace().slices.task);
+        QVERIFY(b.engine().trace().flags.set == a.engine().trace().flags.set);
+        QCOMPARE(b.engine().trace().markers.size(), size_t(1));
+        b.runTo(150 * kNsPerMs); // before the change: the marker is gone, the model is none again
+        QVERIFY(b.engine().trace().markers.empty());
+        QCOMPARE(b.engine().config().preempt, PreemptModel::None);
+        b.stepBack(1 * kNsPerSec); // clamps at the start
+        QCOMPARE(b.engine().now(), Time(0));
+    }
+    void stepBackOneEventUndoesOneStep() {
+        Session s;
+        QVERIFY(s.load("kernel-hogs-waker", nullptr));
+        s.runTo(37 * kNsPerMs);
+        const uint64_t ev = s.engine().eventsProcessed();
+        const size_t slices = s.engine().trace().slices.size();
+        const Time now = s.engine().now();
+        s.stepEvent();
+        s.stepEvent();
+        s.stepBackEvent();
+        s.stepBackEvent();
+        QCOMPARE(s.engine().eventsProcessed(), ev);
+        QCOMPARE(s.engine().trace().slices.size(), slices);
+        QVERIFY(s.engine().now() <= now);
+    }
+    void farRunsGoToTheWorkerThread() {
+        Session s;
+        QVERIFY(s.load("fair-pair", nullptr));
+        s.setBackgroundThreshold(100 * kNsPerMs);
+        QSignalSpy busy(&s, &Session::busyChanged);
+        s.runTo(900 * kNsPerMs);
+        QVERIFY(s.busy());
+        QCOMPARE(s.apply(ParamChange::preemptModel(PreemptModel::Full)).isEmpty(), false); // refused meanwhile
+        QTRY_VERIFY_WITH_TIMEOUT(!s.busy(), 30000);
+        QCOMPARE(busy.count(), 2);
+        QCOMPARE(s.engine().now(), 900 * kNsPerMs);
+        Engine direct = builtinEngine("fair-pair");
+        direct.runUntil(900 * kNsPerMs);
+        QCOMPARE(s.engine().eventsProcessed(), direct.eventsProcessed());
+        QCOMPARE(s.engine().trace().slices.start, direct.trace().slices.start);
+    }
+    void aBackgroundRunCanBeCancelled() {
+        Session s;
+        QVERIFY(s.load("bench-64cpu-800", nullptr));
+        s.setBackgroundThreshold(kNsPerMs);
+        s.runTo(200 * kNsPerMs);
+        QVERIFY(s.busy());
+        s.cancel();
+        QTRY_VERIFY_WITH_TIMEOUT(!s.busy(), 30000);
+        QVERIFY(s.engine().now() < 200 * kNsPerMs); // it stopped early, at a chunk boundary
+        s.stepEvent();                              // and the engine is usable again
+    }
+    void playAdvancesTimeWithoutBlockingTheEventLoop() {
+        Session s;
+        QVERIFY(s.load("kernel-hogs-waker", nullptr));
+        s.setSpeed(0); // as fast as possible, still in frames
+        QSignalSpy advanced(&s, &Session::advanced);
+        s.play();
+        QVERIFY(s.playing());
+        QTRY_VERIFY_WITH_TIMEOUT(!s.playing(), 20000); // it reaches the scenario's end and stops
+        QCOMPARE(s.engine().now(), s.scenario().duration);
+        QVERIFY(advanced.count() >= 1);
+    }
+    void stateAtReplaysAnEarlierMomentWithoutTouchingThePresent() {
+        Session s;
+        QVERIFY(s.load("kernel-hogs-waker", nullptr));
+        s.runTo(300 * kNsPerMs);
+        const uint64_t events = s.engine().eventsProcessed();
+        const auto past = s.stateAt(123 * kNsPerMs);
+        QVERIFY(past.has_value());
+        QCOMPARE(past->now(), 123 * kNsPerMs);
+        Engine direct = builtinEngine("kernel-hogs-waker");
+        direct.runUntil(123 * kNsPerMs);
+        QCOMPARE(past->eventsProcessed(), direct.eventsProcessed());
+        for (size_t c = 0; c < direct.cpus().size(); ++c) {
+            QCOMPARE(past->cpus()[c].curr, direct.cpus()[c].curr);
+            QCOMPARE(past->cpus()[c].cfs.avgVruntime, direct.cpus()[c].cfs.avgVruntime);
+        }
+        QCOMPARE(past->describePick(0), direct.describePick(0));
+        QCOMPARE(s.engine().eventsProcessed(), events); // the live engine did not move
+        QVERIFY(!s.stateAt(400 * kNsPerMs).has_value()); // not ahead of the present
+    }
+    void metricsExportWritesCsvAndJsonAtomically() {
+        Session s;
+        MainWindow w(&s);
+        QVERIFY(w.openScenario("kernel-hogs-waker"));
+        s.runTo(500 * kNsPerMs);
+        QTemporaryDir dir;
+        const QString csv = dir.filePath("m.csv"), json = dir.filePath("m.json");
+        QCOMPARE(w.exportMetricsTo(csv), QString());
+        QCOMPARE(w.exportMetricsTo(json), QString());
+        QFile c(csv);
+        QVERIFY(c.open(QIODevice::ReadOnly));
+        const QString text = QString::fromUtf8(c.readAll());
+        QVERIFY(text.startsWith("task,pid,merged,runtime_ns,switches"));
+        QVERIFY(text.contains("\nwaker,1002,1,"));
+        QVERIFY(text.contains("context_switches,"));
+        QFile j(json);
+        QVERIFY(j.open(QIODevice::ReadOnly));
+        QJsonParseError e;
+        const QJsonDocument d = QJsonDocument::fromJson(j.readAll(), &e);
+        QCOMPARE(e.error, QJsonParseError::NoError);
+        QCOMPARE(d.object()["simulated_ns"].toDouble(), 500e6);
+        QVERIFY(w.exportMetricsTo(dir.filePath("nodir/m.csv")).contains("cannot write"));
+        QVERIFY(w.exportMetricsTo(dir.filePath("m.txt")).contains(".csv or .json"));
+    }
+    void timelineKeysZoomAndPan() {
+        Session s;
+        MainWindow w(&s);
+        QVERIFY(w.openScenario("fair-pair"));
+        w.resize(1200, 800);
+        w.show();
+        view::TimelineView* t = w.timeline();
+        t->setRange(0, 120 * kNsPerMs);
+        t->setFocus();
+        QTest::keyClick(t, Qt::Key_W);
+        QCOMPARE(t->axis().span(), Time(120 * kNsPerMs / 1.5));
+        QTest::keyClick(t, Qt::Key_S);
+        QVERIFY(std::llabs(t->axis().span() - 120 * kNsPerMs) <= 2);
+        const Time before = t->axis().start;
+        QTest::keyClick(t, Qt::Key_D);
+        QVERIFY(t->axis().start > before);
+        QTest::keyClick(t, Qt::Key_A);
+        QVERIFY(std::llabs(t->axis().start - before) <= 2);
+        s.runTo(400 * kNsPerMs);
+        QTest::keyClick(t, Qt::Key_Home);
+        QCOMPARE(t->axis().start, Time(0));
+        QVERIFY(t->axis().end >= 400 * kNsPerMs);
+    }
+    void aKernelBuildChangeRestartsTheRunWithThatBuild() {
+        Session s;
+        QVERIFY(s.load("preempt-switch", nullptr)); // starts under none
+        s.runTo(50 * kNsPerMs);
+        QCOMPARE(s.restartWithKernel("auto-rfc"), QString());
+        QCOMPARE(s.engine().now(), Time(0));
+        QCOMPARE(s.engine().config().build, KernelBuild::Auto);
+        s.runTo(30 * kNsPerMs);
+        const uint64_t events = s.engine().eventsProcessed();
+        QVERIFY(s.restartWithKernel("6.10").contains("unknown kernel"));
+        QCOMPARE(s.engine().eventsProcessed(), events); // refused: the run goes on untouched
+        QCOMPARE(s.restartWithKernel("6.12"), QString());
+        QCOMPARE(s.engine().config().profile, KernelProfile::V6_12);
+        QCOMPARE(s.engine().config().build, KernelBuild::Dynamic);
+    }
+    void theLazyModelCannotRestartOnAKernelWithoutIt() {
+        Session s;
+        QVERIFY(s.load("fair-pair", nullptr)); // starts under lazy
+        s.runTo(30 * kNsPerMs);
+        const uint64_t events = s.engine().eventsProcessed();
+        QVERIFY(s.restartWithKernel("6.12").contains("lazy"));
+        QVERIFY(s.restartWithKernel("auto-rfc").contains("lazy"));
+        QCOMPARE(s.engine().eventsProcessed(), events);
+        QCOMPARE(s.engine().config().profile, KernelProfile::V6_18);
+    }
+    void ctrlClickAddsTasksToTheSelection() {
+        Session s;
+        MainWindow w(&s);
+        QVERIFY(w.openScenario("fair-pair"));
+        w.resize(1200, 800);
+        w.show();
+        s.runTo(50 * kNsPerMs);
+        view::TimelineView* t = w.timeline();
+        t->setRange(0, 50 * kNsPerMs);
+        const int y = t->layout().laneTop(0) + t->layout().lane / 2;
+        const Slices& sl = s.engine().trace().slices;
+        size_t other = 1;
+        while (other < sl.size() && sl.task[other] == sl.task[0]) ++other;
+        QVERIFY(other < sl.size());
+        const auto xMid = [&](size_t i) { return t->layout().gutter + int(t->axis().toX((sl.start[i] + sl.end[i]) / 2)); };
+        const int x1 = xMid(0), x2 = xMid(other); // slices of the two hogs
+        QTest::mouseClick(t, Qt::LeftButton, {}, QPoint(x1, y));
+        QCOMPARE(t->selectedTasks().size(), size_t(1));
+        const TaskId first = t->selectedTasks()[0];
+        QTest::mouseClick(t, Qt::LeftButton, Qt::ControlModifier, QPoint(x2, y));
+        QCOMPARE(t->selectedTasks().size(), size_t(2));
+        QCOMPARE(t->selectedTasks()[0], first); // the primary one stays first
+        QVERIFY(t->selectedTasks()[1] != first);
+        QTest::mouseClick(t, Qt::LeftButton, Qt::ControlModifier, QPoint(x1, y)); // again: removed
+        QCOMPARE(t->selectedTasks().size(), size_t(1));
+        QVERIFY(t->selectedTasks()[0] != first);
+    }
+    void branchHereRunsBothContinuationsFromTheSameState() {
+        Session s;
+        MainWindow w(&s);
+        QVERIFY(w.openScenario("kernel-hogs-waker")); // preempt=none
+        s.runTo(150 * kNsPerMs);
+        const uint64_t events = s.engine().eventsProcessed();
+        QSignalSpy ready(&s, &Session::branchReady);
+        QVERIFY(s.branch(ParamChange::preemptModel(PreemptModel::Full), 200 * kNsPerMs).isEmpty());
+        QVERIFY(s.branching());
+        QVERIFY(!s.branch(ParamChange::hzChange(1000), kNsPerMs).isEmpty()); // one branch at a time
+        QVERIFY(ready.wait(20000));
+        QCOMPARE(s.engine().eventsProcessed(), events); // the live run did not move
+        auto a = ready[0][0].value<std::shared_ptr<Engine>>(), b = ready[0][1].value<std::shared_ptr<Engine>>();
+        QCOMPARE(ready[0][2].toLongLong(), qint64(150 * kNsPerMs));
+        QCOMPARE(a->now(), Time(350 * kNsPerMs));
+        QCOMPARE(b->now(), Time(350 * kNsPerMs));
+        QCOMPARE(a->config().preempt, PreemptModel::None);
+        QCOMPARE(b->config().preempt, PreemptModel::Full);
+        // Up to the branch both traces are the live run's: the same slices in the same order.
+        const Slices &sa = a->trace().slices, &sb = b->trace().slices, &live = s.engine().trace().slices;
+        size_t shared = 0;
+        while (shared < live.size() && live.end[shared] <= 150 * kNsPerMs) ++shared;
+        QVERIFY(shared > 10);
+        for (size_t i = 0; i < shared; ++i) {
+            QCOMPARE(sa.start[i], live.start[i]);
+            QCOMPARE(sb.start[i], live.start[i]);
+            QCOMPARE(sb.task[i], live.task[i]);
+        }
+        QVERIFY(b->trace().markers.size() == a->trace().markers.size() + 1);
+        CompareWindow* cw = w.openComparison(a, b, 150 * kNsPerMs, "preempt=full at 150 ms");
+        QCOMPARE(cw->comparison().from, Time(150 * kNsPerMs));
+        QVERIFY(!cw->comparison().rows.empty());
+        cw->timelineA()->setRange(200 * kNsPerMs, 220 * kNsPerMs); // one axis for both
+        QCOMPARE(cw->timelineB()->axis().start, Time(200 * kNsPerMs));
+        QCOMPARE(cw->timelineB()->axis().end, Time(220 * kNsPerMs));
+        QTemporaryDir dir;
+        QCOMPARE(cw->saveTable(dir.filePath("cmp.txt")), QString());
+        QFile f(dir.filePath("cmp.txt"));
+        QVERIFY(f.open(QIODevice::ReadOnly));
+        QVERIFY(f.readAll().contains("waker"));
+        cw->close();
+    }
+    void chartsExportAsPngSvgAndPdf() {
+        Session s;
+        MainWindow w(&s);
+        QVERIFY(w.openScenario("fair-pair"));
+        w.resize(1200, 800);
+        w.show();
+        s.runTo(50 * kNsPerMs);
+        QTemporaryDir dir;
+        QCOMPARE(w.exportChartTo(dir.filePath("c.png"), 900, 500), QString());
+        QCOMPARE(QImage(dir.filePath("c.png")).size(), QSize(900, 500));
+        QCOMPARE(w.exportChartTo(dir.filePath("c.svg"), 900, 500), QString());
+        QVERIFY(QSvgRenderer(dir.filePath("c.svg")).isValid());
+        QCOMPARE(w.exportChartTo(dir.filePath("c.pdf"), 900, 500), QString());
+        QFile pdf(dir.filePath("c.pdf"));
+        QVERIFY(pdf.open(QIODevice::ReadOnly));
+        QVERIFY(pdf.read(5) == "%PDF-" && pdf.size() > 2000);
+        QVERIFY(w.exportChartTo(dir.filePath("c.bmp")).contains(".png, .svg or .pdf"));
+        QVERIFY(w.exportChartTo(dir.filePath("nodir/c.png")).contains("cannot write"));
+        QVERIFY(!QFile::exists(dir.filePath("nodir/c.png")));
+    }
+};
+
+QTEST_MAIN(TestSession)
+#include "tst_session.moc"

@@ -1,0 +1,181 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// A real trace in the GUI: imported behind a progress dialog, shown in the same timeline as a
+// simulation with its perf sched latency table, and compared with the simulation A/B.
+#include "app/gui/compare_window.h"
+#include "app/gui/main_window.h"
+#include "app/gui/session.h"
+#include "tests/test_support.h"
+#include "widgets/timeline_view.h"
+#include "app/gui/trace_window.h"
+
+#include <QComboBox>
+#include <QFileInfo>
+#include <QTableWidget>
+#include <QTemporaryDir>
+
+#include <fstream>
+
+using namespace sched;
+
+namespace {
+QString tracePath(const char* name) { return QString(SCHEDSCOPE_TEST_DATA) + "/traces/" + name; }
+
+// A main window with a scenario open, and the massive_intr trace opened from it (t: null, with
+// error set, when the import failed).
+struct WithTrace {
+    Session s;
+    MainWindow w{&s};
+    TraceWindow* t = nullptr;
+    QString error;
+    explicit WithTrace(const QString& scenario) {
+        if (w.openScenario(scenario)) t = w.openTrace(tracePath("massive_intr-8x8ms-1ms.trace.xz"), &error);
+        else error = "scenario " + scenario + " did not open";
+    }
+};
+}
+
+class TestTraceWindow : public QObject {
+    Q_OBJECT
+private slots:
+    void initTestCase() {
+        QCoreApplication::setOrganizationName("SchedScopeTest");
+        QCoreApplication::setApplicationName("tst_trace_window");
+    }
+
+    void openTraceShowsTimelineAndLatencyTable() {
+        WithTrace x("kernel-hogs-waker");
+        TraceWindow* t = x.t;
+        QVERIFY2(t, qPrintable(x.error));
+        QCOMPARE(t->trace().cpus, 2);
+        QVERIFY(t->trace().slices.size() > 7000);
+        // The timeline shows the whole recording.
+        QCOMPARE(t->timeline()->axis().start, Time(0));
+        QCOMPARE(t->timeline()->axis().span(), t->trace().endTime);
+        // The table: perf sched latency merged by comm, sorted by runtime; massive_intr first.
+        QTableWidget* tab = t->table();
+        QVERIFY(tab->rowCount() > 10);
+        QCOMPARE(tab->item(0, 0)->text(), QString("massive_intr:(9)"));
+        QCOMPARE(tab->item(0, 2)->text(), QString("6875"));
+        t->close();
+    }
+
+    // "Simulate this workload": the trace's workload as a derived scenario, saved and opened in the
+    // main window on the traced machine's CPUs, then run and compared with the trace.
+    void simulateTheTracesWorkload() {
+        WithTrace x("kernel-hogs-waker");
+        Session& s = x.s;
+        MainWindow& w = x.w;
+        TraceWindow* t = x.t;
+        QVERIFY2(t, qPrintable(x.error));
+        QString err;
+        QTemporaryDir dir;
+        QVERIFY(!w.simulateTrace(t, dir.filePath("no/such/dir/x.json"), &err));
+        QVERIFY2(err.contains("Cannot write"), qPrintable(err));
+        const QString path = dir.filePath("massive.scenario.json");
+        QVERIFY2(w.simulateTrace(t, path, &err), qPrintable(err));
+        QVERIFY(QFileInfo::exists(path));
+        QCOMPARE(QString::fromStdString(s.scenario().name), QString("derived-massive_intr-8x8ms-1ms.trace.xz"));
+        QCOMPARE(s.engine().config().cpus, 2);
+        size_t workers = 0;
+        for (const scen::TaskGroupSpec& g : s.scenario().tasks)
+            if (g.comm == "massive_intr") workers += size_t(g.count);
+        QCOMPARE(workers, size_t(9)); // the parent and its eight workers, from the marker's root
+        s.setBackgroundThreshold(100 * kNsPerSec);
+        s.runTo(2 * kNsPerSec);
+        CompareWindow* c = w.compareWithTrace(t);
+        QVERIFY(c);
+        c->close();
+        t->close();
+    }
+
+    void compareSimulationWithTrace() {
+        Session s;
+        MainWindow w(&s);
+        QVERIFY(w.openScenario(QString(SCHEDSCOPE_SCENARIO_DIR) + "/real-machine/massive_intr-8x8ms-1ms.json"));
+        QString err;
+        TraceWindow* t = w.openTrace(tracePath("massive_intr-8x8ms-1ms.trace.xz"), &err);
+        QVERIFY2(t, qPrintable(err));
+        QVERIFY(!w.compareWithTrace(t)); // nothing simulated yet: refused
+        s.setBackgroundThreshold(100 * kNsPerSec); // run in this thread
+        s.runTo(3 * kNsPerSec);
+        CompareWindow* c = w.compareWithTrace(t);
+        QVERIFY(c);
+        QCOMPARE(c->comparison().to, 3 * kNsPerSec);
+        bool found = false;
+        for (const CompareRow& r : c->comparison().rows)
+            if (r.group == "massive_intr") {
+                found = true;
+                QVERIFY(r.a.runtime > 0 && r.b.runtime > 0);
+                // Both keep the two CPUs busy: within 10 % of each other over the window.
+                QVERIFY(std::abs(double(r.a.runtime - r.b.runtime)) < 0.1 * double(r.b.runtime));
+            }
+        QVERIFY(found);
+        // One axis: moving A moves B.
+        c->timelineA()->setRange(kNsPerSec, 2 * kNsPerSec);
+        QCOMPARE(c->timelineB()->axis().start, kNsPerSec);
+        // Aligned at an event both have: B shifted by the difference, moving together, measured
+        // over the shifted window, the event marked in both.
+        std::string why;
+        QVERIFY(!c->alignTo("run:nosuch", why));
+        QVERIFY2(c->alignTo("wake:massive_intr", why), why.c_str());
+        const Time shift = c->shift();
+        QVERIFY(shift != 0);
+        QCOMPARE(c->comparison().shiftB, shift);
+        QCOMPARE(c->comparison().alignedAt, std::string("first wakeup of massive_intr"));
+        QCOMPARE(*c->timelineB()->markerA() - *c->timelineA()->markerA(), shift);
+        c->timelineA()->setRange(kNsPerSec, 2 * kNsPerSec);
+        QCOMPARE(c->timelineB()->axis().start, kNsPerSec + shift);
+        c->timelineB()->setRange(kNsPerSec, 2 * kNsPerSec);
+        QCOMPARE(c->timelineA()->axis().start, kNsPerSec - shift);
+        // At any event the user marks: marker A in each timeline.
+        c->timelineA()->setMarkerA(2 * kNsPerSec);
+        c->timelineB()->setMarkerA(2 * kNsPerSec + 5 * kNsPerMs);
+        QVERIFY(c->alignAtMarkers());
+        QCOMPARE(c->shift(), 5 * kNsPerMs);
+        QCOMPARE(c->alignCombo()->currentIndex(), c->alignCombo()->count() - 1);
+        // Back to one time axis from the combo.
+        c->alignCombo()->setCurrentIndex(0);
+        QCOMPARE(c->shift(), Time(0));
+        QCOMPARE(c->comparison().shiftB, Time(0));
+        c->timelineB()->setMarkerA(std::nullopt);
+        QVERIFY(!c->alignAtMarkers()); // refused without both markers, and nothing changes
+        QCOMPARE(c->alignCombo()->currentIndex(), 0);
+        c->close();
+        t->close();
+    }
+
+    // File > Export run as ftrace text, then File > Open trace of that file: the same run.
+    void exportedRunOpensAsATrace() {
+        Session s;
+        MainWindow w(&s);
+        QVERIFY(w.openScenario("kernel-hogs-waker"));
+        s.runTo(300 * kNsPerMs);
+        QTemporaryDir dir;
+        const QString path = dir.filePath("run.trace");
+        QCOMPARE(w.exportFtraceTo(path), QString());
+        QVERIFY(w.exportFtraceTo(dir.filePath("nodir/run.trace")).contains("cannot write"));
+        QString err;
+        TraceWindow* t = w.openTrace(path, &err);
+        QVERIFY2(t, qPrintable(err));
+        const SwitchCounts a = countSwitches(s.engine().trace()), b = countSwitches(t->trace());
+        QCOMPARE(b.total, a.total);
+        QCOMPARE(b.voluntary, a.voluntary);
+        t->close();
+    }
+
+    void badTraceGivesAnErrorNotAWindow() {
+        Session s;
+        MainWindow w(&s);
+        QTemporaryDir dir;
+        const QString junk = dir.filePath("junk.txt");
+        std::ofstream(junk.toStdString()) << "this is not a trace\n";
+        QString err;
+        QVERIFY(!w.openTrace(junk, &err));
+        QVERIFY2(err.contains("no scheduler events"), qPrintable(err));
+        QVERIFY(!w.openTrace(dir.filePath("missing.txt"), &err));
+        QVERIFY2(err.contains("no such file"), qPrintable(err));
+    }
+};
+
+QTEST_MAIN(TestTraceWindow)
+#include "tst_trace_window.moc"

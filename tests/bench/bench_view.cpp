@@ -1,0 +1,116 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Benchmark (not a test): timeline paint time at 1920x1080 for a run of over a million slices
+// on 64 CPUs, at full zoom-out, mid zoom and deep zoom; and the time to step back 1 s.
+// Run: build/tests/bench_view   (uses the offscreen platform; prints medians of 15 frames)
+#include "widgets/live_capture.h"
+#include "app/gui/session.h"
+#include "widgets/timeline_painter.h"
+#include "widgets/timeline_view.h"
+
+#include <QApplication>
+#include <QElapsedTimer>
+#include <QImage>
+#include <QMouseEvent>
+#include <QFile>
+#include <QPainter>
+#include <QTemporaryDir>
+#include <algorithm>
+#include <cstdio>
+
+using namespace sched;
+
+int main(int argc, char** argv) {
+    if (qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM")) qputenv("QT_QPA_PLATFORM", "offscreen");
+    QApplication app(argc, argv);
+    QTemporaryDir dir;
+    const QString path = dir.filePath("bench.json");
+    QFile f(path);
+    if (!f.open(QIODevice::WriteOnly)) return 1;
+    // 64 CPUs, 10 always-runnable tasks each, a switch every 1 ms tick on every CPU.
+    f.write(R"J({"name": "bench-view", "duration": "17s",
+      "machine": {"cpus": 64, "hz": 1000, "preempt": "full", "sysctl_base_slice": "100us"},
+      "tasks": [{"comm": "hog", "count": 640, "behavior": [{"repeat": "forever", "body": [{"run": "10ms"}]}]}]})J");
+    f.close();
+    Session s;
+    QString err;
+    if (!s.load(path, &err)) {
+        std::fprintf(stderr, "%s\n", qPrintable(err));
+        return 1;
+    }
+    s.setBackgroundThreshold(kNever); // measure the run in this thread
+    QElapsedTimer t;
+    t.start();
+    s.runTo(17 * kNsPerSec);
+    const double runSec = t.nsecsElapsed() / 1e9;
+    const Engine& e = s.engine();
+    std::printf("run: %zu slices on %d CPUs, %.1f s simulated in %.2f s wall\n", e.trace().slices.size(), e.config().cpus, 17.0, runSec);
+
+    view::LaneIndex lanes;
+    view::FlagIndex flags;
+    t.restart();
+    lanes.update(e.trace());
+    flags.update(e.trace());
+    std::printf("indexing the trace: %.1f ms\n", t.nsecsElapsed() / 1e6);
+    view::TimelineData d;
+    d.trace = &e.trace();
+    d.lanes = &lanes;
+    d.flags = &flags;
+    d.live = view::captureLive(e);
+    view::TimelineLayout layout;
+    layout.lane = 10;
+    layout.flagLane = 4;
+    layout.gap = 2;
+    QImage img(1920, std::max(1080, layout.height(64)), QImage::Format_ARGB32_Premultiplied);
+    struct Zoom { const char* name; Time a, b; };
+    const Zoom zooms[] = {{"full zoom-out (17 s)", 0, 17 * kNsPerSec}, {"mid zoom (1 s)", 8 * kNsPerSec, 9 * kNsPerSec},
+                          {"deep zoom (2 ms)", 8 * kNsPerSec, 8 * kNsPerSec + 2 * kNsPerMs}};
+    for (const Zoom& z : zooms) {
+        view::TimeAxis axis{z.a, z.b, 1920 - layout.gutter};
+        std::vector<double> ms;
+        for (int i = 0; i < 15; ++i) {
+            QPainter p(&img);
+            t.restart();
+            view::TimelinePainter::paint(p, img.rect(), axis, d, layout, app.palette(), app.font());
+            ms.push_back(t.nsecsElapsed() / 1e6);
+        }
+        std::sort(ms.begin(), ms.end());
+        t.restart();
+        for (int c = 0; c < 64; ++c) {
+            auto cols = lanes.columns(c, z.a, z.b, axis.width);
+            auto f0 = flags.columns(c, 0, z.a, z.b, axis.width);
+            auto f1 = flags.columns(c, 1, z.a, z.b, axis.width);
+        }
+        const double summaries = t.nsecsElapsed() / 1e6;
+        std::printf("paint 1920x%d, %-22s median %6.2f ms  (min %.2f, max %.2f; summaries alone %.2f ms)\n", img.height(), z.name,
+                    ms[ms.size() / 2], ms.front(), ms.back(), summaries);
+    }
+    // The widget caches its picture without the cursor: a mouse move repaints with one blit.
+    {
+        view::TimelineView v;
+        v.resize(1920, 1080);
+        v.setFollow(false);
+        v.setRun(&e.trace(), d.live);
+        v.setRange(0, 17 * kNsPerSec);
+        QImage target(v.size(), QImage::Format_ARGB32_Premultiplied);
+        std::vector<double> first, moved;
+        for (int i = 0; i < 9; ++i) {
+            v.setRange(0, 17 * kNsPerSec - i); // a new zoom: summaries are recomputed
+            t.restart();
+            v.render(&target);
+            first.push_back(t.nsecsElapsed() / 1e6);
+            QMouseEvent move(QEvent::MouseMove, QPointF(300 + 10 * i, 200), QPointF(300 + 10 * i, 200), Qt::NoButton, Qt::NoButton, Qt::NoModifier);
+            QApplication::sendEvent(&v, &move);
+            t.restart();
+            v.render(&target);
+            moved.push_back(t.nsecsElapsed() / 1e6);
+        }
+        std::sort(first.begin(), first.end());
+        std::sort(moved.begin(), moved.end());
+        std::printf("widget 1920x1080 full zoom-out: new range median %.2f ms, cursor move (cached picture) median %.2f ms\n",
+                    first[first.size() / 2], moved[moved.size() / 2]);
+    }
+    t.restart();
+    s.stepBack(kNsPerSec);
+    std::printf("step back 1 s: %.1f ms (restore the nearest snapshot, replay)\n", t.nsecsElapsed() / 1e6);
+    return 0;
+}

@@ -1,0 +1,154 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Multi-CPU placement: load balancing spreads hogs; a wakeup prefers an idle CPU
+// (select_idle_sibling()) and weighs the two CPUs' loads (wake_affine_weight(), with WF_SYNC)
+// unless the wake-up is one-to-many (record_wakee(), wake_wide());
+// migrations carry lag, not vruntime.
+#include "tests/test_support.h"
+
+#include "engine/wake_wide.h"
+
+using namespace sched;
+
+class TestBalance : public QObject {
+    Q_OBJECT
+private slots:
+    void eightHogsOnFourCpusEndTwoPerCpu() {
+        Engine e = builtinEngine("balance-8-on-4");
+        e.runUntil(kNsPerSec);
+        for (const CpuRq& rq : e.cpus()) QCOMPARE(rq.nrRunning, 2u);
+        QVERIFY(e.trace().migrations.size() >= 6);
+        e.finish();
+        // ... and they stay balanced: every CPU is busy after the first tens of milliseconds.
+        const auto use = cpuUsage(e.trace());
+        for (const auto& u : use) QVERIFY2(u.busy > 900 * kNsPerMs, qPrintable(QString::number(u.busy)));
+    }
+    void wakeupLandsOnAnIdleCpu() {
+        const std::string json = R"J({"machine": {"cpus": 2, "hz": 250, "preempt": "none"},
+          "tasks": [ {"comm": "hog", "start_cpu": 0, "behavior": [{"repeat": "forever", "body": [{"run": "10ms"}]}]},
+                     {"comm": "sleeper", "start_cpu": 0, "behavior": [{"repeat": "forever", "body": [{"run": "100us"}, {"sleep": "1ms"}]}]} ]})J";
+        Engine e = engineFrom(json);
+        e.runUntil(500 * kNsPerMs);
+        e.finish();
+        const TaskId hog = taskByComm(e, "hog"), sl = taskByComm(e, "sleeper");
+        // The hog keeps one CPU busy; the sleeper's wakeups find the other, idle CPU.
+        int onOther = 0, total = 0;
+        const CpuId hogCpu = e.tasks()[size_t(hog)].cpu;
+        const Wakeups& w = e.trace().wakeups;
+        for (size_t i = 0; i < w.size(); ++i) {
+            if (w.wakee[i] != sl || w.isNew[i]) continue;
+            ++total;
+            onOther += w.targetCpu[i] != hogCpu;
+        }
+        QVERIFY(total > 300);
+        QVERIFY2(onOther >= total - 2, qPrintable(QString("%1 of %2").arg(onOther).arg(total)));
+        QVERIFY(e.tasks()[size_t(sl)].nivcsw < 5); // it never had to wait behind the hog
+    }
+    // wake_affine_weight(): with WF_SYNC the waker's own load is taken off its CPU. The waker
+    // shares CPU 0 with one hog (load 2048), the wakee last ran on CPU 1 among three (3072): a
+    // plain wake-up compares (2048 + 1024) * 100 with (3072 - 1024) * 108 and keeps the wakee
+    // on CPU 1; a pipe's (WF_SYNC) compares (2048 - 1024 + 1024) * 100 and pulls it to CPU 0.
+    // (The wakee starts at 10 ms and blocks at once, so the balancer never moves it.)
+    void wakeAffineWeightDiscountsASyncWaker() {
+        for (const bool sync : {false, true}) {
+            const std::string json = std::string(R"J({"machine": {"cpus": 2, "hz": 250, "preempt": "none"},
+              "channels": [ {"name": "pipe", "capacity": 4, "sync": )J") + (sync ? "true" : "false") + R"J(} ],
+              "tasks": [ {"comm": "hog0", "cpus": [0], "behavior": [{"run": "50ms"}]},
+                         {"comm": "hog1", "count": 3, "cpus": [1], "behavior": [{"run": "50ms"}]},
+                         {"comm": "waker", "cpus": [0], "behavior": [{"run": "10ms"}, {"write": "pipe"}, {"run": "5ms"}]},
+                         {"comm": "wakee", "start_cpu": 1, "start": "10ms", "behavior": [{"read": "pipe"}, {"run": "1ms"}]} ]})J";
+            Engine e = engineFrom(json);
+            e.runUntil(40 * kNsPerMs);
+            e.finish();
+            const TaskId wakee = taskByComm(e, "wakee");
+            const Wakeups& w = e.trace().wakeups;
+            int found = 0;
+            for (size_t i = 0; i < w.size(); ++i) {
+                if (w.wakee[i] != wakee || w.isNew[i]) continue;
+                ++found;
+                QCOMPARE(w.wakerCpu[i], uint16_t(0));
+                QCOMPARE(w.targetCpu[i], uint16_t(sync ? 0 : 1));
+            }
+            QCOMPARE(found, 1);
+        }
+    }
+    // wake_wide(): wide only when the smaller flip count reaches sd_llc_size and the larger is at
+    // least llc_size times it, whichever of waker and wakee has which.
+    void wakeWideNeedsFlipsOnBothSides() {
+        QVERIFY(!wakeWide(0, 0, 2));
+        QVERIFY(!wakeWide(100, 1, 2)); // a one-to-many waker, but the wakee flips less than llc_size
+        QVERIFY(wakeWide(100, 2, 2));
+        QVERIFY(wakeWide(2, 100, 2));
+        QVERIFY(!wakeWide(3, 2, 2));
+        QVERIFY(wakeWide(4, 2, 2));
+        QVERIFY(!wakeWide(4095, 64, 64));
+        QVERIFY(wakeWide(4096, 64, 64));
+    }
+    // record_wakee(): a waker that alternates between two wakees flips on every wake-up; one that
+    // always wakes the same task has flipped once.
+    void recordWakeeCountsFlips() {
+        const std::string json = R"J({"machine": {"cpus": 2, "hz": 250, "preempt": "none"},
+          "channels": [ {"name": "a", "capacity": 1}, {"name": "b", "capacity": 1}, {"name": "c", "capacity": 1} ],
+          "tasks": [ {"comm": "disp", "behavior": [{"repeat": 100, "body": [{"run": "1ms"}, {"write": "a"}, {"run": "1ms"}, {"write": "b"}]}]},
+                     {"comm": "ra", "behavior": [{"repeat": "forever", "body": [{"read": "a"}, {"run": "100us"}]}]},
+                     {"comm": "rb", "behavior": [{"repeat": "forever", "body": [{"read": "b"}, {"run": "100us"}]}]},
+                     {"comm": "pinger", "behavior": [{"repeat": 100, "body": [{"run": "1ms"}, {"write": "c"}]}]},
+                     {"comm": "ponger", "behavior": [{"repeat": "forever", "body": [{"read": "c"}, {"run": "100us"}]}]} ]})J";
+        Engine e = engineFrom(json);
+        e.runUntil(500 * kNsPerMs);
+        e.finish();
+        const Task& disp = e.tasks()[size_t(taskByComm(e, "disp"))];
+        const Task& pinger = e.tasks()[size_t(taskByComm(e, "pinger"))];
+        int dispWakes = 0;
+        const Wakeups& w = e.trace().wakeups;
+        for (size_t i = 0; i < w.size(); ++i) dispWakes += w.waker[i] == taskByComm(e, "disp") && !w.isNew[i];
+        QVERIFY2(dispWakes > 150, qPrintable(QString::number(dispWakes)));
+        // Every wake-up that goes through select_task_rq_fair() flips; a delayed sleeper's is
+        // requeued in place before it (ttwu_runnable()) and records nothing.
+        QVERIFY2(int(disp.wakeeFlips) <= dispWakes && int(disp.wakeeFlips) >= dispWakes * 9 / 10,
+                 qPrintable(QString("%1 flips, %2 wake-ups").arg(disp.wakeeFlips).arg(dispWakes)));
+        QCOMPARE(pinger.wakeeFlips, 1u);
+    }
+    void affinityIsRespected() {
+        const std::string json = R"J({"machine": {"cpus": 4, "hz": 250, "preempt": "full"},
+          "tasks": [ {"comm": "pinned", "count": 6, "cpus": [1, 2], "behavior": [{"repeat": "forever", "body": [{"run": "2ms"}, {"sleep": "1ms"}]}]} ]})J";
+        Engine e = engineFrom(json);
+        e.runUntil(500 * kNsPerMs);
+        e.finish();
+        const Slices& s = e.trace().slices;
+        for (size_t i = 0; i < s.size(); ++i) QVERIFY(s.cpu[i] == 1 || s.cpu[i] == 2);
+    }
+    // select_idle_cpu(): from a busy target the scan goes on from the next CPU and wraps round
+    // (for_each_cpu_wrap), over more CPUs than one word of the engine's busy-CPU bitmask holds,
+    // skipping idle CPUs the wakee may not use. 70 CPUs, all but 3 and 68 kept busy by pinned
+    // hogs; the sleeper's first wake-up from CPU 66 finds 68, or, not allowed there, wraps to 3.
+    // (Without DELAY_DEQUEUE: a sleeper left queued with negative lag is requeued where it is,
+    // ttwu_runnable(), without select_task_rq().)
+    void selectIdleCpuScansOnFromTheTargetAndWraps() {
+        for (const bool allowed68 : {true, false}) {
+            std::string tasks, sleeperCpus;
+            for (int c = 0; c < 70; ++c) {
+                if (c == 3 || c == 68) continue;
+                tasks += R"({"comm": "hog", "cpus": [)" + std::to_string(c) + R"(], "behavior": [{"run": "1s"}]}, )";
+            }
+            for (int c = 0; c < 70; ++c)
+                if (allowed68 || c != 68) sleeperCpus += (sleeperCpus.empty() ? "" : ", ") + std::to_string(c);
+            const std::string json = R"J({"machine": {"cpus": 70, "hz": 250, "preempt": "none", "features": {"DELAY_DEQUEUE": false}},
+                                     "tasks": [ )J" + tasks +
+                                     R"J({"comm": "sleeper", "start_cpu": 66, "start": "5ms", "cpus": [)J" + sleeperCpus +
+                                     R"J(], "behavior": [{"run": "50us"}, {"sleep": "1ms"}, {"run": "50us"}]} ]})J";
+            Engine e = engineFrom(json);
+            e.runUntil(20 * kNsPerMs);
+            e.finish();
+            const TaskId sl = taskByComm(e, "sleeper");
+            const Wakeups& w = e.trace().wakeups;
+            std::vector<int> targets;
+            for (size_t i = 0; i < w.size(); ++i)
+                if (w.wakee[i] == sl && !w.isNew[i]) targets.push_back(w.targetCpu[i]);
+            QCOMPARE(targets.size(), size_t(1));
+            QCOMPARE(targets[0], allowed68 ? 68 : 3);
+        }
+    }
+};
+
+QTEST_GUILESS_MAIN(TestBalance)
+#include "tst_balance.moc"

@@ -1,0 +1,66 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Run lengths of competing CPU hogs: the request (slice) is noticed at the tick, so runs are
+// the slice rounded up to the tick (reference §3); custom slices and HRTICK change that.
+#include "tests/test_support.h"
+
+using namespace sched;
+
+namespace {
+
+// Durations of the completed slices of every hog, leaving out the start-up (a new task's first
+// request is half a slice: PLACE_DEADLINE_INITIAL) and the last, still running slice.
+std::vector<Time> runLengths(const std::string& json, Time until) {
+    Engine e = engineFrom(json);
+    e.runUntil(until);
+    e.finish();
+    std::vector<Time> v;
+    const Slices& s = e.trace().slices;
+    for (size_t i = 0; i < s.size(); ++i)
+        if (s.endPoint[i] != kStillRunning && s.start[i] >= 30 * kNsPerMs) v.push_back(s.end[i] - s.start[i]);
+    return v;
+}
+
+std::string twoHogs(const std::string& machine, const std::string& slice) {
+    return R"J({"machine": )J" + machine + R"J(, "tasks": [ {"comm": "hog", "count": 2, "cpus": [0], )J" + slice +
+           R"J( "behavior": [{"repeat": "forever", "body": [{"run": "10ms"}]}]} ]})J";
+}
+
+} // namespace
+
+class TestSlices : public QObject {
+    Q_OBJECT
+private slots:
+    void hogRunsAreSliceRoundedUpToTheTick() {
+        // 2 CPUs: base slice 0.7 ms * (1 + log2 2) = 1.4 ms; HZ 250 ticks every 4 ms.
+        const auto runs = runLengths(twoHogs(R"J({"cpus": 2, "hz": 250, "preempt": "none"})J", ""), kNsPerSec);
+        QVERIFY(runs.size() > 200);
+        for (Time r : runs) QCOMPARE(r, 4 * kNsPerMs);
+    }
+    void hz1000GivesTwoTickRunsFor1400us() {
+        const auto runs = runLengths(twoHogs(R"J({"cpus": 2, "hz": 1000, "preempt": "full"})J", ""), kNsPerSec);
+        QVERIFY(runs.size() > 400);
+        for (Time r : runs) QCOMPARE(r, 2 * kNsPerMs);
+    }
+    void customSliceChangesTheRunLength() {
+        // sched_setattr(sched_runtime = 10 ms) on both: protected for the whole request, which is
+        // noticed at the 12 ms tick.
+        const auto runs = runLengths(twoHogs(R"J({"cpus": 2, "hz": 250, "preempt": "none"})J", R"J("slice": "10ms",)J"), kNsPerSec);
+        QVERIFY(runs.size() > 50);
+        for (Time r : runs) QCOMPARE(r, 12 * kNsPerMs);
+    }
+    void hrtickEndsTheSliceBetweenTicks() {
+        // HRTICK arms a timer for the remaining slice: runs are 1.4 ms plus the switch cost.
+        const auto runs = runLengths(
+            twoHogs(R"J({"cpus": 2, "hz": 250, "preempt": "full", "features": {"HRTICK": true}})J", ""), kNsPerSec);
+        QVERIFY(runs.size() > 500);
+        int exact = 0;
+        for (Time r : runs) {
+            QVERIFY2(r >= 1400 * kNsPerUs && r < 1500 * kNsPerUs, qPrintable(QString::number(r)));
+            exact += r == 1400 * kNsPerUs;
+        }
+        QVERIFY(exact > int(runs.size()) / 2);
+    }
+};
+
+QTEST_GUILESS_MAIN(TestSlices)
+#include "tst_slices.moc"

@@ -1,0 +1,226 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// The workload models with the real tools' command lines: massive_intr and cyclictest parse
+// their arguments as the tools do (and say precisely what is wrong), behave as the reference
+// describes (loop counts, one voluntary switch per loop, timer periods, the latency definition)
+// and print their output in the tools' own layout.
+#include "tests/test_support.h"
+#include "scenarios/workload.h"
+
+#include <QRegularExpression>
+
+using namespace sched;
+using namespace scen;
+
+namespace {
+Scenario withWorkload(const std::string& tool, const std::string& args, int cpus = 2, const std::string& preempt = "none") {
+    return scenarioFrom(R"J({"duration": "3s", "machine": {"cpus": )J" + std::to_string(cpus) + R"J(, "hz": 250, "preempt": ")J" + preempt +
+                        R"J("}, "tasks": [{"workload": ")J" + tool + R"J(", "args": ")J" + args + R"J("}]})J");
+}
+std::string parseError(const std::string& tool, const std::string& args) {
+    Scenario s;
+    ScenarioError e;
+    const std::string json = R"J({"machine": {"cpus": 2}, "tasks": [{"workload": ")J" + tool + R"J(", "args": ")J" + args + R"J("}]})J";
+    if (parseScenario(json, "w.json", s, e)) return {};
+    return e.text();
+}
+std::vector<std::string> lines(const std::string& text) {
+    std::vector<std::string> out;
+    size_t p = 0;
+    for (size_t n; (n = text.find('\n', p)) != std::string::npos; p = n + 1) out.push_back(text.substr(p, n - p));
+    return out;
+}
+} // namespace
+
+class TestWorkloads : public QObject {
+    Q_OBJECT
+private slots:
+    void massiveIntrArgumentsAreCheckedAsTheToolTakesThem() {
+        QVERIFY(parseError("massive_intr", "8 10").empty());
+        QVERIFY(parseError("massive_intr", "8 10 8 1").empty());
+        QVERIFY(parseError("massive_intr", "8").find("NPROC RUNTIME [RUN_MS SLEEP_MS]") != std::string::npos);
+        QVERIFY(parseError("massive_intr", "0 10").find("NPROC: '0' is not a process count; accepted: 1 to 1024") != std::string::npos);
+        QVERIFY(parseError("massive_intr", "8 ten").find("RUNTIME") != std::string::npos);
+        QVERIFY(parseError("massive_intr", "8 10 x 1").find("RUN_MS") != std::string::npos);
+        const std::string e = parseError("massive_intr", "8 10 8");
+        QVERIFY2(e.find("w.json:1:") == 0 && e.find("tasks[0].args") != std::string::npos, e.c_str());
+        QVERIFY(parseError("hackbenchx", "").find("unknown workload 'hackbenchx'; accepted: massive_intr, cyclictest, messaging, hackbench") != std::string::npos);
+    }
+
+    // Alone on a CPU a worker loops {8 ms work, 1 ms sleep (+50 us timer slack)}: about 111 loops
+    // per second after its 200 ms start sleep, one voluntary switch per loop.
+    void massiveIntrAloneLoopsAtItsDutyCycle() {
+        Scenario s = withWorkload("massive_intr", "1 2 8 1", 1);
+        Engine e = instantiate(s, 1);
+        e.runUntil(3 * kNsPerSec);
+        const TaskId w = taskByComm(e, "massive_intr", 1);
+        QVERIFY(w >= 0);
+        const int64_t loops = e.tasks()[size_t(w)].iterations;
+        QVERIFY2(loops >= 195 && loops <= 200, qPrintable(QString::number(loops))); // 1.8 s / 9.05 ms = 198.9
+        QCOMPARE(e.tasks()[size_t(w)].nvcsw, loops + 2); // + the start sleep and do_task_dead()
+        QCOMPARE(e.tasks()[size_t(w)].nivcsw, int64_t(0));
+        QCOMPARE(e.tasks()[size_t(w)].state, TaskState::Dead);
+        const auto out = lines(workloadReport(s.workloads[0], e));
+        QCOMPARE(out.size(), size_t(1));
+        QVERIFY(QRegularExpression("^\\d{6}\\t\\d{8}$").match(QString::fromStdString(out[0])).hasMatch()); // "%06d\t%08d"
+        QCOMPARE(std::stoll(out[0].substr(7)), loops);
+    }
+
+    void massiveIntrWorkersShareFairly() {
+        Scenario s = withWorkload("massive_intr", "8 3", 2);
+        Engine e = instantiate(s, 1);
+        e.runUntil(3500 * kNsPerMs);
+        const auto out = lines(workloadReport(s.workloads[0], e));
+        QCOMPARE(out.size(), size_t(8));
+        long long lo = LLONG_MAX, hi = 0;
+        for (const auto& l : out) {
+            lo = std::min(lo, std::stoll(l.substr(7)));
+            hi = std::max(hi, std::stoll(l.substr(7)));
+        }
+        QVERIFY2(lo > 60 && hi - lo <= hi / 20, qPrintable(QString("%1..%2").arg(lo).arg(hi))); // 8 workers on 2 CPUs: ~70 each
+    }
+
+    void cyclictestOptionsAreCheckedAsTheToolTakesThem() {
+        CyclictestArgs a;
+        QVERIFY(parseCyclictest({"-t", "4", "-i", "1000", "-d", "500", "-l", "100"}, 2, a).empty());
+        QCOMPARE(a.threads, 4);
+        QCOMPARE(a.distance, 500 * kNsPerUs);
+        QVERIFY(parseCyclictest({"-t"}, 4, a).empty());
+        QCOMPARE(a.threads, 4); // -t alone: one per CPU
+        QVERIFY(parseCyclictest({"-t2", "-i1234", "--distance=0", "-D", "1m"}, 4, a).empty());
+        QCOMPARE(a.interval, 1234 * kNsPerUs);
+        QCOMPARE(a.duration, 60 * kNsPerSec);
+        QVERIFY(parseCyclictest({"-p", "0", "-t", "3"}, 4, a).empty());
+        QCOMPARE(a.priority, 4); // "defaulting realtime priority to N+1"
+        QVERIFY(parseCyclictest({"-S", "-h", "200"}, 4, a).empty());
+        QVERIFY(a.smp && a.threads == 4 && a.distance == 0); // -h forces -d 0
+        QVERIFY(parseCyclictest({"-S", "-t", "2"}, 4, a).find("leave out -t") != std::string::npos);
+        QVERIFY(parseCyclictest({"-i", "5"}, 4, a).find("-i: '5' is not an interval in us; accepted: 10 to 10000000") != std::string::npos);
+        QVERIFY(parseCyclictest({"--foo"}, 4, a).find("unsupported cyclictest option '--foo'") != std::string::npos);
+        QVERIFY(parseCyclictest({"-D", "3x"}, 4, a).find("-D") != std::string::npos);
+    }
+
+    // Thread i sleeps on the absolute grid start + k * (interval + i * distance); every expiry
+    // gives one sample; latency = run after the wakeup - programmed expiry.
+    void cyclictestThreadsSampleOnTheirOwnPeriods() {
+        Scenario s = withWorkload("cyclictest", "-t2 -i 1000 -d 500 -l 100 -q", 2);
+        Engine e = instantiate(s, 1);
+        e.runUntil(3 * kNsPerSec);
+        const Task& t0 = e.tasks()[1];
+        const Task& t1 = e.tasks()[2];
+        QCOMPARE(t0.latCount, int64_t(100));
+        QCOMPARE(t1.latCount, int64_t(100));
+        // Wakeups on each thread's grid: exactly one period apart (the fixed path adds the same
+        // to each).
+        std::vector<Time> w0, w1;
+        const Wakeups& w = e.trace().wakeups;
+        for (size_t i = 0; i < w.size(); ++i) {
+            if (w.wakee[i] == 1) w0.push_back(w.time[i]);
+            if (w.wakee[i] == 2) w1.push_back(w.time[i]);
+        }
+        QCOMPARE(w0.size(), size_t(101)); // 100 timer wakeups + the start
+        QCOMPARE(w1.size(), size_t(101));
+        for (size_t k = 2; k < w0.size(); ++k) QCOMPARE(w0[k] - w0[k - 1], kNsPerMs);
+        for (size_t k = 2; k < w1.size(); ++k) QCOMPARE(w1[k] - w1[k - 1], 1500 * kNsPerUs);
+        const auto out = lines(workloadReport(s.workloads[0], e));
+        QVERIFY(out[0].find("I:1000 C:    100") != std::string::npos);
+        QVERIFY(out[1].find("I:1500 C:    100") != std::string::npos);
+        QCOMPARE(t0.tgid, t1.tgid); // threads of one process, the main thread's
+        QCOMPARE(t0.tgid, e.tasks()[0].pid);
+    }
+
+    // hrtimer_nanosleep(): fair tasks sleep with timer_slack_ns (50 us), RT tasks with none, so a
+    // SCHED_FIFO cyclictest thread measures exactly 50 us less on an idle machine.
+    void timerSlackAppliesToFairTasksOnly() {
+        auto minLatency = [](const std::string& args) {
+            Scenario s = withWorkload("cyclictest", args, 2);
+            Engine e = instantiate(s, 1);
+            e.runUntil(2 * kNsPerSec);
+            return std::pair{e.tasks()[1].latMin, e.tasks()[1].latMax};
+        };
+        const auto other = minLatency("-t1 -i 1000 -l 200");
+        const auto fifo = minLatency("-t1 -i 1000 -l 200 -p 80");
+        QCOMPARE(other.first - fifo.first, 50 * kNsPerUs);
+        QCOMPARE(other.first, other.second); // no jitter configured: every sample the same
+    }
+
+    // rt-tests' print_stat(): "T:%2d (%5d) P:%2d I:%ld C:%7lu Min:%7ld Act:%5ld Avg:%5ld Max:%8ld";
+    // the fields stand where they stand in cyclictest's own output (reference §2.2).
+    void cyclictestLineHasTheToolsLayout() {
+        Scenario s = withWorkload("cyclictest", "-t1 -i 1000 -l 50", 2);
+        Engine e = instantiate(s, 1);
+        e.runUntil(kNsPerSec);
+        const std::string ours = lines(workloadReport(s.workloads[0], e))[0];
+        const std::string real = "T: 0 ( 9136) P: 0 I:1000 C: 299848 Min:      5 Act:   11 Avg:   11 Max:   21205";
+        for (const char* label : {"T:", "(", "P:", "I:", "C:", "Min:", "Act:", "Avg:", "Max:"})
+            QCOMPARE(ours.find(label), real.find(label));
+        QCOMPARE(ours.size(), real.size());
+    }
+
+    void messagingOptionsAreCheckedAsTheToolsTakeThem() {
+        MessagingArgs a;
+        QVERIFY(parseMessaging({"-g", "20", "-t", "-l", "5000"}, true, a).empty());
+        QVERIFY(a.threads && a.groups == 20 && a.loops == 5000 && a.fds == 20 && !a.pipe);
+        QVERIFY(parseMessaging({"-g", "4", "-l", "2000", "-T", "-f", "10", "-s", "200", "-p"}, false, a).empty());
+        QVERIFY(a.threads && a.fds == 10 && a.datasize == 200 && a.pipe);
+        QVERIFY(parseMessaging({"-T"}, true, a).find("unsupported messaging option '-T'; accepted: -g N, -l N, -t, -p") != std::string::npos);
+        QVERIFY(parseMessaging({"-g", "0"}, false, a).find("-g: '0' is not a group count; accepted: 1 to 1000") != std::string::npos);
+        QVERIFY(parseMessaging({"-l"}, false, a).find("-l: needs a value") != std::string::npos);
+        QVERIFY(parseMessaging({"-g", "1000", "-f", "1000"}, false, a).find("more than 100000 tasks") != std::string::npos);
+    }
+
+    // Every sender writes loops rounds of one message to each receiver of its group; every
+    // receiver reads fds * loops; all finish, and the channels end empty.
+    void messagingMovesExactlyTheMessagesOfTheTopology() {
+        Scenario s = withWorkload("hackbench", "-g 2 -l 30 -f 5 -T", 2);
+        Engine e = instantiate(s, 1);
+        e.runUntil(3 * kNsPerSec);
+        int senders = 0, receivers = 0;
+        for (const Task& t : e.tasks()) {
+            if (t.parent < 0) {
+                QCOMPARE(t.state, TaskState::Dead); // main: all workers reaped
+                continue;
+            }
+            QCOMPARE(t.state, TaskState::Dead);
+            const Program& p = s.programs[size_t(t.program)];
+            const bool sender = p.ops.size() > 1 && p.ops[1].kind == OpKind::Write;
+            (sender ? senders : receivers)++;
+            QCOMPARE(t.iterations, sender ? int64_t(30) : int64_t(5 * 30)); // loop passes
+            QCOMPARE(t.tgid, e.tasks()[0].pid);                             // -T: threads of the main process
+        }
+        QCOMPARE(senders, 10);
+        QCOMPARE(receivers, 10);
+        const auto out = lines(workloadReport(s.workloads[0], e));
+        QCOMPARE(out[0], std::string("Running in threaded mode with 2 groups using 10 file descriptors each (== 20 tasks)"));
+        QCOMPARE(out[1], std::string("Each sender will pass 30 messages of 100 bytes"));
+        QVERIFY(QRegularExpression("^Time: \\d+\\.\\d{3}$").match(QString::fromStdString(out[2])).hasMatch());
+    }
+
+    void perfMessagingPrintsPerfBenchsHeader() {
+        Scenario s = withWorkload("messaging", "-g 1 -l 10 -p", 2);
+        Engine e = instantiate(s, 1);
+        e.runUntil(3 * kNsPerSec);
+        const auto out = lines(workloadReport(s.workloads[0], e));
+        QCOMPARE(out[0], std::string("# Running 'sched/messaging' benchmark:"));
+        QCOMPARE(out[1], std::string("# 20 sender and receiver processes per group"));
+        QCOMPARE(out[2], std::string("# 1 groups == 40 processes run"));
+        QVERIFY(QRegularExpression("^     Total time: \\d+\\.\\d{3} \\[sec\\]$").match(QString::fromStdString(out[4])).hasMatch());
+        for (const Task& t : e.tasks()) QCOMPARE(t.comm, std::string("sched-messaging"));
+    }
+
+    void workloadTasksTakeTheEntrysSliceAndInheritItWhenForked() {
+        Scenario s = scenarioFrom(R"J({"machine": {"cpus": 1}, "tasks": [
+            {"workload": "massive_intr", "args": "2 1", "slice": "100ms"},
+            {"workload": "cyclictest", "args": "-t1 -l 10", "slice": "500us"} ]})J");
+        Engine e = instantiate(s, 1);
+        e.runUntil(300 * kNsPerMs);
+        for (TaskId t = 0; t < TaskId(e.tasks().size()); ++t) {
+            const Time want = e.tasks()[size_t(t)].comm == "massive_intr" ? 100 * kNsPerMs : 500 * kNsPerUs;
+            QCOMPARE(e.entities()[size_t(t)].slice, want);
+        }
+        QCOMPARE(s.workloads.size(), size_t(2));
+        QCOMPARE(s.workloads[1].firstTask, TaskId(1)); // after massive_intr's parent
+    }
+};
+
+QTEST_GUILESS_MAIN(TestWorkloads)
+#include "tst_workloads.moc"

@@ -1,0 +1,188 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// The pixel-bounded lane summaries equal a brute-force render at the same zoom: for every pixel
+// column, the busy fraction and the task computed by scanning every slice.
+#include "widgets/model/flag_index.h"
+#include "widgets/model/lane_index.h"
+#include "widgets/model/task_lane_index.h"
+#include "tests/test_support.h"
+
+using namespace sched;
+using namespace view;
+
+namespace {
+
+// Brute force by the same definition: busy = covered time / column time; task = the slice
+// covering most of the column if at most 8 overlap it, else the one running at its middle or
+// the next to start.
+std::vector<Column> bruteColumns(const Trace& tr, int cpu, Time t0, Time t1, int width) {
+    std::vector<Column> cols(static_cast<size_t>(width));
+    for (int x = 0; x < width; ++x) {
+        const Time a = t0 + Time((int128(t1 - t0) * x) / width), b = t0 + Time((int128(t1 - t0) * (x + 1)) / width);
+        Time busy = 0, best = 0;
+        std::vector<size_t> over;
+        for (size_t i = 0; i < tr.slices.size(); ++i) {
+            if (tr.slices.cpu[i] != cpu || tr.slices.end[i] <= a || tr.slices.start[i] >= b) continue;
+            over.push_back(i);
+            busy += std::min(b, tr.slices.end[i]) - std::max(a, tr.slices.start[i]);
+        }
+        std::sort(over.begin(), over.end(), [&](size_t p, size_t q) { return tr.slices.start[p] < tr.slices.start[q]; });
+        Column& c = cols[size_t(x)];
+        if (over.size() <= 8) {
+            for (size_t i : over) {
+                const Time cover = std::min(b, tr.slices.end[i]) - std::max(a, tr.slices.start[i]);
+                if (cover > best) best = cover, c.task = tr.slices.task[i];
+            }
+        } else {
+            const Time mid = a + (b - a) / 2;
+            for (size_t i : over) // running at the middle, else the first to start after it
+                if (tr.slices.end[i] > mid) {
+                    c.task = tr.slices.task[i];
+                    break;
+                }
+            if (c.task < 0) c.task = tr.slices.task[over.back()]; // all ended before the middle
+        }
+        c.busy = float(double(busy) / double(b - a));
+    }
+    return cols;
+}
+
+} // namespace
+
+class TestLaneIndex : public QObject {
+    Q_OBJECT
+private slots:
+    void columnsEqualBruteForceAtEveryZoom() {
+        Engine e = engineFrom(R"J({"machine": {"cpus": 3, "hz": 1000, "preempt": "lazy"},
+          "tasks": [ {"comm": "w", "count": 7, "behavior": [{"repeat": "forever", "body": [
+              {"run": {"dist": "exponential", "mean": "300us"}}, {"sleep": {"dist": "exponential", "mean": "500us"}}]}]},
+                     {"comm": "hog", "behavior": [{"repeat": "forever", "body": [{"run": "5ms"}]}]} ]})J");
+        e.runUntil(300 * kNsPerMs);
+        e.finish();
+        LaneIndex idx;
+        idx.update(e.trace());
+        int compared = 0, multi = 0;
+        for (const auto& [t0, t1, w] : std::vector<std::tuple<Time, Time, int>>{
+                 {0, 300 * kNsPerMs, 97}, {0, 300 * kNsPerMs, 1000}, {37 * kNsPerMs, 39 * kNsPerMs, 200},
+                 {100 * kNsPerMs, 100 * kNsPerMs + 5000, 50}, {250 * kNsPerMs, 400 * kNsPerMs, 333}}) {
+            for (int cpu = 0; cpu < 3; ++cpu) {
+                const auto fast = idx.columns(cpu, t0, t1, w);
+                const auto slow = bruteColumns(e.trace(), cpu, t0, t1, w);
+                for (int x = 0; x < w; ++x) {
+                    QVERIFY2(std::fabs(fast[size_t(x)].busy - slow[size_t(x)].busy) < 1e-6,
+                             qPrintable(QString("cpu %1 x %2: busy %3 vs %4").arg(cpu).arg(x).arg(fast[size_t(x)].busy).arg(slow[size_t(x)].busy)));
+                    QCOMPARE(fast[size_t(x)].task, slow[size_t(x)].task);
+                    multi += fast[size_t(x)].slices > 8;
+                    ++compared;
+                }
+            }
+        }
+        QVERIFY(compared > 5000);
+        QVERIFY(multi > 100); // the many-slices-per-pixel path was exercised
+    }
+    void slicesInReturnsExactlyTheOverlappingSlicesInOrder() {
+        Engine e = builtinEngine("pipe-pingpong");
+        e.runUntil(50 * kNsPerMs);
+        e.finish();
+        LaneIndex idx;
+        idx.update(e.trace());
+        const Time t0 = 10 * kNsPerMs, t1 = 11 * kNsPerMs;
+        const auto got = idx.slicesIn(0, t0, t1, 100000);
+        std::vector<uint32_t> expect;
+        const Slices& s = e.trace().slices;
+        for (uint32_t i = 0; i < s.size(); ++i)
+            if (s.cpu[i] == 0 && s.end[i] > t0 && s.start[i] < t1) expect.push_back(i);
+        std::sort(expect.begin(), expect.end(), [&](uint32_t a, uint32_t b) { return s.start[a] < s.start[b]; });
+        QCOMPARE(got, expect);
+        QVERIFY(!got.empty());
+    }
+    void indexCatchesUpIncrementally() {
+        Engine e = builtinEngine("balance-8-on-4");
+        LaneIndex inc;
+        for (Time t = 10 * kNsPerMs; t <= 200 * kNsPerMs; t += 10 * kNsPerMs) {
+            e.runUntil(t);
+            inc.update(e.trace());
+        }
+        LaneIndex full;
+        full.update(e.trace());
+        for (int c = 0; c < 4; ++c) QCOMPARE(inc.slicesOnCpu(c), full.slicesOnCpu(c));
+        QCOMPARE(inc.busyIn(1, 0, 200 * kNsPerMs), full.busyIn(1, 0, 200 * kNsPerMs));
+    }
+    void taskLanesShowRunningRunnableAndSleeping() {
+        // One CPU: a hog and a sleeper that runs 1 ms, sleeps 2 ms. Every column of a task lane
+        // agrees with a scan of the task's slices and wakeups.
+        Engine e = engineFrom(R"J({"machine": {"cpus": 1, "hz": 250, "preempt": "none"},
+          "tasks": [ {"comm": "hog", "behavior": [{"repeat": "forever", "body": [{"run": "10ms"}]}]},
+                     {"comm": "sl", "behavior": [{"repeat": "forever", "body": [{"run": "1ms"}, {"sleep": "2ms"}]}]} ]})J");
+        e.runUntil(200 * kNsPerMs);
+        e.finish();
+        TaskLaneIndex idx;
+        idx.update(e.trace());
+        const TaskId sl = taskByComm(e, "sl");
+        const Time t0 = 50 * kNsPerMs, t1 = 150 * kNsPerMs;
+        const int w = 1000; // 100 us per column
+        const auto cols = idx.columns(sl, t0, t1, w);
+        const auto slices = slicesOf(e.trace(), sl);
+        int running = 0, runnable = 0, sleeping = 0;
+        for (int x = 0; x < w; ++x) {
+            const Time mid = t0 + (t1 - t0) * x / w + (t1 - t0) / w / 2;
+            bool inSlice = false;
+            for (const auto& s : slices) inSlice = inSlice || (s.start <= mid && s.end > mid);
+            if (inSlice) QCOMPARE(cols[size_t(x)], view::TaskState::Running);
+            running += cols[size_t(x)] == view::TaskState::Running;
+            runnable += cols[size_t(x)] == view::TaskState::Runnable;
+            sleeping += cols[size_t(x)] == view::TaskState::Sleeping;
+        }
+        QVERIFY(running > 100 && runnable > 50 && sleeping > 200); // all three states occur
+        // the hog is never asleep: it is running or waiting for the CPU
+        for (auto st : idx.columns(taskByComm(e, "hog"), t0, t1, w)) QVERIFY(st != view::TaskState::Sleeping);
+    }
+    void taskLanesShowThePresentBeforeItIsInTheTrace() {
+        // The running task's open slice and the waiting task's open wait are not in the trace
+        // until they end; with the live state the lanes must look as they will once both have ended.
+        Engine e = engineFrom(R"J({"machine": {"cpus": 1, "hz": 250, "preempt": "none"},
+          "tasks": [ {"comm": "hog", "behavior": [{"repeat": "forever", "body": [{"run": "10ms"}]}]},
+                     {"comm": "sl", "behavior": [{"repeat": "forever", "body": [{"run": "1ms"}, {"sleep": "2ms"}]}]} ]})J");
+        for (Time until : {Time(73 * kNsPerMs + 300000), Time(120 * kNsPerMs + 1)}) {
+            Engine live = e;
+            live.runUntil(until);
+            const TaskId curr = live.cpus()[0].curr;
+            QVERIFY(curr >= 0);
+            const Time since = live.cpus()[0].sliceStart;
+            QVERIFY(since < live.now());
+            TaskLaneIndex open;
+            open.update(live.trace());
+            Engine closed = live; // runs on until both open stretches have ended
+            closed.runUntil(live.now() + 40 * kNsPerMs);
+            closed.finish();
+            TaskLaneIndex done;
+            done.update(closed.trace());
+            const Time t0 = live.now() - 20 * kNsPerMs, t1 = live.now();
+            for (TaskId t : {taskByComm(live, "hog"), taskByComm(live, "sl")}) {
+                const auto withLive = open.columns(t, t0, t1, 400, live.now(), t == curr ? since : -1);
+                QCOMPARE(withLive, done.columns(t, t0, t1, 400));
+                if (t == curr) QCOMPARE(withLive.back(), view::TaskState::Running);
+                else QVERIFY(withLive.back() != view::TaskState::Running);
+            }
+        }
+    }
+    void flagColumnsMarkTheSetIntervals() {
+        Engine e = builtinEngine("kernel-hogs-waker");
+        e.runUntil(200 * kNsPerMs);
+        e.finish();
+        FlagIndex fi;
+        fi.update(e.trace());
+        const FlagIntervals& f = e.trace().flags;
+        const int w = 400;
+        const auto cols = fi.columns(0, int(ReschedBit::Eager), 0, 200 * kNsPerMs, w);
+        for (int x = 0; x < w; ++x) {
+            const Time a = Time(x) * 500000, b = a + 500000;
+            bool any = false;
+            for (size_t i = 0; i < f.size(); ++i)
+                any = any || (f.cpu[i] == 0 && f.bit[i] == 0 && f.set[i] < b && f.clear[i] > a);
+            if (any) QVERIFY2(cols[size_t(x)] != 0, qPrintable(QString("column %1").arg(x)));
+        }
+    }
+};
+
+QTEST_GUILESS_MAIN(TestLaneIndex)
+#include "tst_lane_index.moc"

@@ -1,0 +1,73 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "widgets/model/flag_index.h"
+
+#include "widgets/model/time_axis.h"
+
+#include <algorithm>
+
+namespace view {
+
+void FlagIndex::update(const sched::Trace& trace) {
+    if (trace_ != &trace || trace.flags.size() < consumed_) {
+        lanes_.clear();
+        consumed_ = 0;
+    }
+    trace_ = &trace;
+    const sched::FlagIntervals& f = trace.flags;
+    // Intervals of one CPU and bit never overlap and are appended when they close, so each lane
+    // stays sorted by set time.
+    for (; consumed_ < f.size(); ++consumed_) {
+        const size_t c = f.cpu[consumed_];
+        if (c >= lanes_.size()) lanes_.resize(c + 1);
+        Lane& l = lanes_[c][f.bit[consumed_] & 1];
+        l.idx.push_back(uint32_t(consumed_));
+        l.set.push_back(f.set[consumed_]);
+        l.clear.push_back(f.clear[consumed_]);
+        l.reason.push_back(f.reason[consumed_]);
+    }
+}
+
+std::vector<uint32_t> FlagIndex::intervalsIn(int cpu, int bit, Time t0, Time t1, size_t max) const {
+    std::vector<uint32_t> out;
+    if (cpu < 0 || size_t(cpu) >= lanes_.size()) return out;
+    const Lane& l = lanes_[size_t(cpu)][size_t(bit & 1)];
+    size_t k = size_t(std::upper_bound(l.clear.begin(), l.clear.end(), t0) - l.clear.begin());
+    for (; k < l.idx.size() && l.set[k] < t1 && out.size() < max; ++k) out.push_back(l.idx[k]);
+    return out;
+}
+
+std::vector<uint8_t> FlagIndex::columns(int cpu, int bit, Time t0, Time t1, int width) const {
+    std::vector<uint8_t> cols(size_t(std::max(width, 0)), 0);
+    if (cpu < 0 || size_t(cpu) >= lanes_.size() || width <= 0 || t1 <= t0) return cols;
+    const Lane& l = lanes_[size_t(cpu)][size_t(bit & 1)];
+    if (l.idx.empty()) return cols;
+    // Sweep the columns left to right; k = first interval that clears after the column start.
+    size_t k = size_t(std::upper_bound(l.clear.begin(), l.clear.end(), t0) - l.clear.begin());
+    const ColumnEdges edge(t0, t1, width);
+    for (int x = 0; x < width && k < l.idx.size(); ++x) {
+        const Time a = edge(x), b = edge(x + 1);
+        if (l.clear[k] <= a) { // gallop to the first interval clearing after a
+            size_t lo = k, step = 1, hi = k;
+            while (hi < l.clear.size() && l.clear[hi] <= a) {
+                lo = hi + 1;
+                hi = k + step;
+                step *= 2;
+            }
+            hi = std::min(hi, l.clear.size());
+            k = size_t(std::upper_bound(l.clear.begin() + std::ptrdiff_t(lo), l.clear.begin() + std::ptrdiff_t(hi), a) - l.clear.begin());
+            if (k >= l.idx.size()) break;
+        }
+        Time best = 0;
+        // An interval that is set and cleared at the same instant still marks its column.
+        for (size_t j = k, n = 0; j < l.idx.size() && l.set[j] < b && n < 8; ++j, ++n) {
+            const Time cover = std::max<Time>(1, std::min(b, l.clear[j]) - std::max(a, l.set[j]));
+            if (cover > best) {
+                best = cover;
+                cols[size_t(x)] = uint8_t(1 + l.reason[j]);
+            }
+        }
+    }
+    return cols;
+}
+
+} // namespace view

@@ -1,0 +1,54 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Per-CPU index of a trace's slices that answers "what does pixel column x of this lane show"
+// in O(log n), so a frame touches about width x lanes items whatever the run's length
+// (KernelShark's one-bin-per-pixel idea). A column shows the busy fraction of its time span
+// (exact, from prefix sums of busy time) and one task: the one running longest in the column
+// when a few slices overlap it, else the one running at the column's middle (or, if the CPU is
+// idle there, the next one to start in the column).
+#pragma once
+
+#include "trace/trace.h"
+
+#include <vector>
+
+namespace view {
+
+using sched::Time;
+using sched::TaskId;
+
+struct Column {
+    float busy = 0;              // fraction of the column's time some task ran, 0..1
+    TaskId task = sched::kNoTask; // the task to colour the column with
+    uint32_t slices = 0;          // how many slices overlap the column (0, 1, 2.. capped)
+};
+
+class LaneIndex {
+public:
+    // Catches up with slices appended to the trace since the last call (traces only grow).
+    void update(const sched::Trace& trace);
+    void reset() { *this = LaneIndex(); }
+    int cpus() const { return int(lanes_.size()); }
+
+    // Columns [0, width) of one CPU's lane for the time range [t0, t1). Slices still running at
+    // `now` on that CPU are passed as (task, start) and extend to `now`.
+    std::vector<Column> columns(int cpu, Time t0, Time t1, int width, TaskId openTask = sched::kNoTask,
+                                Time openStart = 0, Time now = 0) const;
+    // Slice indices (into the trace) on this CPU overlapping [t0, t1), in time order; at most max.
+    std::vector<uint32_t> slicesIn(int cpu, Time t0, Time t1, size_t max) const;
+    size_t slicesOnCpu(int cpu) const { return cpu < cpus() ? lanes_[size_t(cpu)].idx.size() : 0; }
+    // Busy time of a CPU in [t0, t1) from closed slices (exact).
+    Time busyIn(int cpu, Time t0, Time t1) const;
+
+private:
+    struct Lane {
+        std::vector<uint32_t> idx; // slice indices in start order
+        std::vector<Time> start, end;
+        std::vector<Time> busyBefore; // sum of durations of slices [0, i)
+    };
+    Time busyUntil(const Lane& l, Time t) const; // busy time in [-inf, t)
+    std::vector<Lane> lanes_;
+    const sched::Trace* trace_ = nullptr;
+    size_t consumed_ = 0;
+};
+
+} // namespace view
