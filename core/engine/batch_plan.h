@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-// A planned batch (engine_batch.cpp): the chains a CPU's running task will run without an event
+// A planned batch (batch.cpp): the chains a CPU's running task will run without an event
 // each, recorded when they are planned so that running them is replaying the record.
 #pragma once
 

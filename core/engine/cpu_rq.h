@@ -34,7 +34,7 @@ struct alignas(64) CpuRq {
     Time segEnd = kNever;
     Time segPushedAt = 0; // when the pending Segment was pushed (the queue's equal-time order)
     Time batchOpSince = 0; // when the current op's Segment would have been pushed without the batch
-    // A batch (engine_batch.cpp): curr runs the planned chains of operations without a Segment
+    // A batch (batch.cpp): curr runs the planned chains of operations without a Segment
     // event each; the pending Segment is the end of the batch.
     BatchPlan batch;
 

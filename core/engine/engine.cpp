@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // Engine set-up, the stepping API, event dispatch and live parameter changes.
 #include "engine/engine.h"
+#include "engine/limits.h"
 #include "base/duration.h"
 
 #include <algorithm>
@@ -64,7 +65,7 @@ TaskId Engine::newTask(const TaskSpec& spec, TaskId parent) {
     se.load = loadWeightFor(t.policy, t.nice);
     // sched_setattr(sched_runtime): custom slice clamped to [0.1 ms, 100 ms].
     se.customSlice = spec.slice > 0;
-    se.slice = se.customSlice ? std::clamp<Time>(spec.slice, 100 * kNsPerUs, 100 * kNsPerMs) : cfg_.baseSlice();
+    se.slice = se.customSlice ? std::clamp<Time>(spec.slice, kSchedSliceMin, kSchedSliceMax) : cfg_.baseSlice();
     tasks_.push_back(std::move(t));
     ents_.push_back(se);
     trace_.tasks.push_back(TraceTask{tasks_.back().pid, tasks_.back().tgid, tasks_.back().comm, tasks_.back().kernelPrio(),
@@ -226,7 +227,7 @@ void Engine::finish() {
     for (CpuId c = 0; c < CpuId(rqs_.size()); ++c) {
         syncProgress(c);
         CpuRq& rq = rqs_[size_t(c)];
-        if (rq.batching()) dropRestOfBatch(c); // a batch part-way (engine_batch.cpp)
+        if (rq.batching()) dropRestOfBatch(c); // a batch part-way (batch.cpp)
         clearFlags(c, kStillRunning); // bits still set when the run ends are closed here
         if (rq.curr < 0) continue;
         trace_.slices.push(rq.sliceStart, now_, rq.curr, uint16_t(c), kStillRunning, kNoReason);

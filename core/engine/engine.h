@@ -4,12 +4,24 @@
 // models. Everything is a value: copying an Engine is a snapshot from which the run continues
 // identically.
 //
-// The implementation is split by responsibility:
-//   engine.cpp          set-up, stepping API, event dispatch, live parameter changes
-//   engine_fair.cpp     fair class: update_curr, place/enqueue/dequeue, pick, wakeup preemption
-//   engine_schedule.cpp __schedule, resched_curr, preemption points, tick, IRQs, work progress
-//   engine_wake.cpp     try_to_wake_up, CPU selection, fork, load balancing, migration
-//   engine_program.cpp task behaviour: the op interpreter, channels, timers, exit
+// One class, its methods in files by kernel mechanism (the private declarations below are grouped
+// the same way, each group under its file's name):
+//   engine.cpp       set-up (programs, channels, tasks), the stepping API, the event loop and dispatch
+//   fair.cpp         the fair class (kernel/sched/fair.c): update_curr, update_deadline,
+//                    place/enqueue/dequeue_entity, DELAY_DEQUEUE, pick_next_entity, slice protection,
+//                    check_preempt_wakeup_fair, yield_task_fair
+//   schedule.cpp     kernel/sched/core.c's __schedule() and pick_next_task(), resched_curr(_lazy),
+//                    the preemption points of each model, sched_tick, IPIs, the idle loop, HRTICK
+//   wake.cpp         try_to_wake_up, select_task_rq_fair (wake_affine, wake_wide,
+//                    select_idle_sibling), fork placement, activate/deactivate_task, CPU loads
+//   balance.cpp      migration, newidle / periodic / NOHZ-idle load balancing
+//   interpreter.cpp  what tasks do: the op interpreter, channels, timers, fork, exit
+//   batch.cpp        batches: a running task's operations that cannot interact, planned and replayed
+//   params.cpp       live changes: debugfs knobs, HZ, sched_setattr() / nice (the sched_change pattern)
+//   explain.cpp      the inspector's prose: why the current task runs, where a set bit will act
+//   rewind.cpp       snapshot / restore, and forgetting the recorded trace (forgetRecorded)
+// The runqueues themselves are cfs_rq.h (avg_vruntime, eligibility, __pick_eevdf on
+// eevdf_tree.h's augmented treap) and rt_rq.h; cpu_rq.h is struct rq.
 #pragma once
 
 #include "engine/cpu_rq.h"
@@ -41,10 +53,10 @@ struct TaskSpec {
     Time start = 0;
 };
 
-// The first cache line holds all a batch's reservation and replay read (engine_batch.cpp).
+// The first cache line holds all a batch's reservation and replay read (batch.cpp).
 struct alignas(64) Channel {
     int64_t count = 0;
-    // Reserved by batches (engine_batch.cpp): writes and reads planned but not yet done.
+    // Reserved by batches (batch.cpp): writes and reads planned but not yet done.
     int64_t pendingWrites = 0, pendingReads = 0;
     // Blocked writers are woken when the queue has drained to this many messages: all of them at
     // once (an AF_UNIX socket: unix_writable() wakes the whole wait queue at a quarter of
@@ -77,7 +89,7 @@ struct alignas(64) Channel {
 struct TraceOptions {
     bool samples = true; // record vruntime/deadline/V samples (charts); off for pure metrics runs
     // Run the operations of a running task that cannot interact with anything ahead in batches
-    // instead of one event each (engine_batch.cpp). The decisions and the trace are the same;
+    // instead of one event each (batch.cpp). The decisions and the trace are the same;
     // the task's program position seen between events lags behind, so interactive views that
     // inspect it keep this off.
     bool batchOps = false;
@@ -139,6 +151,7 @@ public:
     const std::string& error() const { return error_; }
 
 private:
+    // rewind.cpp
     struct TraceMark {
         size_t tasks = 0, slices = 0, flags = 0, wakeups = 0, migrations = 0, samples = 0, markers = 0;
         uint32_t forgets = 0; // forgetRecorded() calls before: another count means the lengths are stale
@@ -153,12 +166,14 @@ private:
     void handle();
     void dispatch(const Event& e);
     void startTask(TaskId t);
-    void applyTaskChange(const ParamChange& c, TaskId t);
     bool isLive(const Event& e) const;
     void recordSample(TaskId t);
     TaskId newTask(const TaskSpec& spec, TaskId parent);
 
-    // engine_fair.cpp
+    // params.cpp
+    void applyTaskChange(const ParamChange& c, TaskId t);
+
+    // fair.cpp
     void updateCurr(CpuId c, bool fromTick);
     bool updateDeadline(SchedEntity& se);
     void placeEntity(CpuId c, TaskId t, bool initial);
@@ -176,7 +191,7 @@ private:
     void yieldFair(CpuId c, TaskId t);
     Time entitySlice(const SchedEntity& se) const;
 
-    // engine_schedule.cpp
+    // schedule.cpp
     void schedule(CpuId c, SwitchPoint point);
     TaskId pickNextTask(CpuId c, TaskId prev);
     void switchIn(CpuId c, TaskId next, TaskId prev);
@@ -199,7 +214,7 @@ private:
     bool condReschedActive() const; // cond_resched() can switch
     bool mightReschedActive() const;
 
-    // engine_wake.cpp
+    // wake.cpp
     void tryToWakeUp(TaskId p, CpuId ctxCpu, TaskId waker, bool sync = false);
     void wakeupPreempt(CpuId c, TaskId p, bool fork);
     CpuId selectTaskRq(TaskId p, CpuId wakerCpu, bool sync, bool wantAffine = true);
@@ -208,18 +223,20 @@ private:
     CpuId selectForkCpu(TaskId p, CpuId parentCpu);
     void activateTask(CpuId c, TaskId p, bool initial);
     void deactivateTask(CpuId c, TaskId p, bool exiting);
-    void migrateQueued(TaskId p, CpuId from, CpuId to);
-    bool balanceFrom(CpuId dst, CpuId src, int maxMoves, bool ignoreHot);
-    bool newidleBalance(CpuId c);
-    void periodicBalance(CpuId c);
-    void nohzKick(CpuId busy);
     int64_t cpuLoad(CpuId c) const;
     int64_t taskLoad(TaskId p) const;
     void addRunning(CpuId c, int delta);
     CpuId nextIdleCpu(CpuId from) const;
     bool allowed(const Task& t, CpuId c) const { return t.affinity.test(size_t(c)); }
 
-    // engine_batch.cpp
+    // balance.cpp
+    void migrateQueued(TaskId p, CpuId from, CpuId to);
+    bool balanceFrom(CpuId dst, CpuId src, int maxMoves, bool ignoreHot);
+    bool newidleBalance(CpuId c);
+    void periodicBalance(CpuId c);
+    void nohzKick(CpuId busy);
+
+    // batch.cpp
     void planBatch(CpuId c);
     void planChains(CpuId c);
     Time walkChain(CpuId c, const Task& t, const Op* ops, uint32_t n, uint32_t& ip, int64_t& iterations, bool& channelOp, ExecMode& mode,
@@ -239,7 +256,7 @@ private:
     void checkChannel(int32_t ch);
     void accountProgress(CpuId c);
 
-    // engine_program.cpp
+    // interpreter.cpp
     enum class Step : uint8_t { Continue, Blocked, Switched, Exited };
     Step runProgram(CpuId c, TaskId t);
     Step doOpAction(CpuId c, TaskId t, const Op& op);
@@ -269,7 +286,7 @@ private:
     std::vector<Task> tasks_;
     std::vector<SchedEntity> ents_;
     std::vector<Program> programs_;
-    std::vector<LoopPattern> patterns_; // per program (engine_batch.cpp)
+    std::vector<LoopPattern> patterns_; // per program (batch.cpp)
     std::vector<Channel> channels_;
     std::vector<ParamChange> changes_;
     std::vector<int32_t> groupTgid_;

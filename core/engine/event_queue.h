@@ -5,7 +5,7 @@
 // pushed (a sequence number), Segments by CPU. That is the order of pushing except that a
 // Segment's place never depends on what else was pushed at the same moment, which is what lets
 // the engine run a task's operations ahead without pushing a Segment for each
-// (engine_batch.cpp) and still make the same decisions in the same order.
+// (batch.cpp) and still make the same decisions in the same order.
 //
 // A CPU has at most one pending Segment: pushing one replaces the CPU's previous one (the engine
 // has cancelled it by then). Segments, most of the events, sit in one slot per CPU under a

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // A task's loop counters (one per counted Loop op of its program, Program::loopSlots), the first
 // in place and any more on the heap. Nearly every program has one loop, and the batch planner
-// copies the counters at every plan and back when a batch has run (engine_batch.cpp): in place
+// copies the counters at every plan and back when a batch has run (batch.cpp): in place
 // they sit in the task's and the batch record's hot cache lines (task.h, batch_plan.h), where a
 // std::vector's buffer was a line of its own to miss on each side.
 #pragma once

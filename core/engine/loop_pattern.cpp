@@ -4,7 +4,7 @@
 namespace sched {
 
 namespace {
-// What beginOp() and the planner's walk (engine_batch.cpp) do for op, if it needs CPU time
+// What beginOp() and the planner's walk (batch.cpp) do for op, if it needs CPU time
 // without a draw through a distribution and its action can only be a reserved channel operation.
 // op.unplannable (a stopwatch, a cycle class) is set by Engine::addProgram().
 bool stepOf(const Op& op, LoopPattern::Step& s) {

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // A program's counted (or endless) loop in the shape the batch planner can walk without interpreting ops
-// (engine_batch.cpp): a body of channel operations and fixed runs that each need CPU time, such
+// (batch.cpp): a body of channel operations and fixed runs that each need CPU time, such
 // as every messaging, hackbench and pipe ping-pong worker. The planner's generic walk dispatches
 // on each op's kind, tests what an op could do and draws through the op's description; for such
 // a body all of that is known when the program is taken, so a chain inside it is one precomputed

@@ -235,7 +235,7 @@ void Engine::switchIn(CpuId c, TaskId next, TaskId /*prev*/) {
 // --- progress of the running task's work ---
 
 void Engine::syncProgress(CpuId c) {
-    if (rqs_[size_t(c)].batching()) runBatch(c); // a batch's chains due before the current event first (engine_batch.cpp)
+    if (rqs_[size_t(c)].batching()) runBatch(c); // a batch's chains due before the current event first (batch.cpp)
     accountProgress(c);
 }
 

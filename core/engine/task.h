@@ -27,7 +27,7 @@ enum class Resume : uint8_t {
     TimerFired       // woken by its periodic timer: record the latency, then the next op
 };
 
-// The first two cache lines hold what a batch (engine_batch.cpp) reads and moves: its work and
+// The first two cache lines hold what a batch (batch.cpp) reads and moves: its work and
 // program position, its random stream and its loop counters (the first in place,
 // loop_counters.h). Spread over five lines before, they cost the seed-size messaging run 8 % of
 // its first-level cache misses (cachegrind with this machine's 48 KiB L1 at a tenth of the run:

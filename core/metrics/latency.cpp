@@ -29,7 +29,7 @@ bool isVoluntaryEnd(uint8_t point) {
 // copies of every growth.
 template <class V> struct Groups {
     std::vector<uint32_t> first;
-    TraceColumn<V> items; // a trace's size: on huge pages (trace_column.h), not 4 KiB faults
+    TraceColumn<V> items; // a trace's size: on huge pages (trace/column.h), not 4 KiB faults
     size_t size() const { return first.size() - 1; }
     std::span<const V> operator[](size_t k) const { return {items.data() + first[k], items.data() + first[k + 1]}; }
 };

@@ -1,7 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "trace/ftrace_events.h"
 
-#include "trace/ftrace_text.h"
 
 #include <algorithm>
 #include <limits>

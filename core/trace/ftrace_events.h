@@ -13,7 +13,11 @@
 
 namespace sched {
 
-struct FtraceExportOptions;
+// What part of a run the writers render, and how its timestamps are printed.
+struct FtraceExportOptions {
+    Time offset = 0;   // added to every timestamp (an imported trace's first timestamp, or a boot-like 100 s)
+    Time from = 0, to = -1; // the time range to write (-1: to the end)
+};
 
 struct FtraceEvent {
     enum class Kind : uint8_t { Fork, WakeupNew, Waking, Migrate, Wakeup, Exit, Switch, Mark };

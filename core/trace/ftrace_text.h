@@ -6,17 +6,13 @@
 // Perfetto's UI and this project's importer read it; so can any tool that reads ftrace text.
 #pragma once
 
-#include "trace/trace.h"
+#include "trace/ftrace_events.h"
 
 #include <functional>
 #include <string_view>
 
 namespace sched {
 
-struct FtraceExportOptions {
-    Time offset = 0;   // added to every timestamp (an imported trace's first timestamp, or a boot-like 100 s)
-    Time from = 0, to = -1; // the time range to write (-1: to the end)
-};
 
 // Writes the text in pieces through `sink` (so that large runs need not fit in one string).
 // Returns the number of event lines.

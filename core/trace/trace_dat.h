@@ -7,8 +7,7 @@
 // and KernelShark opens it; this project reads it back through trace-cmd report.
 #pragma once
 
-#include "trace/trace.h"
-#include "trace/ftrace_text.h"
+#include "trace/ftrace_events.h"
 
 #include <functional>
 #include <string_view>

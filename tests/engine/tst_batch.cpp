@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-// Batches (core/engine_batch.cpp): a running task's operations run ahead without an event each
+// Batches (core/engine/batch.cpp): a running task's operations run ahead without an event each
 // must leave every decision as one event per operation makes it. Each workload runs both ways and
 // everything the engine records is compared: the trace columns, each task's counters, the
 // channels. The queue's equal-time order that this rests on is tested on its own.
