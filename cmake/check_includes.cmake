@@ -1,7 +1,7 @@
 # The include check (cmake/SchedScopeModules.cmake): every quoted #include of every folder with a
 # rule must name a header of that folder or of a folder the rule declares; a NO_QT folder may not
 # include <Q...>. A file belongs to the deepest folder with a rule that holds it (app/cli/image/
-# before app/cli/). Run: cmake -DSOURCE=<project> -DRULES=<folder:noqt:a,b|...> -P check_includes.cmake
+# before app/cli/; a rule may name a single file, app/cli/main.cpp). Run: cmake -DSOURCE=<project> -DRULES=<folder:noqt:a,b|...> -P check_includes.cmake
 cmake_minimum_required(VERSION 3.24) # IN_LIST
 string(REPLACE "|" ";" rules "${RULES}")
 set(folders)
@@ -43,8 +43,8 @@ foreach(src ${sources})
     string(LENGTH "${folder}/" len)
     string(SUBSTRING "${src}" 0 ${len} head)
     string(LENGTH "${owner}" olen)
-    if(head STREQUAL "${folder}/" AND len GREATER olen)
-      set(owner ${folder})
+    if((head STREQUAL "${folder}/" OR src STREQUAL folder) AND len GREATER olen)
+      set(owner ${folder}) # a rule may also name one file: a program's main, where two libraries meet
     endif()
   endforeach()
   if(owner STREQUAL "")

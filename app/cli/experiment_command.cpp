@@ -2,10 +2,9 @@
 #include "app/cli/experiment_command.h"
 
 #include "app/cli/experiment_report.h"
-#include "app/common/save_text.h"
+#include "app/common/atomic_file.h"
 #include "scenarios/workload.h"
 
-#include <QFile>
 
 #include <atomic>
 #include <chrono>
@@ -96,8 +95,8 @@ int experimentCommand(const ExperimentOptions& o, std::ostream& out, std::ostrea
         out << text;
         return 0;
     }
-    if (QString why; !saveTextAtomically(QString::fromStdString(o.output), text, &why)) {
-        err << "schedscope-cli experiment: cannot write " << o.output << ": " << why.toStdString() << " (nothing was changed)\n";
+    if (std::string why; !saveTextAtomically(o.output, text, &why)) {
+        err << "schedscope-cli experiment: cannot write " << o.output << ": " << why << " (nothing was changed)\n";
         return 1;
     }
     err << "wrote " << o.output << "\n";

@@ -1,65 +1,18 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "app/cli/export.h"
 
-#include "widgets/live_capture.h"
-#include "widgets/timeline_export.h"
-#include "trace/trace_dat.h"
-#include "trace/ftrace_text.h"
-
-#include <QFont>
-#include <QGuiApplication>
-#include <QPalette>
-#include <QSaveFile>
-
-int exportTimelineCommand(const RunOptions& o, const scen::Scenario& s, std::ostream& err) {
-    // The painter needs a GUI application for fonts; the offscreen platform needs no display.
-    if (qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM")) qputenv("QT_QPA_PLATFORM", "offscreen");
-    int argc = 1;
-    char name[] = "schedscope-cli";
-    char* argv[] = {name, nullptr};
-    QGuiApplication app(argc, argv);
-    sched::Engine e = scen::instantiate(s, s.seed, sched::TraceOptions{false, o.batch});
-    e.runUntil(s.duration);
-    e.finish();
-    view::LaneIndex lanes;
-    view::FlagIndex flags;
-    lanes.update(e.trace());
-    flags.update(e.trace());
-    view::TimelineData d;
-    d.trace = &e.trace();
-    d.lanes = &lanes;
-    d.flags = &flags;
-    d.live.now = e.now();
-    const sched::Time end = o.rangeEnd < 0 ? s.duration : o.rangeEnd;
-    QFont font("DejaVu Sans", 9);
-    const QString msg = view::exportTimeline(QString::fromStdString(o.exportTimeline), d, o.rangeStart, end, o.exportWidth, 0,
-                                             QPalette(Qt::white), font);
-    if (!msg.isEmpty()) {
-        err << "schedscope-cli: " << msg.toStdString() << "\n";
-        return 1;
-    }
-    return 0;
-}
+#include "app/common/trace_save.h"
 
 int exportFtraceCommand(const RunOptions& o, const scen::Scenario& s, std::ostream& err) {
     sched::Engine e = scen::instantiate(s, s.seed, sched::TraceOptions{false, o.batch});
     e.runUntil(s.duration);
     e.finish();
-    QSaveFile f(QString::fromStdString(o.exportFtrace));
-    if (!f.open(QIODevice::WriteOnly)) {
-        err << "schedscope-cli: cannot write " << o.exportFtrace << ": " << f.errorString().toStdString() << "\n";
-        return 1;
-    }
     sched::FtraceExportOptions fo;
     fo.from = o.rangeStart;
     fo.to = o.rangeEnd;
     fo.offset = 100 * sched::kNsPerSec; // timestamps like a machine up for 100 s, as ftrace prints them
-    bool ok = true;
-    const auto sink = [&](std::string_view chunk) { ok = ok && f.write(chunk.data(), qint64(chunk.size())) == qint64(chunk.size()); };
-    if (sched::isTraceDatPath(o.exportFtrace)) sched::writeTraceDat(e.trace(), sink, fo);
-    else sched::writeFtraceText(e.trace(), sink, fo);
-    if (!ok || !f.commit()) {
-        err << "schedscope-cli: cannot write " << o.exportFtrace << ": " << f.errorString().toStdString() << " (nothing was changed)\n";
+    if (const std::string why = saveTraceFile(e.trace(), o.exportFtrace, fo); !why.empty()) {
+        err << "schedscope-cli: cannot write " << o.exportFtrace << ": " << why << " (nothing was changed)\n";
         return 1;
     }
     return 0;

@@ -2,6 +2,7 @@
 // schedscope-cli: the engine without a GUI, for batch experiments, CI and figures.
 #include "app/cli/compare_command.h"
 #include "app/cli/experiment_command.h"
+#include "app/cli/image/timeline_image.h"
 #include "app/cli/run_command.h"
 #include "app/cli/trace_command.h"
 
@@ -34,7 +35,10 @@ int main(int argc, char** argv) {
             std::cout << kCliHelp;
             return 0;
         }
-    if (cmd == "run") return command(cmd, args, parseRunOptions, runCommand);
+    if (cmd == "run")
+        return command<RunOptions>(cmd, args, parseRunOptions, [](const RunOptions& o, std::ostream& out, std::ostream& err) {
+            return runCommand(o, out, err, writeTimelineImage);
+        });
     if (cmd == "list") return listCommand(std::cout);
     if (cmd == "bench") return command(cmd, args, parseBenchOptions, benchCommand);
     if (cmd == "experiment") return command(cmd, args, parseExperimentOptions, experimentCommand);

@@ -40,7 +40,7 @@ void printHeader(const scen::Scenario& s, std::ostream& out) {
 
 } // namespace
 
-int runCommand(const RunOptions& o, std::ostream& out, std::ostream& err) {
+int runCommand(const RunOptions& o, std::ostream& out, std::ostream& err, TimelineImageWriter image) {
     scen::Scenario s;
     scen::ScenarioError se;
     if (!scen::loadScenario(o.scenario.empty() ? scen::kDefaultScenario : o.scenario, s, se)) {
@@ -76,7 +76,11 @@ int runCommand(const RunOptions& o, std::ostream& out, std::ostream& err) {
         if (int rc = exportFtraceCommand(o, s, err); rc != 0) return rc;
     }
     if (!o.exportTimeline.empty()) {
-        if (int rc = exportTimelineCommand(o, s, err); rc != 0) return rc;
+        if (!image) {
+            err << "schedscope-cli: --export-timeline: this program was built without the image export\n";
+            return 2;
+        }
+        if (int rc = image(o, s, err); rc != 0) return rc;
     }
     if (o.json) {
         std::ostringstream j;

@@ -6,6 +6,11 @@
 
 #include <ostream>
 
-int runCommand(const RunOptions& o, std::ostream& out, std::ostream& err);
+// How --export-timeline draws a picture: app/cli/image's writeTimelineImage(), which the program
+// passes in so that the simulation, trace and metrics code here links no Qt. Without one, the
+// option is refused.
+using TimelineImageWriter = int (*)(const RunOptions& o, const scen::Scenario& s, std::ostream& err);
+
+int runCommand(const RunOptions& o, std::ostream& out, std::ostream& err, TimelineImageWriter image = nullptr);
 int listCommand(std::ostream& out);
 int benchCommand(const BenchOptions& o, std::ostream& out, std::ostream& err);

@@ -4,7 +4,7 @@
 #include "scenarios/derive.h"
 #include "metrics/latency.h"
 #include "metrics/perf_report.h"
-#include "app/common/save_text.h"
+#include "app/common/atomic_file.h"
 #include "trace/file.h"
 #include "scenarios/workload.h"
 
@@ -166,8 +166,8 @@ int deriveCommand(const DeriveCliOptions& o, std::ostream& out, std::ostream& er
         out << json;
         return 0;
     }
-    if (QString why; !saveTextAtomically(QString::fromStdString(o.output), json, &why)) {
-        err << "schedscope-cli derive: cannot write " << o.output << ": " << why.toStdString() << " (nothing was changed)\n";
+    if (std::string why; !saveTextAtomically(o.output, json, &why)) {
+        err << "schedscope-cli derive: cannot write " << o.output << ": " << why << " (nothing was changed)\n";
         return 1;
     }
     return 0;

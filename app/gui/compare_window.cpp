@@ -3,10 +3,11 @@
 
 #include "widgets/data_table.h"
 #include "base/duration.h"
-#include "app/common/save_text.h"
+#include "app/common/atomic_file.h"
 #include "widgets/timeline_view.h"
 
 #include <QComboBox>
+#include <QFile>
 #include <QFileDialog>
 #include <QHBoxLayout>
 #include <QLabel>
@@ -256,6 +257,7 @@ void CompareWindow::syncSelection(int from, int task) {
 
 QString CompareWindow::saveTable(const QString& path) const {
     const std::string text = formatComparison(cmp_, sides_[0].label.toStdString(), sides_[1].label.toStdString());
-    if (QString why; !saveTextAtomically(path, text, &why)) return tr("%1: cannot write (%2)").arg(path, why);
+    if (std::string why; !saveTextAtomically(QFile::encodeName(path).toStdString(), text, &why))
+        return tr("%1: cannot write (%2)").arg(path, QString::fromStdString(why));
     return {};
 }

@@ -7,7 +7,6 @@
 #include "scenarios/builtin_scenarios.h"
 #include "app/gui/compare_window.h"
 #include "trace/trace_dat.h"
-#include "trace/ftrace_text.h"
 #include "app/gui/trace_window.h"
 #include "widgets/eevdf_chart.h"
 #include "widgets/event_log_panel.h"
@@ -17,7 +16,8 @@
 #include "widgets/metrics_panel.h"
 #include "widgets/params_panel.h"
 #include "widgets/plot_export.h"
-#include "app/common/save_text.h"
+#include "app/common/atomic_file.h"
+#include "app/common/trace_save.h"
 #include "app/gui/session.h"
 #include "app/gui/theme.h"
 #include "widgets/timeline_export.h"
@@ -36,7 +36,7 @@
 #include <QProgressBar>
 #include <QPushButton>
 #include <QMessageBox>
-#include <QSaveFile>
+#include <QFile>
 #include <QScrollArea>
 #include <QSettings>
 #include <QSplitter>
@@ -352,21 +352,17 @@ QString MainWindow::exportMetricsTo(const QString& path) {
     if (!json && !path.endsWith(".csv", Qt::CaseInsensitive)) return tr("%1: use a .csv or .json file name").arg(path);
     const Engine& e = session_->engine();
     const std::string text = json ? metricsJson(e.trace(), e.now()) : metricsCsv(e.trace(), e.now());
-    if (QString why; !saveTextAtomically(path, text, &why)) return tr("%1: cannot write (%2)").arg(path, why);
+    if (std::string why; !saveTextAtomically(QFile::encodeName(path).toStdString(), text, &why))
+        return tr("%1: cannot write (%2)").arg(path, QString::fromStdString(why));
     return {};
 }
 
 QString MainWindow::exportFtraceTo(const QString& path) {
     if (!session_->loaded() || session_->busy()) return tr("no run to export");
-    QSaveFile f(path); // all or nothing
-    if (!f.open(QIODevice::WriteOnly)) return tr("%1: cannot write (%2)").arg(path, f.errorString());
-    bool ok = true;
     FtraceExportOptions o;
     o.offset = 100 * kNsPerSec; // a machine up for 100 s, as ftrace prints timestamps
-    const auto sink = [&](std::string_view chunk) { ok = ok && f.write(chunk.data(), qint64(chunk.size())) == qint64(chunk.size()); };
-    if (isTraceDatPath(path.toStdString())) writeTraceDat(session_->engine().trace(), sink, o); // trace-cmd's binary
-    else writeFtraceText(session_->engine().trace(), sink, o);
-    if (!ok || !f.commit()) return tr("%1: cannot save (%2)").arg(path, f.errorString());
+    if (const std::string why = saveTraceFile(session_->engine().trace(), QFile::encodeName(path).toStdString(), o); !why.empty())
+        return tr("%1: cannot write (%2)").arg(path, QString::fromStdString(why));
     return {};
 }
 

@@ -4,7 +4,7 @@
 #include "widgets/data_table.h"
 #include "scenarios/derive.h"
 #include "metrics/latency.h"
-#include "app/common/save_text.h"
+#include "app/common/atomic_file.h"
 #include "widgets/timeline_view.h"
 #include "trace/file.h"
 
@@ -115,7 +115,8 @@ QString TraceWindow::deriveScenarioTo(const QString& path, QString* summary) con
     if (json.empty())
         return o.rootPid > 0 ? tr("No task of pid %1 and its descendants ran in this trace: nothing to derive.").arg(o.rootPid)
                              : tr("No task ran in this trace: nothing to derive.");
-    if (QString why; !saveTextAtomically(path, json, &why)) return tr("Cannot write %1: %2").arg(path, why);
+    if (std::string why; !saveTextAtomically(QFile::encodeName(path).toStdString(), json, &why))
+        return tr("Cannot write %1: %2").arg(path, QString::fromStdString(why));
     if (summary)
         *summary = tr("%1 tasks in %2 entries%3").arg(sum.tasks).arg(sum.entries).arg(o.rootPid > 0 ? tr(" (pid %1 and its descendants)").arg(o.rootPid) : QString());
     return {};

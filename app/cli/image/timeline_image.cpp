@@ -1,0 +1,39 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "app/cli/image/timeline_image.h"
+
+#include "widgets/live_capture.h"
+#include "widgets/timeline_export.h"
+
+#include <QFont>
+#include <QGuiApplication>
+#include <QPalette>
+
+int writeTimelineImage(const RunOptions& o, const scen::Scenario& s, std::ostream& err) {
+    // The painter needs a GUI application for fonts; the offscreen platform needs no display.
+    if (qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM")) qputenv("QT_QPA_PLATFORM", "offscreen");
+    int argc = 1;
+    char name[] = "schedscope-cli";
+    char* argv[] = {name, nullptr};
+    QGuiApplication app(argc, argv);
+    sched::Engine e = scen::instantiate(s, s.seed, sched::TraceOptions{false, o.batch});
+    e.runUntil(s.duration);
+    e.finish();
+    view::LaneIndex lanes;
+    view::FlagIndex flags;
+    lanes.update(e.trace());
+    flags.update(e.trace());
+    view::TimelineData d;
+    d.trace = &e.trace();
+    d.lanes = &lanes;
+    d.flags = &flags;
+    d.live.now = e.now();
+    const sched::Time end = o.rangeEnd < 0 ? s.duration : o.rangeEnd;
+    QFont font("DejaVu Sans", 9);
+    const QString msg = view::exportTimeline(QString::fromStdString(o.exportTimeline), d, o.rangeStart, end, o.exportWidth, 0,
+                                             QPalette(Qt::white), font);
+    if (!msg.isEmpty()) {
+        err << "schedscope-cli: " << msg.toStdString() << "\n";
+        return 1;
+    }
+    return 0;
+}
