@@ -187,7 +187,7 @@ bool RtAppReader::task(const std::string& name, const JsonValue& v, const JsonPo
         // the kernel clamps to 0.1 .. 100 ms.
         if (isRtPolicy(g.policy)) return fail(x->pos, f + ".dl-runtime", "dl-runtime sets a custom slice of a fair task; this task is RT");
         if (!micros(*x, f + ".dl-runtime", g.slice)) return false;
-        g.slice = std::clamp<Time>(g.slice, kSchedSliceMin, kSchedSliceMax);
+        g.slice = std::clamp<Time>(g.slice, kCustomSliceMin, kCustomSliceMax);
     }
     for (const char* dl : {"dl-period", "dl-deadline"})
         if (auto* x = v.find(dl)) return fail(x->pos, f + "." + dl, "SCHED_DEADLINE parameters are not modelled (dl-runtime alone sets a fair task's slice)");

@@ -97,10 +97,10 @@ bool ScenarioReader::machine(const JsonValue& m, Scenario& s) {
         if (!parsePreemptModel(v->text, c.preempt))
             return fail(v->pos, "machine.preempt", "unknown model '" + v->text + "'; accepted: none, voluntary, full, lazy");
     }
-    if (auto* v = m.find("base_slice"); v && !duration(*v, "machine.base_slice", c.normalizedBaseSlice, kSchedSliceMin, kSchedSliceMax))
+    if (auto* v = m.find("base_slice"); v && !duration(*v, "machine.base_slice", c.normalizedBaseSlice, kCustomSliceMin, kCustomSliceMax))
         return false;
     if (auto* v = m.find("sysctl_base_slice");
-        v && !duration(*v, "machine.sysctl_base_slice", c.baseSliceOverride, kSchedSliceMin, kSchedSliceMax))
+        v && !duration(*v, "machine.sysctl_base_slice", c.baseSliceOverride, kCustomSliceMin, kCustomSliceMax))
         return false;
     if (auto* v = m.find("tunable_scaling")) {
         if (!expect(*v, JT::String, "machine.tunable_scaling")) return false;
@@ -201,7 +201,7 @@ bool ScenarioReader::task(const JsonValue& v, const std::string& f, Scenario& s)
     }
     if (auto* x = v.find("slice")) {
         if (isRtPolicy(t.policy)) return fail(x->pos, join(f, "slice"), "a custom slice applies to fair policies only (normal, batch, idle)");
-        if (!duration(*x, join(f, "slice"), t.slice, kSchedSliceMin, kSchedSliceMax)) return false;
+        if (!duration(*x, join(f, "slice"), t.slice, kCustomSliceMin, kCustomSliceMax)) return false;
     }
     if (auto* x = v.find("cpus"); x && !cpuList(*x, join(f, "cpus"), s.config.cpus, t.affinity)) return false;
     if (auto* x = v.find("start_cpu"); x && !integerAs(*x, join(f, "start_cpu"), 0, s.config.cpus - 1, t.startCpu)) return false;
@@ -246,7 +246,7 @@ bool ScenarioReader::workload(const JsonValue& v, const std::string& f, Scenario
     }
     Time slice = 0, start = 0;
     int nice = 0;
-    if (auto* x = v.find("slice"); x && !duration(*x, join(f, "slice"), slice, kSchedSliceMin, kSchedSliceMax)) return false;
+    if (auto* x = v.find("slice"); x && !duration(*x, join(f, "slice"), slice, kCustomSliceMin, kCustomSliceMax)) return false;
     if (auto* x = v.find("nice"); x && !integerAs(*x, join(f, "nice"), -20, 19, nice)) return false;
     if (auto* x = v.find("start"); x && !duration(*x, join(f, "start"), start, 0, 3600 * kNsPerSec)) return false;
     for (size_t g = w.firstGroup; g < w.firstGroup + w.groups; ++g) {
@@ -283,7 +283,7 @@ bool ScenarioReader::change(const JsonValue& v, const std::string& f, Scenario& 
     if (auto* x = v.find("base_slice")) {
         ++kinds;
         c.kind = ParamChange::Kind::BaseSlice;
-        if (!duration(*x, join(f, "base_slice"), c.value, kSchedSliceMin, kSchedSliceMax)) return false;
+        if (!duration(*x, join(f, "base_slice"), c.value, kCustomSliceMin, kCustomSliceMax)) return false;
     }
     if (auto* x = v.find("feature")) {
         ++kinds;
@@ -314,7 +314,7 @@ bool ScenarioReader::change(const JsonValue& v, const std::string& f, Scenario& 
             ++taskKinds;
             c.kind = ParamChange::Kind::TaskSlice;
             if (y->isNumber() && y->text == "0") c.value = 0;
-            else if (!duration(*y, join(f, "slice"), c.value, kSchedSliceMin, kSchedSliceMax)) return false;
+            else if (!duration(*y, join(f, "slice"), c.value, kCustomSliceMin, kCustomSliceMax)) return false;
         }
         if (auto* y = v.find("nice")) {
             ++taskKinds;

@@ -146,9 +146,9 @@ std::string parseRunOptions(const std::vector<std::string>& args, RunOptions& o)
                 return "--hz: '" + v + "' is not a kernel HZ; accepted: 100, 250, 300, 1000";
             o.hz = int(n);
         } else if (a == "--base-slice") {
-            if (auto e = durationArg(a, v, kSchedSliceMin, kSchedSliceMax, o.baseSlice); !e.empty()) return e;
+            if (auto e = durationArg(a, v, kCustomSliceMin, kCustomSliceMax, o.baseSlice); !e.empty()) return e;
         } else if (a == "--sysctl-base-slice") {
-            if (auto e = durationArg(a, v, kSchedSliceMin, kSchedSliceMax, o.sysctlBaseSlice); !e.empty()) return e;
+            if (auto e = durationArg(a, v, kCustomSliceMin, kCustomSliceMax, o.sysctlBaseSlice); !e.empty()) return e;
         } else if (a == "--duration") {
             if (auto e = durationArg(a, v, kNsPerUs, 3600 * kNsPerSec, o.duration); !e.empty()) return e;
         } else if (a == "--feature") {

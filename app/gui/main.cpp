@@ -64,57 +64,64 @@ int main(int argc, char** argv) {
     if (!w.openScenario(scenario) && scenario != scen::kDefaultScenario) w.openScenario(scen::kDefaultScenario);
     w.resize(1400, 900);
     w.show();
-    TraceWindow* traceWindow = nullptr;
     if (parser.isSet(deriveOpt) && !parser.isSet(traceOpt)) qWarning("--derive: needs --trace FILE (the trace to derive the scenario from)");
+    // What follows the scenario's opening; with --trace it waits for the import (a background job),
+    // since --derive opens the derived scenario first and --compare-trace compares with the trace.
+    const auto arrange = [&](TraceWindow* traceWindow) {
+        if (parser.isSet(runTo)) {
+            const auto t = sched::parseDuration(parser.value(runTo).toStdString());
+            if (!t) qWarning("--run-to: '%s' is not a duration (e.g. 300ms)", qPrintable(parser.value(runTo)));
+            else session.runTo(*t);
+        }
+        if (parser.isSet(range)) {
+            const QStringList ab = parser.value(range).split('-');
+            sched::Time a = 0, b = 0;
+            bool ok = ab.size() == 2;
+            if (ok) {
+                const auto pa = sched::parseDuration(ab[0].toStdString()), pb = sched::parseDuration(ab[1].toStdString());
+                ok = pa.has_value() && pb.has_value();
+                if (ok) a = pa.value(), b = pb.value();
+            }
+            if (!ok || b <= a) {
+                qWarning("--range: write START-END with units, e.g. 280ms-320ms");
+            } else {
+                w.timeline()->setFollow(false);
+                w.timeline()->setRange(a, b);
+            }
+        }
+        if (parser.isSet(select)) w.selectTasksByComm(parser.value(select).split(','));
+        if (parser.value(chart) == "delay") w.showDelayHistogram();
+        if (parser.isSet(taskLanes)) w.setTaskLanes(true);
+        if (parser.isSet(eventLog)) w.showEventLog();
+        if (parser.isSet(inspect)) {
+            if (const auto t = sched::parseDuration(parser.value(inspect).toStdString())) w.inspectAt(*t, 0);
+            else qWarning("--inspect: '%s' is not a duration (e.g. 210ms)", qPrintable(parser.value(inspect)));
+        }
+        if (parser.isSet(branch)) {
+            sched::ParamChange change;
+            const std::string err = sched::parseParamChange(parser.value(branch).toStdString(), change);
+            std::optional<sched::Time> span = sched::Time(100 * sched::kNsPerMs);
+            if (parser.isSet(branchFor)) span = sched::parseDuration(parser.value(branchFor).toStdString());
+            if (!err.empty()) qWarning("--branch: %s", err.c_str());
+            else if (!span || *span <= 0) qWarning("--branch-for: '%s' is not a duration (e.g. 100ms)", qPrintable(parser.value(branchFor)));
+            else if (const QString why = session.branch(change, *span); !why.isEmpty()) qWarning("--branch: %s", qPrintable(why));
+        }
+        if (traceWindow && parser.isSet(compareTrace)) {
+            CompareWindow* c = w.compareWithTrace(traceWindow);
+            std::string why;
+            if (c && parser.isSet(alignOpt) && !c->alignTo(parser.value(alignOpt).toStdString(), why)) qWarning("--align: %s", why.c_str());
+        }
+        if (parser.isSet(play)) QTimer::singleShot(0, &session, &Session::play);
+    };
     if (parser.isSet(traceOpt)) {
-        QString err;
-        traceWindow = w.openTrace(parser.value(traceOpt), &err);
-        if (!traceWindow) qWarning("--trace: %s", qPrintable(err));
-        else if (parser.isSet(deriveOpt) && !w.simulateTrace(traceWindow, parser.value(deriveOpt), &err)) qWarning("--derive: %s", qPrintable(err));
+        w.openTrace(parser.value(traceOpt), [&](TraceWindow* traceWindow, const QString& error) {
+            QString err;
+            if (!traceWindow) qWarning("--trace: %s", qPrintable(error));
+            else if (parser.isSet(deriveOpt) && !w.simulateTrace(traceWindow, parser.value(deriveOpt), &err)) qWarning("--derive: %s", qPrintable(err));
+            arrange(traceWindow);
+        });
+    } else {
+        arrange(nullptr);
     }
-    if (parser.isSet(runTo)) {
-        const auto t = sched::parseDuration(parser.value(runTo).toStdString());
-        if (!t) qWarning("--run-to: '%s' is not a duration (e.g. 300ms)", qPrintable(parser.value(runTo)));
-        else session.runTo(*t);
-    }
-    if (parser.isSet(range)) {
-        const QStringList ab = parser.value(range).split('-');
-        sched::Time a = 0, b = 0;
-        bool ok = ab.size() == 2;
-        if (ok) {
-            const auto pa = sched::parseDuration(ab[0].toStdString()), pb = sched::parseDuration(ab[1].toStdString());
-            ok = pa.has_value() && pb.has_value();
-            if (ok) a = pa.value(), b = pb.value();
-        }
-        if (!ok || b <= a) {
-            qWarning("--range: write START-END with units, e.g. 280ms-320ms");
-        } else {
-            w.timeline()->setFollow(false);
-            w.timeline()->setRange(a, b);
-        }
-    }
-    if (parser.isSet(select)) w.selectTasksByComm(parser.value(select).split(','));
-    if (parser.value(chart) == "delay") w.showDelayHistogram();
-    if (parser.isSet(taskLanes)) w.setTaskLanes(true);
-    if (parser.isSet(eventLog)) w.showEventLog();
-    if (parser.isSet(inspect)) {
-        if (const auto t = sched::parseDuration(parser.value(inspect).toStdString())) w.inspectAt(*t, 0);
-        else qWarning("--inspect: '%s' is not a duration (e.g. 210ms)", qPrintable(parser.value(inspect)));
-    }
-    if (parser.isSet(branch)) {
-        sched::ParamChange change;
-        const std::string err = sched::parseParamChange(parser.value(branch).toStdString(), change);
-        std::optional<sched::Time> span = sched::Time(100 * sched::kNsPerMs);
-        if (parser.isSet(branchFor)) span = sched::parseDuration(parser.value(branchFor).toStdString());
-        if (!err.empty()) qWarning("--branch: %s", err.c_str());
-        else if (!span || *span <= 0) qWarning("--branch-for: '%s' is not a duration (e.g. 100ms)", qPrintable(parser.value(branchFor)));
-        else if (const QString why = session.branch(change, *span); !why.isEmpty()) qWarning("--branch: %s", qPrintable(why));
-    }
-    if (traceWindow && parser.isSet(compareTrace)) {
-        CompareWindow* c = w.compareWithTrace(traceWindow);
-        std::string why;
-        if (c && parser.isSet(alignOpt) && !c->alignTo(parser.value(alignOpt).toStdString(), why)) qWarning("--align: %s", why.c_str());
-    }
-    if (parser.isSet(play)) QTimer::singleShot(0, &session, &Session::play);
     return app.exec();
 }

@@ -48,6 +48,7 @@
 using namespace sched;
 
 MainWindow::MainWindow(Session* session, QWidget* parent) : QMainWindow(parent), session_(session) {
+    imports_ = new JobRunner(this);
     setWindowTitle(tr("SchedScope"));
     timeline_ = new view::TimelineView(this);
     auto* scroll = new QScrollArea(this);
@@ -164,8 +165,9 @@ void MainWindow::buildActions() {
         const QString path = QFileDialog::getOpenFileName(this, tr("Open a trace from a real machine"), QString(),
                                                           tr("Traces (*.txt *.trace *.dat *.xz *.gz *.zst);;All files (*)"));
         if (path.isEmpty()) return;
-        QString err;
-        if (!openTrace(path, &err)) QMessageBox::warning(this, tr("Cannot open the trace"), err);
+        openTrace(path, [this](TraceWindow* w, const QString& err) {
+            if (!w) QMessageBox::warning(this, tr("Cannot open the trace"), err);
+        });
     });
     file->addSeparator();
     file->addAction(tr("&Export timeline (PNG, SVG, PDF)..."), QKeySequence(tr("Ctrl+E")), this, &MainWindow::exportDialog);
@@ -406,16 +408,28 @@ CompareWindow* MainWindow::openComparison(std::shared_ptr<Engine> a, std::shared
     return w;
 }
 
-TraceWindow* MainWindow::openTrace(const QString& path, QString* error) {
-    sched::ImportReport rep;
-    QString err;
-    auto trace = importTraceWithProgress(path, this, &rep, &err);
-    if (!trace) {
-        if (error) *error = err;
-        statusBar()->showMessage(err, 8000);
-        return nullptr;
-    }
-    auto* w = new TraceWindow(trace, rep, path, nullptr);
+void MainWindow::openTrace(const QString& path, TraceOpened then) {
+    if (importProgress_) importProgress_->deleteLater(); // a newer import supersedes it
+    auto* dialog = new QProgressDialog(tr("Importing %1...").arg(QFileInfo(path).fileName()), tr("Cancel"), 0, 1000, this);
+    dialog->setWindowModality(Qt::WindowModal);
+    dialog->setMinimumDuration(300);
+    importProgress_ = dialog;
+    connect(dialog, &QProgressDialog::canceled, imports_, &JobRunner::cancel);
+    const quint64 id = imports_->start<TraceImport>([path](JobControl& job) { return importTrace(path, job); },
+                                                    [this, path, dialog, then](TraceImport r) {
+                                                        dialog->reset();
+                                                        dialog->deleteLater();
+                                                        TraceWindow* w = r.trace ? showTrace(r, path) : nullptr;
+                                                        if (!w) statusBar()->showMessage(r.error, 8000);
+                                                        if (then) then(w, r.error);
+                                                    });
+    connect(imports_, &JobRunner::progress, dialog, [dialog, id](quint64 job, int permille) {
+        if (job == id) dialog->setValue(permille);
+    });
+}
+
+TraceWindow* MainWindow::showTrace(const TraceImport& r, const QString& path) {
+    auto* w = new TraceWindow(r.trace, r.report, path, nullptr);
     connect(w, &TraceWindow::compareRequested, this, [this](TraceWindow* t) { compareWithTrace(t); });
     connect(w, &TraceWindow::simulateRequested, this, [this](TraceWindow* t) {
         const QFileInfo in(t->path());
@@ -426,7 +440,7 @@ TraceWindow* MainWindow::openTrace(const QString& path, QString* error) {
     w->show();
     traces_.push_back(w);
     connect(w, &QObject::destroyed, this, [this, w] { traces_.removeAll(w); });
-    statusBar()->showMessage(tr("Imported %1: %2 events").arg(QFileInfo(path).fileName()).arg(rep.events), 6000);
+    statusBar()->showMessage(tr("Imported %1: %2 events").arg(QFileInfo(path).fileName()).arg(r.report.events), 6000);
     return w;
 }
 

@@ -4,8 +4,11 @@
 // widget; this class only wires them to the session.
 #pragma once
 
+#include "app/gui/job_runner.h"
+
 #include <QMainWindow>
 #include <QPointer>
+#include <QProgressDialog>
 #include <memory>
 #include <functional>
 #include <optional>
@@ -20,6 +23,7 @@ class QPushButton;
 class Session;
 class CompareWindow;
 class TraceWindow;
+struct TraceImport;
 namespace sched {
 class Engine;
 }
@@ -57,8 +61,11 @@ public:
     CompareWindow* openComparison(std::shared_ptr<sched::Engine> a, std::shared_ptr<sched::Engine> b, qint64 from, const QString& change);
 
     // A real trace (ftrace, trace-cmd report, perf script, trace.dat; compressed or not), imported
-    // behind a progress dialog into its own window. Null with *error set on failure.
-    TraceWindow* openTrace(const QString& path, QString* error = nullptr);
+    // on a worker thread behind a progress dialog with Cancel, then shown in its own window.
+    // then(window, error) follows when the import ends: the window, or null and why. A later
+    // openTrace() supersedes one still importing (its result is dropped and then is not called).
+    using TraceOpened = std::function<void(TraceWindow*, const QString& error)>;
+    void openTrace(const QString& path, TraceOpened then = {});
     // The simulation's run so far (A) against a trace (B) over their common time span.
     CompareWindow* compareWithTrace(TraceWindow* trace);
     // A scenario derived from the trace, saved to path and opened here; false with *error set.
@@ -78,6 +85,7 @@ private:
     void openDialog();
     void exportDialog();
     void branchDialog();
+    TraceWindow* showTrace(const TraceImport& r, const QString& path);
 
     Session* session_;
     view::TimelineView* timeline_ = nullptr;
@@ -102,4 +110,6 @@ private:
     std::function<void()> defaultDockSizes_;
     QList<QPointer<CompareWindow>> comparisons_;
     QList<QPointer<TraceWindow>> traces_;
+    JobRunner* imports_ = nullptr; // trace imports
+    QPointer<QProgressDialog> importProgress_;
 };

@@ -5,60 +5,44 @@
 
 #include <QtConcurrent/QtConcurrentRun>
 #include <algorithm>
+#include <utility>
 
 using namespace sched;
 
 Session::Session(QObject* parent) : QObject(parent) {
     timer_.setInterval(16);
     connect(&timer_, &QTimer::timeout, this, &Session::onFrame);
-    progressTimer_.setInterval(100);
-    connect(&progressTimer_, &QTimer::timeout, this, [this] { emit progress(progress_.load()); });
-    connect(&watcher_, &QFutureWatcher<void>::finished, this, [this] {
-        progressTimer_.stop();
-        busy_ = false;
-        emit busyChanged(false);
-        emit message(cancel_ ? tr("Cancelled at %1 ms.").arg(double(engine_->now()) / 1e6, 0, 'f', 3)
-                             : tr("Ran to %1 ms.").arg(double(engine_->now()) / 1e6, 0, 'f', 3));
-        emit advanced();
-    });
-    connect(&branchWatcher_, &QFutureWatcher<void>::finished, this, [this] {
-        branching_ = false;
-        auto a = std::move(branchA_), b = std::move(branchB_);
-        a->finish();
-        b->finish();
-        emit branchReady(a, b, branchFrom_, branchLabel_);
-    });
+    connect(&runs_, &JobRunner::progress, this, [this](quint64, int permille) { emit progress(permille / 10); });
+    connect(&runs_, &JobRunner::busyChanged, this, &Session::busyChanged);
 }
 
-// The worker owns the engine until it finishes (the GUI thread does not touch it meanwhile);
-// it runs in snapshot-sized chunks so that cancel and progress react within a chunk.
+// The worker owns the engine until its result is delivered (the GUI thread does not touch it
+// meanwhile); it runs in snapshot-sized chunks so that cancel and progress react within a chunk.
 void Session::runForwardInBackground(Time target) {
-    busy_ = true;
-    cancel_ = false;
-    progress_ = 0;
-    emit busyChanged(true);
-    progressTimer_.start();
     const Time from = engine_->now();
-    watcher_.setFuture(QtConcurrent::run([this, from, target] {
-        while (engine_->now() < target && !cancel_) {
-            engine_->runUntil(std::min<Time>(target, engine_->now() + snapEvery_));
-            takeSnapshot();
-            progress_ = int(100.0 * double(engine_->now() - from) / double(std::max<Time>(1, target - from)));
-        }
-    }));
+    runs_.start<bool>(
+        [this, from, target](JobControl& job) {
+            while (engine_->now() < target && !job.cancelled()) {
+                engine_->runUntil(std::min<Time>(target, engine_->now() + snapEvery_));
+                takeSnapshot();
+                job.setProgress(int(1000.0 * double(engine_->now() - from) / double(std::max<Time>(1, target - from))));
+            }
+            return job.cancelled();
+        },
+        [this](bool cancelled) {
+            emit message(cancelled ? tr("Cancelled at %1 ms.").arg(double(engine_->now()) / 1e6, 0, 'f', 3)
+                                   : tr("Ran to %1 ms.").arg(double(engine_->now()) / 1e6, 0, 'f', 3));
+            emit advanced();
+        });
 }
 
-void Session::cancel() { cancel_ = true; }
+void Session::cancel() { runs_.cancel(); }
 
-Session::~Session() {
-    cancel_ = true;
-    watcher_.waitForFinished(); // the worker uses engine_ until it returns
-    branchWatcher_.waitForFinished();
-}
+Session::~Session() = default; // the runners cancel their jobs and wait for them
 
 QString Session::branch(const ParamChange& change, Time span) {
-    if (!engine_ || busy_) return tr("no run to branch from");
-    if (branching_) return tr("a branch is still being computed");
+    if (!engine_ || busy()) return tr("no run to branch from");
+    if (branching()) return tr("a branch is still being computed");
     pause();
     // Copies (trace included) taken in this thread while nothing else touches the engine.
     auto a = std::make_shared<Engine>(*engine_);
@@ -68,24 +52,27 @@ QString Session::branch(const ParamChange& change, Time span) {
         emit message(tr("Branch refused: %1").arg(QString::fromStdString(err)));
         return QString::fromStdString(err);
     }
-    branching_ = true;
-    branchA_ = a;
-    branchB_ = b;
-    branchFrom_ = engine_->now();
-    branchLabel_ = tr("%1 at %2 ms").arg(QString::fromStdString(change.label())).arg(double(branchFrom_) / 1e6, 0, 'f', 3);
-    const Time to = std::min<Time>(scenario_.duration, branchFrom_ + span);
-    emit message(tr("Branching at %1 ms: running both continuations to %2 ms...").arg(double(branchFrom_) / 1e6, 0, 'f', 3).arg(double(to) / 1e6, 0, 'f', 3));
-    // The two continuations are independent values: one worker each (two cores, two runs).
-    branchWatcher_.setFuture(QtConcurrent::run([a, b, to] {
-        QFuture<void> other = QtConcurrent::run([b, to] { b->runUntil(to); });
-        a->runUntil(to);
-        other.waitForFinished();
-    }));
+    const Time from = engine_->now();
+    const QString label = tr("%1 at %2 ms").arg(QString::fromStdString(change.label())).arg(double(from) / 1e6, 0, 'f', 3);
+    const Time to = std::min<Time>(scenario_.duration, from + span);
+    emit message(tr("Branching at %1 ms: running both continuations to %2 ms...").arg(double(from) / 1e6, 0, 'f', 3).arg(double(to) / 1e6, 0, 'f', 3));
+    using Pair = std::pair<std::shared_ptr<Engine>, std::shared_ptr<Engine>>;
+    branches_.start<Pair>(
+        [a, b, to](JobControl&) {
+            // The two continuations are independent values: one worker each (two cores, two runs).
+            QFuture<void> other = QtConcurrent::run([b, to] { b->runUntil(to); });
+            a->runUntil(to);
+            other.waitForFinished();
+            a->finish();
+            b->finish();
+            return Pair{a, b};
+        },
+        [this, from, label](Pair p) { emit branchReady(p.first, p.second, from, label); });
     return {};
 }
 
 bool Session::load(const QString& nameOrPath, QString* error) {
-    if (busy_) {
+    if (busy()) {
         if (error) *error = tr("a run is in progress in the background; cancel it first");
         return false;
     }
@@ -103,7 +90,7 @@ bool Session::load(const QString& nameOrPath, QString* error) {
 }
 
 void Session::reset() {
-    if (busy_) return;
+    if (busy()) return;
     pause();
     engine_.emplace(scen::instantiate(scenario_, scenario_.seed, TraceOptions{true}));
     snaps_.clear();
@@ -114,7 +101,7 @@ void Session::reset() {
 }
 
 QString Session::restartWithKernel(const QString& spec) {
-    if (busy_) return tr("a run is in progress in the background; cancel it first");
+    if (busy()) return tr("a run is in progress in the background; cancel it first");
     SchedConfig cfg = scenario_.config;
     if (!parseKernelSpec(spec.toStdString(), cfg.build, cfg.profile)) return tr("unknown kernel '%1' (6.18, 6.12, auto-rfc)").arg(spec);
     if (const std::string why = cfg.validate(); !why.empty()) {
@@ -130,7 +117,7 @@ QString Session::restartWithKernel(const QString& spec) {
 }
 
 void Session::play() {
-    if (!engine_ || busy_ || timer_.isActive()) return;
+    if (!engine_ || busy() || timer_.isActive()) return;
     if (engine_->now() >= scenario_.duration) {
         emit message(tr("The scenario's %1 ms are over; reset to run it again.").arg(scenario_.duration / 1e6));
         return;
@@ -206,7 +193,7 @@ void Session::onFrame() {
 }
 
 void Session::stepEvent() {
-    if (!engine_ || busy_) return;
+    if (!engine_ || busy()) return;
     pause();
     engine_->step();
     takeSnapshot();
@@ -214,7 +201,7 @@ void Session::stepEvent() {
 }
 
 void Session::stepTick() {
-    if (!engine_ || busy_) return;
+    if (!engine_ || busy()) return;
     pause();
     engine_->runUntilTick(scenario_.duration);
     takeSnapshot();
@@ -222,7 +209,7 @@ void Session::stepTick() {
 }
 
 void Session::stepSwitch() {
-    if (!engine_ || busy_) return;
+    if (!engine_ || busy()) return;
     pause();
     if (!engine_->runUntilSwitch(scenario_.duration)) emit message(tr("No further context switch before the end."));
     takeSnapshot();
@@ -230,7 +217,7 @@ void Session::stepSwitch() {
 }
 
 void Session::runTo(qint64 time) {
-    if (!engine_ || busy_) return;
+    if (!engine_ || busy()) return;
     pause();
     time = std::clamp<qint64>(time, 0, scenario_.duration);
     if (time < engine_->now()) restoreBefore(time, UINT64_MAX);
@@ -247,7 +234,7 @@ void Session::runTo(qint64 time) {
 }
 
 std::optional<Engine> Session::stateAt(Time t) const {
-    if (!engine_ || busy_ || t > engine_->now() || snaps_.empty()) return std::nullopt;
+    if (!engine_ || busy() || t > engine_->now() || snaps_.empty()) return std::nullopt;
     size_t k = 0;
     for (size_t i = 0; i < snaps_.size(); ++i)
         if (snaps_[i].now() <= t) k = i;
@@ -259,7 +246,7 @@ std::optional<Engine> Session::stateAt(Time t) const {
 void Session::stepBack(qint64 dt) { runTo(engine_ ? engine_->now() - dt : 0); }
 
 void Session::stepBackEvent() {
-    if (!engine_ || busy_ || engine_->eventsProcessed() == 0) return;
+    if (!engine_ || busy() || engine_->eventsProcessed() == 0) return;
     pause();
     const uint64_t target = engine_->eventsProcessed() - 1;
     restoreBefore(engine_->now(), target);
@@ -269,7 +256,7 @@ void Session::stepBackEvent() {
 
 QString Session::apply(const ParamChange& change) {
     if (!engine_) return tr("no run loaded");
-    if (busy_) return tr("a run is in progress in the background; cancel it first");
+    if (busy()) return tr("a run is in progress in the background; cancel it first");
     const QString err = QString::fromStdString(engine_->apply(change));
     if (err.isEmpty()) takeSnapshot(true); // the changed present is a good place to come back to
     emit message(err.isEmpty() ? tr("%1 at %2 ms").arg(QString::fromStdString(change.label())).arg(engine_->now() / 1e6, 0, 'f', 3)

@@ -5,13 +5,12 @@
 // session mutates it.
 #pragma once
 
+#include "app/gui/job_runner.h"
 #include "scenarios/scenario.h"
 
 #include <QElapsedTimer>
-#include <QFutureWatcher>
 #include <QObject>
 #include <QTimer>
-#include <atomic>
 #include <memory>
 #include <optional>
 
@@ -30,7 +29,7 @@ public:
     bool playing() const { return timer_.isActive(); }
     // While a long run goes on in the worker thread the engine belongs to it: nothing may read
     // or change the engine until busyChanged(false).
-    bool busy() const { return busy_; }
+    bool busy() const { return runs_.busy(); }
     // The engine state at an earlier time t (a copy: the nearest snapshot replayed to t), for the
     // inspector. Its trace holds only what the replay recorded. Empty while busy or t is ahead.
     std::optional<sched::Engine> stateAt(sched::Time t) const;
@@ -62,7 +61,7 @@ public slots:
     // over. The live engine is not touched, so the window stays usable meanwhile. Returns an
     // error text if the branch cannot start (the change is refused, or a branch is running).
     QString branch(const sched::ParamChange& change, sched::Time span);
-    bool branching() const { return branching_; }
+    bool branching() const { return branches_.busy(); }
 
 signals:
     void reloaded();           // a new engine (load or reset)
@@ -94,17 +93,9 @@ private:
     std::vector<sched::Engine> snaps_;
     sched::Time snapEvery_ = 10 * sched::kNsPerMs;
     static constexpr size_t kMaxSnapshots = 256;
-    // Background runs.
-    bool busy_ = false;
-    std::atomic<bool> cancel_{false};
-    std::atomic<int> progress_{0};
-    QFutureWatcher<void> watcher_;
-    QTimer progressTimer_;
     sched::Time backgroundThreshold_ = 2 * sched::kNsPerSec;
-    // Branch here.
-    bool branching_ = false;
-    QFutureWatcher<void> branchWatcher_;
-    std::shared_ptr<sched::Engine> branchA_, branchB_;
-    sched::Time branchFrom_ = 0;
-    QString branchLabel_;
+    // Background work, declared after the engine: a runner's destructor waits for its worker,
+    // which may be using engine_.
+    JobRunner runs_;     // long runs forward; the worker owns engine_ meanwhile
+    JobRunner branches_; // branch here: two copies run on, engine_ is not touched
 };

@@ -9,19 +9,17 @@
 #include "trace/file.h"
 
 #include <QApplication>
+#include <QFile>
 #include <QFileInfo>
-#include <QFutureWatcher>
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
-#include <QProgressDialog>
 #include <QPushButton>
 #include <QSplitter>
 #include <QTableWidget>
 #include <QVBoxLayout>
-#include <QtConcurrent>
 
-#include <atomic>
+#include <algorithm>
 
 using namespace sched;
 
@@ -122,41 +120,20 @@ QString TraceWindow::deriveScenarioTo(const QString& path, QString* summary) con
     return {};
 }
 
-std::shared_ptr<Trace> importTraceWithProgress(const QString& path, QWidget* parent, ImportReport* report, QString* error) {
-    auto trace = std::make_shared<Trace>();
-    std::atomic<bool> cancel{false};
-    std::atomic<int64_t> bytes{0};
+TraceImport importTrace(const QString& path, JobControl& job) {
+    TraceImport r;
+    r.trace = std::make_shared<Trace>();
     std::string err;
-    ImportReport rep;
-    const int64_t size = QFileInfo(path).size();
-    QProgressDialog progress(QObject::tr("Importing %1...").arg(QFileInfo(path).fileName()), QObject::tr("Cancel"), 0, 1000, parent);
-    progress.setWindowModality(Qt::WindowModal);
-    progress.setMinimumDuration(300);
-    QFutureWatcher<bool> watcher;
-    QEventLoop loop;
-    QObject::connect(&watcher, &QFutureWatcher<bool>::finished, &loop, &QEventLoop::quit);
-    QObject::connect(&progress, &QProgressDialog::canceled, &progress, [&] { cancel = true; });
-    QTimer tick;
-    QObject::connect(&tick, &QTimer::timeout, &progress, [&] {
-        // Compressed input reports the bytes of text read: show them against the file size x 10.
-        const bool plain = !path.endsWith(".xz") && !path.endsWith(".gz") && !path.endsWith(".zst") && !path.endsWith(".dat");
-        const double total = double(std::max<int64_t>(1, plain ? size : size * 10));
-        progress.setValue(std::min(999, int(1000.0 * double(bytes.load()) / total)));
+    // Compressed input reports the bytes of text read: measure them against the file size x 10.
+    const bool plain = !path.endsWith(".xz") && !path.endsWith(".gz") && !path.endsWith(".zst") && !path.endsWith(".dat");
+    const double total = double(std::max<int64_t>(1, plain ? QFileInfo(path).size() : QFileInfo(path).size() * 10));
+    const bool ok = loadTrace(QFile::encodeName(path).toStdString(), *r.trace, r.report, err, [&](int64_t done, int64_t) {
+        job.setProgress(std::min(999, int(1000.0 * double(done) / total)));
+        return !job.cancelled();
     });
-    tick.start(100);
-    watcher.setFuture(QtConcurrent::run([&] {
-        return loadTrace(path.toStdString(), *trace, rep, err, [&](int64_t done, int64_t) {
-            bytes = done;
-            return !cancel.load();
-        });
-    }));
-    loop.exec();
-    tick.stop();
-    progress.reset();
-    if (!watcher.result()) {
-        if (error) *error = QString::fromStdString(err);
-        return nullptr;
+    if (!ok) {
+        r.trace.reset();
+        r.error = QString::fromStdString(err);
     }
-    if (report) *report = rep;
-    return trace;
+    return r;
 }

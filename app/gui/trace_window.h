@@ -5,6 +5,7 @@
 // "Simulate this workload" derives a scenario from the trace for the main window to run.
 #pragma once
 
+#include "app/gui/job_runner.h"
 #include "trace/import.h"
 
 #include <QWidget>
@@ -39,6 +40,13 @@ private:
     QTableWidget* table_ = nullptr;
 };
 
-// Imports a trace file on a worker thread behind a progress dialog with Cancel (the window stays
-// responsive). Returns the trace, or null with *error set (cancelled, unreadable, no events).
-std::shared_ptr<sched::Trace> importTraceWithProgress(const QString& path, QWidget* parent, sched::ImportReport* report, QString* error);
+// What a trace import delivers: the trace and its report, or null and the error (cancelled,
+// unreadable, no events).
+struct TraceImport {
+    std::shared_ptr<sched::Trace> trace;
+    sched::ImportReport report;
+    QString error;
+};
+// Imports path; a job for a JobRunner (it reads the file on the worker thread, reports progress
+// and stops when cancelled).
+TraceImport importTrace(const QString& path, JobControl& job);

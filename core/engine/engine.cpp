@@ -65,7 +65,7 @@ TaskId Engine::newTask(const TaskSpec& spec, TaskId parent) {
     se.load = loadWeightFor(t.policy, t.nice);
     // sched_setattr(sched_runtime): custom slice clamped to [0.1 ms, 100 ms].
     se.customSlice = spec.slice > 0;
-    se.slice = se.customSlice ? std::clamp<Time>(spec.slice, kSchedSliceMin, kSchedSliceMax) : cfg_.baseSlice();
+    se.slice = se.customSlice ? std::clamp<Time>(spec.slice, kCustomSliceMin, kCustomSliceMax) : cfg_.baseSlice();
     tasks_.push_back(std::move(t));
     ents_.push_back(se);
     trace_.tasks.push_back(TraceTask{tasks_.back().pid, tasks_.back().tgid, tasks_.back().comm, tasks_.back().kernelPrio(),

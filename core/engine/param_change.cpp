@@ -55,7 +55,7 @@ std::string parseParamChange(std::string_view spec, ParamChange& out) {
         }
         if (key == "base_slice") {
             const auto d = parseDuration(value);
-            if (!d || *d < kSchedSliceMin || *d > kSchedSliceMax) return "base_slice: '" + value + "' is not a duration of 0.1-100 ms (e.g. 3ms)";
+            if (!d || *d < kCustomSliceMin || *d > kCustomSliceMax) return "base_slice: '" + value + "' is not a duration of 0.1-100 ms (e.g. 3ms)";
             out.kind = ParamChange::Kind::BaseSlice;
             out.value = *d;
             return {};
@@ -83,7 +83,7 @@ std::string parseParamChange(std::string_view spec, ParamChange& out) {
         out.kind = ParamChange::Kind::TaskSlice;
         if (value != "default") {
             const auto d = parseDuration(value);
-            if (!d || *d < kSchedSliceMin || *d > kSchedSliceMax) return "slice: '" + value + "' is not a duration of 0.1-100 ms or 'default'";
+            if (!d || *d < kCustomSliceMin || *d > kCustomSliceMax) return "slice: '" + value + "' is not a duration of 0.1-100 ms or 'default'";
             out.value = *d;
         }
     } else if (key == "policy") {

@@ -20,7 +20,7 @@ std::string Engine::apply(const ParamChange& ch) {
         break;
     }
     case ParamChange::Kind::BaseSlice:
-        if (ch.value < kSchedSliceMin || ch.value > kSchedSliceMax) return "base_slice must be 0.1ms..100ms";
+        if (ch.value < kCustomSliceMin || ch.value > kCustomSliceMax) return "base_slice must be 0.1ms..100ms";
         cfg_.baseSliceOverride = ch.value; // picked up at the next placement / deadline renewal
         break;
     case ParamChange::Kind::Feature: cfg_.features.set(ch.feature, ch.on); break;
@@ -62,7 +62,7 @@ void Engine::applyTaskChange(const ParamChange& ch, TaskId id) {
         switch (ch.kind) {
         case ParamChange::Kind::TaskSlice:
             se.customSlice = ch.value > 0;
-            se.slice = se.customSlice ? std::clamp<Time>(ch.value, kSchedSliceMin, kSchedSliceMax) : cfg_.baseSlice();
+            se.slice = se.customSlice ? std::clamp<Time>(ch.value, kCustomSliceMin, kCustomSliceMax) : cfg_.baseSlice();
             break;
         case ParamChange::Kind::TaskNice:
         case ParamChange::Kind::TaskPolicy: {

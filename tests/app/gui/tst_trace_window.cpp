@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-// A real trace in the GUI: imported behind a progress dialog, shown in the same timeline as a
+// A real trace in the GUI: imported on a worker thread behind a progress dialog, shown in the same timeline as a
 // simulation with its perf sched latency table, and compared with the simulation A/B.
 #include "app/gui/compare_window.h"
 #include "app/gui/main_window.h"
@@ -20,6 +20,22 @@ using namespace sched;
 namespace {
 QString tracePath(const char* name) { return QString(SCHEDSCOPE_TEST_DATA) + "/traces/" + name; }
 
+// File > Open trace, waiting for the background import: the window, or null with *error set.
+TraceWindow* openTraceAndWait(MainWindow& w, const QString& path, QString* error) {
+    bool done = false;
+    TraceWindow* window = nullptr;
+    w.openTrace(path, [&](TraceWindow* t, const QString& err) {
+        window = t;
+        if (error) *error = err;
+        done = true;
+    });
+    if (!QTest::qWaitFor([&] { return done; }, 120000)) {
+        if (error) *error = "the import did not end";
+        return nullptr;
+    }
+    return window;
+}
+
 // A main window with a scenario open, and the massive_intr trace opened from it (t: null, with
 // error set, when the import failed).
 struct WithTrace {
@@ -28,7 +44,7 @@ struct WithTrace {
     TraceWindow* t = nullptr;
     QString error;
     explicit WithTrace(const QString& scenario) {
-        if (w.openScenario(scenario)) t = w.openTrace(tracePath("massive_intr-8x8ms-1ms.trace.xz"), &error);
+        if (w.openScenario(scenario)) t = openTraceAndWait(w, tracePath("massive_intr-8x8ms-1ms.trace.xz"), &error);
         else error = "scenario " + scenario + " did not open";
     }
 };
@@ -93,7 +109,7 @@ private slots:
         MainWindow w(&s);
         QVERIFY(w.openScenario(QString(SCHEDSCOPE_SCENARIO_DIR) + "/real-machine/massive_intr-8x8ms-1ms.json"));
         QString err;
-        TraceWindow* t = w.openTrace(tracePath("massive_intr-8x8ms-1ms.trace.xz"), &err);
+        TraceWindow* t = openTraceAndWait(w, tracePath("massive_intr-8x8ms-1ms.trace.xz"), &err);
         QVERIFY2(t, qPrintable(err));
         QVERIFY(!w.compareWithTrace(t)); // nothing simulated yet: refused
         s.setBackgroundThreshold(100 * kNsPerSec); // run in this thread
@@ -155,7 +171,7 @@ private slots:
         QCOMPARE(w.exportFtraceTo(path), QString());
         QVERIFY(w.exportFtraceTo(dir.filePath("nodir/run.trace")).contains("cannot write"));
         QString err;
-        TraceWindow* t = w.openTrace(path, &err);
+        TraceWindow* t = openTraceAndWait(w, path, &err);
         QVERIFY2(t, qPrintable(err));
         const SwitchCounts a = countSwitches(s.engine().trace()), b = countSwitches(t->trace());
         QCOMPARE(b.total, a.total);
@@ -170,9 +186,9 @@ private slots:
         const QString junk = dir.filePath("junk.txt");
         std::ofstream(junk.toStdString()) << "this is not a trace\n";
         QString err;
-        QVERIFY(!w.openTrace(junk, &err));
+        QVERIFY(!openTraceAndWait(w, junk, &err));
         QVERIFY2(err.contains("no scheduler events"), qPrintable(err));
-        QVERIFY(!w.openTrace(dir.filePath("missing.txt"), &err));
+        QVERIFY(!openTraceAndWait(w, dir.filePath("missing.txt"), &err));
         QVERIFY2(err.contains("no such file"), qPrintable(err));
     }
 };
