@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "trace/import.h"
 
+#include "trace/line_tokenizer.h"
+#include "trace/text_fields.h"
+
 #include <algorithm>
-#include <charconv>
 #include <cstdint>
 #include <cstdio>
 
@@ -18,47 +20,14 @@ std::string_view traceFormatName(TraceFormat f) {
     return "unknown";
 }
 
+using text::field;
+using text::number;
+using text::pidNumber;
+using text::trim;
+
 namespace {
 
-std::string_view trim(std::string_view s) {
-    while (!s.empty() && (s.front() == ' ' || s.front() == '\t')) s.remove_prefix(1);
-    while (!s.empty() && (s.back() == ' ' || s.back() == '\t' || s.back() == '\r')) s.remove_suffix(1);
-    return s;
-}
-
-template <class T> bool number(std::string_view s, T& out) {
-    if (s.empty()) return false;
-    const auto [p, ec] = std::from_chars(s.data(), s.data() + s.size(), out);
-    return ec == std::errc() && p == s.data() + s.size();
-}
-
-// A pid the kernel can give: 0 (idle) to PID_MAX_LIMIT - 1 (include/linux/threads.h: 4 * 1024 *
-// 1024 on 64-bit). A garbled larger one would otherwise size the pid -> task table.
-constexpr int32_t kPidMaxLimit = 4 * 1024 * 1024;
 constexpr Time kMaxTraceSpan = Time(1) << 50; // 13 days: see line()
-bool pidNumber(std::string_view s, int32_t& out) { return number(s, out) && out >= 0 && out < kPidMaxLimit; }
-
-// "976.785403" -> ns (any number of decimals up to 9), up to 2^63 ns (292 years).
-bool timestamp(std::string_view s, Time& out) {
-    const size_t dot = s.find('.');
-    int64_t sec = 0, frac = 0;
-    if (dot == std::string_view::npos || !number(s.substr(0, dot), sec) || sec < 0 || sec >= INT64_MAX / kNsPerSec) return false;
-    const std::string_view f = s.substr(dot + 1);
-    if (f.empty() || f.size() > 9 || !number(f, frac)) return false;
-    for (size_t i = f.size(); i < 9; ++i) frac *= 10;
-    out = sec * kNsPerSec + frac;
-    return true;
-}
-
-// The value after "key=" up to the next " " + one of the stop keys (comms may hold blanks).
-std::string_view field(std::string_view payload, std::string_view key, std::string_view nextKey = {}) {
-    const size_t at = payload.find(key);
-    if (at == std::string_view::npos) return {};
-    std::string_view v = payload.substr(at + key.size());
-    size_t end = nextKey.empty() ? v.find(' ') : v.find(nextKey);
-    if (end == std::string_view::npos) end = v.size();
-    return v.substr(0, end);
-}
 
 // "comm:pid [prio]" (libtraceevent's sched plugin), parsed from the right: comms may hold ':'.
 bool pluginTask(std::string_view s, std::string_view& comm, int32_t& pid, int& prio) {
@@ -332,126 +301,29 @@ void TraceImporter::forkEvent(std::string_view p) {
     report_.events++;
 }
 
-namespace {
-// Where "CPUFLAGS" starts in a trace-cmd report -l line: the token before the first
-// "SECONDS.MICROS:" token that is digits followed by four or five latency flag characters
-// (irqs-off, need-resched, hardirq/softirq, preempt depth, migrate-disable); npos if none.
-size_t latencyCpuField(std::string_view l) {
-    size_t i = 0;
-    size_t prev = std::string_view::npos;
-    while (i < l.size()) {
-        while (i < l.size() && l[i] == ' ') ++i;
-        const size_t start = i;
-        while (i < l.size() && l[i] != ' ') ++i;
-        const std::string_view tok = l.substr(start, i - start);
-        if (tok.size() > 2 && tok.back() == ':' && tok.find('.') != std::string_view::npos &&
-            tok.find_first_not_of("0123456789.:") == std::string_view::npos) {
-            if (prev == std::string_view::npos) return prev;
-            const std::string_view f = l.substr(prev, l.find(' ', prev) - prev);
-            size_t d = 0;
-            while (d < f.size() && f[d] >= '0' && f[d] <= '9') ++d;
-            const size_t n = f.size() - d;
-            if (d == 0 || n < 4 || n > 5 || std::string_view(".dDbX").find(f[d]) == std::string_view::npos) return std::string_view::npos;
-            return prev;
-        }
-        if (!tok.empty()) prev = start;
-    }
-    return std::string_view::npos;
-}
-} // namespace
-
+// The event parser: a tokenized line's fields (trace/line_tokenizer.h) into the trace.
 void TraceImporter::line(std::string_view l) {
     report_.lines++;
-    while (!l.empty() && l.back() == '\r') l.remove_suffix(1);
-    if (trim(l).empty() || trim(l).front() == '#') {
-        // ftrace's header tells the CPU count: "# entries-in-buffer/entries-written: 1/1   #P:2"
-        if (const size_t p = l.find("#P:"); p != std::string_view::npos) {
-            int n = 0;
-            if (number(trim(l.substr(p + 3)), n) && n > 0 && n <= 4096) cpu(n - 1);
-        }
+    TokenizedLine tok = tokenizeLine(l);
+    switch (tok.kind) {
+    case LineKind::Comment:
+        if (tok.cpusHint > 0) cpu(tok.cpusHint - 1);
         return;
+    case LineKind::NoCpu:
+        if (sawEvent_) return malformed("no '[CPU]' field");
+        if (tok.cpusHint > 0) cpu(tok.cpusHint - 1); // trace-cmd report's header
+        return;
+    case LineKind::Malformed: return malformed(std::move(tok.why));
+    case LineKind::Event: break;
     }
-    // "COMM-PID [CPU] FLAGS TIMESTAMP: EVENT: PAYLOAD" (ftrace), the same without FLAGS
-    // (trace-cmd report), "COMM TID [CPU] TIMESTAMP: sched:EVENT: PAYLOAD" (perf script).
-    size_t lb = l.find('[');
-    while (lb != std::string_view::npos) {
-        const size_t rb = l.find(']', lb);
-        int c = 0;
-        if (rb != std::string_view::npos && rb > lb + 1 && number(l.substr(lb + 1, rb - lb - 1), c)) break;
-        lb = l.find('[', lb + 1);
-    }
-    int c = 0;
-    std::string_view rest, flags;
-    // trace-cmd report -l: "COMM-PID CPUFLAGS TIMESTAMP: EVENT: PAYLOAD", the CPU number run
-    // together with the latency flags ("  <idle>-0      15dN.2.   100.000000: ..."); a "[120]"
-    // further on is the payload's.
-    // (Bracketed formats have their '[CPU]' before the first ": "; only other lines are tried.)
-    const size_t latency = lb != std::string_view::npos && lb < l.find(": ") ? std::string_view::npos : latencyCpuField(l);
-    if (latency != std::string_view::npos) lb = std::string_view::npos;
-    if (lb == std::string_view::npos || lb == 0) {
-        if (const size_t at = latency; at != std::string_view::npos) {
-            size_t d = at;
-            while (d < l.size() && l[d] >= '0' && l[d] <= '9') ++d;
-            number(l.substr(at, d - at), c);
-            const size_t end = l.find(' ', d);
-            flags = l.substr(d, end - d);
-            rest = trim(l.substr(end));
-            lb = at; // the task part ends here
-        } else if (!sawEvent_) { // trace-cmd report's header ("version = 6", "cpus=2", "CPU 1 is empty")
-            int n = 0;
-            if (l.rfind("cpus=", 0) == 0 && number(trim(l.substr(5)), n) && n > 0 && n <= 4096) cpu(n - 1);
-            return;
-        } else {
-            return malformed("no '[CPU]' field");
-        }
-    } else {
-        const size_t rb = l.find(']', lb);
-        number(l.substr(lb + 1, rb - lb - 1), c);
-        rest = trim(l.substr(rb + 1));
-    }
-    if (c < 0 || c > 4095) return malformed("CPU number out of range");
-    // Optional flags, then the timestamp ending in ':'.
-    size_t sp = rest.find(' ');
-    if (sp == std::string_view::npos) return malformed("truncated after the CPU field");
-    if (flags.empty() && rest[sp - 1] != ':') {
-        flags = rest.substr(0, sp);
-        rest = trim(rest.substr(sp));
-        sp = rest.find(' ');
-        if (sp == std::string_view::npos) return malformed("truncated after the flags");
-    }
-    Time t = 0;
-    if (int64_t count = 0; rest[sp - 1] == ':' && number(rest.substr(0, sp - 1), count))
-        // trace_print_time() (trace_output.c) prints "%12llu" for a clock that does not count nanoseconds
-        // (trace_clocks[].in_ns == 0: counter, uptime, x86-tsc): raw counts, not time.
-        return malformed("a timestamp without a decimal point: the trace was taken with a counter clock (counter, uptime, "
-                         "x86-tsc), whose counts are not time; take it with a nanosecond clock (local, global, mono, boot)");
-    if (rest[sp - 1] != ':' || !timestamp(rest.substr(0, sp - 1), t)) return malformed("no 'SECONDS.MICROS:' timestamp");
-    rest = trim(rest.substr(sp));
-    const size_t colon = rest.find(": ");
-    std::string_view event = colon == std::string_view::npos ? rest : rest.substr(0, colon);
-    if (event.empty() || event.back() == ':') event = trim(event).substr(0, event.size() - (event.back() == ':' ? 1 : 0));
-    std::string_view payload = colon == std::string_view::npos ? std::string_view{} : trim(rest.substr(colon + 2));
-    bool perf = false;
-    if (const size_t sub = event.rfind(':'); sub != std::string_view::npos) {
-        event = event.substr(sub + 1); // perf script: "sched:sched_switch"
-        perf = true;
-    }
-    // The task part: "comm-pid" or (perf) "comm tid".
-    const std::string_view who = trim(l.substr(0, lb));
-    std::string_view comm;
-    int32_t pid = 0;
-    const size_t blank = who.rfind(' ');
-    if (perf && blank != std::string_view::npos && number(who.substr(blank + 1), pid)) {
-        comm = trim(who.substr(0, blank));
-    } else {
-        const size_t dash = who.rfind('-');
-        if (dash == std::string_view::npos || !number(who.substr(dash + 1), pid)) return malformed("no 'comm-pid' before the CPU field");
-        comm = who.substr(0, dash);
-    }
-    if (pid < 0 || pid >= kPidMaxLimit) return malformed("pid out of range before the CPU field (accepted: 0 to 4194303, PID_MAX_LIMIT - 1)");
+    const TraceLine& f = tok.line;
+    const int c = f.cpu;
+    Time t = f.timestamp;
     if (!sawEvent_) {
         sawEvent_ = true;
-        report_.format = perf ? TraceFormat::PerfScript : flags.empty() || latency != std::string_view::npos ? TraceFormat::TraceCmd : TraceFormat::Ftrace;
+        report_.format = f.layout == LineLayout::PerfScript ? TraceFormat::PerfScript
+                         : f.layout == LineLayout::Ftrace   ? TraceFormat::Ftrace
+                                                            : TraceFormat::TraceCmd;
         report_.first = t;
     }
     if (t < report_.first) t = report_.first; // before the first event: counted as unordered below
@@ -463,9 +335,12 @@ void TraceImporter::line(std::string_view l) {
                          " s after the trace's first event (accepted: up to 13 days after it)");
     report_.last = std::max(report_.last, t);
     t -= report_.first;                          // the trace starts at 0; report.first keeps the offset
-    const char nr = flags.size() >= 2 ? flags[1] : 0;
-    inIrq_ = flags.size() >= 3 && std::string_view("hHsZz").find(flags[2]) != std::string_view::npos;
-    observePrefix(c, pid, comm == "<idle>" ? std::string_view{} : comm, t, nr);
+    const char nr = f.flags.size() >= 2 ? f.flags[1] : 0;
+    inIrq_ = f.flags.size() >= 3 && std::string_view("hHsZz").find(f.flags[2]) != std::string_view::npos;
+    const int32_t pid = f.pid;
+    observePrefix(c, pid, f.comm == "<idle>" ? std::string_view{} : f.comm, t, nr);
+    const std::string_view event = f.event;
+    std::string_view payload = f.payload;
     if (event == "sched_switch") switchEvent(c, t, payload);
     else if (event == "sched_waking") wakeEvent(c, pid, t, payload, true, false);
     else if (event == "sched_wakeup") wakeEvent(c, pid, t, payload, false, false);

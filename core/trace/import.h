@@ -1,10 +1,12 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // Real traces into the engine's Trace type, so that every view, metric and export works on them:
-// ftrace `trace` text, `trace-cmd report` text and `perf script` output of the sched tracepoints
-// (reference workloads §3.6-3.7, kernel §8). Streaming: feed() takes any chunks of the text, lines
-// are parsed as they complete, and a malformed line is counted and reported with its number,
-// never fatal. Known gaps of real traces (a switch-out or an idle exit that was not recorded)
-// are closed from the evidence the trace does hold and counted in the report.
+// ftrace `trace` text, `trace-cmd report` (also -l) and `perf script` output of the sched
+// tracepoints. This is the event parser: trace/line_tokenizer.h splits each line into fields by its
+// layout, and TraceImporter gives them their meaning — tasks, slices, need-resched intervals,
+// wakeups, migrations, markers. Streaming: feed() takes any chunks of the text, lines are parsed
+// as they complete, and a malformed line is counted and reported with its number, never fatal.
+// Known gaps of real traces (a switch-out or an idle exit that was not recorded) are closed from
+// the evidence the trace does hold and counted in the report.
 #pragma once
 
 #include "trace/trace.h"

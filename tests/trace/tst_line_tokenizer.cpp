@@ -1,0 +1,99 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// The text-trace tokenizer: each layout's fields, read off lines as the tools print them (ftrace's
+// trace file, trace-cmd report with and without -l, perf script), the header lines that state the
+// CPU count, and the malformed lines, each with its reason. The event parser is tst_import's.
+#include "trace/line_tokenizer.h"
+
+#include <QTest>
+
+using namespace sched;
+
+class TstLineTokenizer : public QObject {
+    Q_OBJECT
+private slots:
+    void ftraceText() {
+        const TokenizedLine t = tokenizeLine(
+            "          <idle>-0       [001] dNh2.   976.785403: sched_wakeup: comm=cyclictest pid=1234 prio=19 target_cpu=001");
+        QCOMPARE(t.kind, LineKind::Event);
+        QCOMPARE(t.line.layout, LineLayout::Ftrace);
+        QCOMPARE(t.line.comm, std::string_view("<idle>"));
+        QCOMPARE(t.line.pid, 0);
+        QCOMPARE(t.line.cpu, 1);
+        QCOMPARE(t.line.flags, std::string_view("dNh2."));
+        QCOMPARE(t.line.timestamp, Time(976'785'403'000));
+        QCOMPARE(t.line.event, std::string_view("sched_wakeup"));
+        QCOMPARE(t.line.payload, std::string_view("comm=cyclictest pid=1234 prio=19 target_cpu=001"));
+    }
+
+    void commsWithDashesAndBlanks() {
+        const TokenizedLine t = tokenizeLine(" kworker/u8:2-ev-5501  [000] d..2.   10.000001: sched_switch: prev_comm=x");
+        QCOMPARE(t.kind, LineKind::Event);
+        QCOMPARE(t.line.comm, std::string_view("kworker/u8:2-ev"));
+        QCOMPARE(t.line.pid, 5501);
+        const TokenizedLine p = tokenizeLine("  Web Content  4242 [003] 5.5: sched:sched_waking: comm=a pid=1 prio=120 target_cpu=003");
+        QCOMPARE(p.kind, LineKind::Event);
+        QCOMPARE(p.line.layout, LineLayout::PerfScript);
+        QCOMPARE(p.line.comm, std::string_view("Web Content"));
+        QCOMPARE(p.line.pid, 4242);
+        QCOMPARE(p.line.timestamp, Time(5'500'000'000));
+        QCOMPARE(p.line.event, std::string_view("sched_waking"));
+        QVERIFY(p.line.flags.empty());
+    }
+
+    void traceCmdReport() {
+        const TokenizedLine t = tokenizeLine("     hackbench-17431 [000]   100.000123: sched_switch:         hackbench:17431 [120] S ==> swapper/0:0 [120]");
+        QCOMPARE(t.kind, LineKind::Event);
+        QCOMPARE(t.line.layout, LineLayout::TraceCmd);
+        QCOMPARE(t.line.cpu, 0);
+        QVERIFY(t.line.flags.empty());
+        QCOMPARE(t.line.timestamp, Time(100'000'123'000));
+        QCOMPARE(t.line.payload, std::string_view("hackbench:17431 [120] S ==> swapper/0:0 [120]"));
+    }
+
+    void traceCmdReportLatency() {
+        // The CPU number run together with the latency flags; the payload's "[120]" is not the CPU.
+        const TokenizedLine t = tokenizeLine("  <idle>-0      15dN.2.   100.000000: sched_wakeup:         cyclictest:1234 [19] CPU:015");
+        QCOMPARE(t.kind, LineKind::Event);
+        QCOMPARE(t.line.layout, LineLayout::TraceCmdLatency);
+        QCOMPARE(t.line.cpu, 15);
+        QCOMPARE(t.line.flags, std::string_view("dN.2."));
+        QCOMPARE(t.line.timestamp, Time(100) * kNsPerSec);
+        QCOMPARE(t.line.event, std::string_view("sched_wakeup"));
+    }
+
+    void headersStateTheCpuCount() {
+        const TokenizedLine f = tokenizeLine("# entries-in-buffer/entries-written: 140080/250280   #P:4");
+        QCOMPARE(f.kind, LineKind::Comment);
+        QCOMPARE(f.cpusHint, 4);
+        const TokenizedLine c = tokenizeLine("cpus=2");
+        QCOMPARE(c.kind, LineKind::NoCpu);
+        QCOMPARE(c.cpusHint, 2);
+        QCOMPARE(tokenizeLine("version = 6").kind, LineKind::NoCpu);
+        QCOMPARE(tokenizeLine("   \r").kind, LineKind::Comment);
+        QCOMPARE(tokenizeLine("#P:0").cpusHint, 0); // not a CPU count
+    }
+
+    void malformedLinesSayWhy() {
+        const struct {
+            const char* line;
+            const char* why;
+        } cases[] = {
+            {"a-1 [4096] d..2. 1.0: sched_switch: x", "CPU number out of range"},
+            {"a-1 [001]", "truncated after the CPU field"},
+            {"a-1 [001] d..2.", "truncated after the CPU field"},
+            {"a-1 [001] d..2. 1.5", "truncated after the flags"},
+            {"a-1 [001] d..2. 12345678: sched_switch: x", "a timestamp without a decimal point"},
+            {"a-1 [001] d..2. 1.0000000001: sched_switch: x", "no 'SECONDS.MICROS:' timestamp"},
+            {"a [001] d..2. 1.0: sched_switch: x", "no 'comm-pid' before the CPU field"},
+            {"a-4194304 [001] d..2. 1.0: sched_switch: x", "pid out of range before the CPU field"},
+        };
+        for (const auto& c : cases) {
+            const TokenizedLine t = tokenizeLine(c.line);
+            QVERIFY2(t.kind == LineKind::Malformed, c.line);
+            QVERIFY2(t.why.rfind(c.why, 0) == 0, (std::string(c.line) + " -> " + t.why).c_str());
+        }
+    }
+};
+
+QTEST_GUILESS_MAIN(TstLineTokenizer)
+#include "tst_line_tokenizer.moc"
