@@ -23,7 +23,8 @@ struct Training {
     bool samples; // record the EEVDF samples (the GUI's charts)
 };
 
-// The seed experiments' workloads, scaled down; a GUI-style run; a trace written and read back.
+// The published experiments' workloads (scenarios/experiments/*.json), scaled down; a GUI-style
+// run; a trace written and read back.
 const Training kRuns[] = {
     {"messaging", R"({"name": "train", "duration": "20s", "machine": {"cpus": 64, "hz": 250, "kernel": "auto-rfc", "preempt": "none"},
         "tasks": [{"workload": "messaging", "args": "-g 20 -t -l 150"}, {"workload": "kthreads", "args": "-r 10 -c 20"}]})",

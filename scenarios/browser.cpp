@@ -1,11 +1,13 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-// "browser": the desktop background load of Mike Galbraith's PREEMPT_SHORT runs (reference §2.5),
-// Chromium playing a 24 fps video on a Raspberry Pi 4 with Xorg, mutter and PulseAudio. Thread
-// groups with the per-thread-group rate, burst and thread count of the reference's table; the
-// video path is frame-clock driven (decoder -> media -> frame compositor -> viz compositor ->
-// Xorg -> mutter, each stage woken by the one before once per frame and then working in several
-// bursts), the audio sink is an RT thread (rtkit) on a ~110 Hz period, the rest wake at random
-// (exponential gaps) and run lognormal bursts. `browser [-f FPS]`.
+// "browser": the desktop background load of Mike Galbraith's PREEMPT_SHORT runs (set-up and
+// per-thread-group numbers from Mike Galbraith, "Re: [PATCH 2/2] sched/eevdf: Use
+// sched_attr::sched_runtime to set request/slice suggestion", LKML, 24 Sep 2023), Chromium playing
+// a 24 fps video on a Raspberry Pi 4 with Xorg, mutter and PulseAudio. Thread groups with the
+// per-thread-group rate, burst and thread count of Mike's perf sched latency table; the video path
+// is frame-clock driven (decoder -> media -> frame compositor -> viz compositor -> Xorg -> mutter,
+// each stage woken by the one before once per frame and then working in several bursts), the audio
+// sink is an RT thread (rtkit) on a ~110 Hz period, the rest wake at random (exponential gaps) and
+// run lognormal bursts. `browser [-f FPS]`.
 #include "scenarios/workload.h"
 
 #include <algorithm>
@@ -24,7 +26,7 @@ struct Group {
     double ratePerSec; // switches per second of the whole group
 };
 
-// The reference's table (rpi4, 6.6-rc2, 300 s).
+// Mike's stock table in his 24 Sep 2023 mail (rpi4, 6.6.0-rc2, 300 s).
 constexpr Group kIndependent[] = {
     {"chromium-browse", 16, 0.43, 462}, {"ThreadPoolForeg", 49, 0.58, 190}, {"Chrome_ChildIOT", 14, 0.18, 441},
     {"ThreadPoolSingl", 6, 0.21, 145},  {"pulseaudio", 1, 0.15, 145},       {"threaded-ml", 1, 0.18, 97},

@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-// cyclictest (rt-tests; reference §2.2), the options that shape the schedule: -t [N] threads,
-// -i interval, -d distance (thread i's period = interval + i * distance), -l loops, -D duration,
-// -p priority (SCHED_FIFO), -S (one pinned thread per CPU), -m / -q / --default-system (no
-// effect here), -h histogram. Each thread sleeps with clock_nanosleep(TIMER_ABSTIME) on its grid;
-// latency = the clock read after the wakeup - the programmed expiry. The main thread wakes every
-// 10 ms. The report prints cyclictest's per-thread lines and the latency percentiles.
+// cyclictest (rt-tests' src/cyclictest/cyclictest.c), the options that shape the schedule: -t [N]
+// threads, -i interval, -d distance (thread i's period = interval + i * distance), -l loops, -D
+// duration, -p priority (SCHED_FIFO), -S (one pinned thread per CPU), -m / -q / --default-system
+// (no effect here), -h histogram. Each thread sleeps with clock_nanosleep(TIMER_ABSTIME) on its
+// grid; latency = the clock read after the wakeup - the programmed expiry. The main thread wakes
+// every 10 ms. The report prints cyclictest's per-thread lines and the latency percentiles.
 #include "scenarios/workload.h"
 
 #include <cstdio>
@@ -29,7 +29,7 @@ bool durationArg(const std::string& s, Time& out) {
 std::string parseCyclictest(const std::vector<std::string>& rawArgv, int cpus, CyclictestArgs& out) {
     out = CyclictestArgs{};
     bool threadsGiven = false;
-    // getopt bundles flags without values: -Smq is -S -m -q (Mike Galbraith's runs use it).
+    // getopt bundles flags without values: -Smq is -S -m -q (the preempt-short experiment uses it).
     std::vector<std::string> args;
     for (const std::string& a : rawArgv) {
         if (a.size() > 2 && a[0] == '-' && a[1] != '-' && a.find_first_not_of("SmqN", 1) == std::string::npos)

@@ -26,7 +26,7 @@ struct Experiment {
     int repeat = 3;
     bool quick = false;                 // the quick size was applied
     std::vector<std::string> rows;      // perf-sched-latency: the comms shown, in order (empty: all)
-    std::vector<std::string> reference; // the seed's published numbers, printed under the report
+    std::vector<std::string> reference; // the post's published numbers, printed under the report
     std::vector<ExperimentConfig> configs;
 };
 

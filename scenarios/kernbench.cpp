@@ -1,11 +1,13 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-// kernbench (Con Kolivas, reference §2.4): one load level, `/usr/bin/time make -j N` of a kernel
-// tree. make keeps at most N compile jobs in flight (the jobserver: it reaps one exited child,
-// then forks the next); each job execs cc1, which computes in user mode with ~15 % of its CPU
-// in system calls and page faults, and sleeps briefly on I/O; serial phases at the start
+// kernbench (Con Kolivas' kernbench script, v0.50): one load level, `/usr/bin/time make -j N` of a
+// kernel tree. make keeps at most N compile jobs in flight (the jobserver: it reaps one exited
+// child, then forks the next); each job execs cc1, which computes in user mode with ~15 % of its
+// CPU in system calls and page faults, and sleeps briefly on I/O; serial phases at the start
 // (configuration, generated headers, host tools) and at the end (vmlinux link, modpost, kallsyms)
-// cap the parallelism. Calibrated on the seed's -j 32 build on 64 CPUs: 74.4 s wall, 1667 CPU-s,
-// 191 k voluntary switches (reference §2.4, §4.1).
+// cap the parallelism. Calibrated on the PREEMPT_AUTO column of the half-load table (-j 32 on 64
+// CPUs, the CPU count inferred from the half load) in Ankur Arora, "[PATCH v2 27/35] sched: support
+// preempt=none under PREEMPT_AUTO", LKML, 27 May 2024: 74.4 s wall, 1667 CPU-s, 191 k voluntary
+// switches.
 #include "scenarios/workload.h"
 
 #include <cmath>
@@ -16,9 +18,9 @@ namespace scen {
 using namespace sched;
 
 namespace {
-// One round of a compile job: user work, a system call path, a short I/O sleep. 8 ms user +
-// 1.4 ms system = the seed's 14.9 % system share; one voluntary sleep per 9.4 ms of CPU gives its
-// ~75 sleeps per object.
+// One round of a compile job: user work, a system call path, a short I/O sleep. 8 ms user + 1.4 ms
+// system = that table's 14.9 % system share; one voluntary sleep per 9.4 ms of CPU gives its ~75
+// sleeps per object.
 constexpr Time kRoundUser = 8 * kNsPerMs, kRoundSys = 1400 * kNsPerUs, kIoSleep = 100 * kNsPerUs;
 // Objects of a defconfig-sized tree have heavy-tailed costs: per 20 objects, 10 small (~0.3 s of
 // CPU), 6 medium (~0.7 s), 3 large (~1.3 s), 1 huge (~2.5 s): 0.68 s on average.

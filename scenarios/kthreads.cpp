@@ -5,7 +5,8 @@
 // massive_intr ran (../shared/traces, massive_intr trace: ~190 in 10.3 s). A wakeup of a bound
 // kthread on a CPU busy with a user task is a wakeup preemption the task cannot escape by
 // migration, which is where a half-loaded machine's involuntary switches come from (kernbench's
-// 13-19 k at -j 32 on 64 CPUs, reference §4.1).
+// 13-19 k at -j 32 on 64 CPUs in Ankur Arora, "[PATCH v2 27/35] sched: support preempt=none under
+// PREEMPT_AUTO", LKML, 27 May 2024).
 // `kthreads [-r WAKEUPS_PER_SEC_PER_CPU] [-c RUN_US]`.
 #include "scenarios/workload.h"
 

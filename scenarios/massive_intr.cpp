@@ -1,9 +1,11 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-// massive_intr (Satoru Takeuchi, 2007; reference §2.1): `massive_intr NPROC RUNTIME [RUN_MS SLEEP_MS]`.
-// The parent forks NPROC worker processes and waits. Each worker sleeps 200 ms (the signal that
-// starts them all together is already pending when that sleep ends), then loops { busy-run
-// RUN_MS of work; nanosleep(SLEEP_MS); count++ } until RUNTIME seconds after its start, and
-// prints "%06d\t%08d" (pid, loops).
+// massive_intr (Satoru Takeuchi, 2007: massive_intr.c, one of the "attack" programs named in
+// Documentation/scheduler/sched-design-CFS.rst): `massive_intr NPROC RUNTIME [RUN_MS SLEEP_MS]`,
+// the last two our extension (the tool's fixed 8 ms / 1 ms are their defaults). The parent forks
+// NPROC worker processes and waits. Each worker sleeps 200 ms (the signal that starts them all
+// together is already pending when that sleep ends), then loops { busy-run RUN_MS of work;
+// nanosleep(SLEEP_MS); count++ } until RUNTIME seconds after its start, and prints "%06d\t%08d"
+// (pid, loops).
 #include "scenarios/workload.h"
 
 #include <cstdio>

@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-// perf bench sched messaging and rt-tests hackbench (reference §2.3): G groups of FDS receivers
-// and FDS senders over socketpairs (or pipes). Each receiver owns a channel; every sender of a
-// group writes LOOPS rounds of one message to each of the group's receivers, each receiver reads
-// FDS * LOOPS messages. Workers wait for the main thread's start signal once all exist; the
-// reported time runs from that signal to the last worker's exit.
+// perf bench sched messaging (tools/perf/bench/sched-messaging.c: sender(), receiver()) and
+// rt-tests hackbench (src/hackbench/hackbench.c): G groups of FDS receivers and FDS senders over
+// socketpairs (or pipes). Each receiver owns a channel; every sender of a group writes LOOPS rounds
+// of one message to each of the group's receivers, each receiver reads FDS * LOOPS messages.
+// Workers wait for the main thread's start signal once all exist; the reported time runs from that
+// signal to the last worker's exit.
 #include "scenarios/workload.h"
 
 #include <cstdio>

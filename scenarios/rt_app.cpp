@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-// rt-app (scheduler-tools) JSON workloads (reference §2.7), the common subset: tasks with
-// instance, loop, policy, priority, cpus, delay, dl-runtime (a custom EEVDF slice on a fair task,
-// Linux 6.12+), phases, and the events run, runtime, sleep, timer and yield, executed in file
-// order; the global section's duration and default_policy. Anything else that changes scheduling
-// is refused with its line and what is supported, never skipped.
+// rt-app (scheduler-tools/rt-app: doc/tutorial.txt, src/rt-app_parse_config.c) JSON workloads, the
+// common subset: tasks with instance, loop, policy, priority, cpus, delay, dl-runtime (a custom
+// EEVDF slice on a fair task, Linux 6.12+, as in doc/examples/custom-slice.json), phases, and the
+// events run, runtime, sleep, timer and yield, executed in file order; the global section's
+// duration and default_policy. Anything else that changes scheduling is refused with its line and
+// what is supported, never skipped.
 #include "scenarios/json_value.h"
 #include "engine/limits.h"
 #include "scenarios/workload.h"

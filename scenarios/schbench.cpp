@@ -1,10 +1,11 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-// schbench (Chris Mason; reference §2.6): -m message threads, each with -t workers. A worker puts
-// itself on its message thread's list and wakes it (futex), sleeps until the message thread wakes
-// it — the wake-up latency, from that wake to the worker running — then usleep(-s) and -n passes
-// of a naive matrix multiply over a -F KB footprint: the request latency is the sleep plus the
-// work. The message thread wakes whoever is on its list. Prints the tool's percentile blocks,
-// the requests per second and the per-thread scheduling delay (run_delay / pcount).
+// schbench (Chris Mason; masoncl/schbench: worker.c worker_thread()/msg_and_wait(), message.c): -m
+// message threads, each with -t workers. A worker puts itself on its message thread's list and
+// wakes it (futex), sleeps until the message thread wakes it — the wake-up latency, from that wake
+// to the worker running — then usleep(-s) and -n passes of a naive matrix multiply over a -F KB
+// footprint: the request latency is the sleep plus the work. The message thread wakes whoever is on
+// its list. Prints the tool's percentile blocks, the requests per second and the per-thread
+// scheduling delay (run_delay / pcount).
 // Not modelled: the per-CPU lock held during a request (-L turns it off in the real tool).
 #include "metrics/latency.h"
 #include "scenarios/workload.h"

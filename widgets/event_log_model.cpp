@@ -11,7 +11,8 @@ namespace view {
 using namespace sched;
 
 namespace {
-// prev_state as sched_switch prints it (reference §7): preemptions are R+, blocking S, exit X.
+// prev_state as sched_switch prints it (include/trace/events/sched.h: __trace_sched_switch_state()):
+// preemptions are R+, blocking S, exit X.
 const char* prevStateOf(uint8_t endPoint) {
     if (endPoint == kStillRunning) return "R";
     const auto p = SwitchPoint(endPoint);

@@ -26,7 +26,7 @@ ParamsPanel::ParamsPanel(QWidget* parent) : QWidget(parent) {
     // A kernel build is chosen at boot: changing it restarts the run (the scenario's settings and
     // scheduled changes, without the live changes made so far).
     kernel_->addItem(tr("6.18 PREEMPT_DYNAMIC"), "6.18");
-    kernel_->addItem(tr("6.18 PREEMPT_AUTO (lazy RFC)"), "auto-rfc");
+    kernel_->addItem(tr("6.18 + PREEMPT_AUTO (2024 series)"), "auto-rfc");
     kernel_->addItem(tr("6.12 PREEMPT_DYNAMIC"), "6.12");
     kernel_->setToolTip(tr("The kernel build and version: a boot-time choice, so a change restarts the run"));
     form->addRow(tr("Kernel"), kernel_);

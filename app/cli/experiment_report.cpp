@@ -201,7 +201,8 @@ std::string formatExperiment(const scen::Experiment& x, const std::vector<Config
         }
         }
     }
-    // The side-by-side comparison, in the spread the seed used.
+    // The side-by-side comparison, in the spread the published numbers use (perf stat: standard
+    // error; kernbench and perf sched latency: std deviation).
     std::vector<std::pair<std::string, std::string>> shown;
     bool stderrSpread = true;
     if (x.report == scen::ExperimentReport::PerfStat) {
@@ -224,7 +225,7 @@ std::string formatExperiment(const scen::Experiment& x, const std::vector<Config
     }
     out += sideBySide(configs, metrics, shown, stderrSpread);
     if (!x.reference.empty()) {
-        out += "\n The seed's published numbers (reference, for comparison):\n";
+        out += "\n The published numbers (the post in the title), for comparison:\n";
         for (const std::string& line : x.reference) out += "   " + line + "\n";
     }
     return out;

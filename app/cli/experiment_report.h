@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-// The reports of `schedscope-cli experiment`: the seed's own layout (perf stat block with the
-// standard error, kernbench's mean (std deviation), perf sched latency rows per run in Mike
-// Galbraith's -T layout), a side-by-side table of the configurations, and the same numbers as
-// JSON or CSV with mean, stddev, standard error, min and max of every metric.
+// The reports of `schedscope-cli experiment`: the published post's own layout (perf stat block with
+// the standard error, kernbench's mean (std deviation), perf sched latency rows per run in Mike
+// Galbraith's -T layout), a side-by-side table of the configurations, and the same numbers as JSON
+// or CSV with mean, stddev, standard error, min and max of every metric.
 #pragma once
 
 #include "scenarios/experiment.h"

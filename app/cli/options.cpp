@@ -18,7 +18,7 @@ Usage:
                                           measure the simulator's speed (best of N runs, default 3)
   schedscope-cli experiment FILE [options]
                                           run an experiment (scenarios/experiments/*.json): every
-                                          configuration N times, then the seed's report layout
+                                          configuration N times, then the post's report layout
   schedscope-cli trace FILE [--root PID | --all] [--pids] [--sort KEYS]
                                           import a real trace (ftrace text, trace-cmd report, perf
                                           script, trace.dat; .xz/.gz/.zst) and print its metrics

@@ -36,14 +36,18 @@ std::string_view preemptModelName(PreemptModel m);
 bool parsePreemptModel(std::string_view s, PreemptModel& out);
 
 // How the kernel was built. Dynamic = the merged design (PREEMPT_DYNAMIC, 6.13+ lazy bit);
-// Auto = Ankur Arora's 2024 PREEMPT_AUTO RFC, where none/voluntary/full only choose which bit a
-// resched request sets (reference §6.5).
+// Auto = Ankur Arora's 2024 PREEMPT_AUTO series (not merged: "[PATCH 00/30] PREEMPT_AUTO: support
+// lazy rescheduling", LKML, 12 Feb 2024; v2, 27 May 2024), where none/voluntary/full only choose
+// which bit a resched request sets.
 enum class KernelBuild : uint8_t { Dynamic, Auto };
 
-// Which version's EEVDF rules apply where 6.12 and 6.18 differ (reference §1, §2.6, §2.9, §4).
+// Which version's EEVDF rules apply where 6.12 and 6.18 differ (kernel/sched/fair.c of each:
+// update_curr(), set_next_entity()/__pick_eevdf() slice protection, check_preempt_wakeup_fair();
+// resched_curr_lazy() from 6.13).
 enum class KernelProfile : uint8_t { V6_18, V6_12 };
 
-// Execution context of a running task: where a reschedule may happen (reference §6.2).
+// Execution context of a running task: where a reschedule may happen (kernel/entry/common.c:
+// exit_to_user_mode_loop(), raw_irqentry_exit_cond_resched(); kernel/sched/core.c: __cond_resched()).
 enum class ExecMode : uint8_t {
     User,          // user space: any interrupt return may reschedule
     Kernel,        // kernel, preemption enabled (cond_resched()/might_resched() points optional)
@@ -70,7 +74,8 @@ enum class ReschedReason : uint8_t {
 std::string_view reschedReasonName(ReschedReason r);
 
 // Where the running task left the CPU (or re-entered __schedule()) — the kernel's preemption
-// points of reference §6.2 plus blocking.
+// points (kernel/entry/common.c; kernel/sched/core.c: preempt_schedule(), preempt_schedule_irq(),
+// __cond_resched()) plus blocking.
 enum class SwitchPoint : uint8_t {
     Block,          // went to sleep: schedule() with a non-running state (voluntary)
     Exit,           // do_task_dead()
@@ -84,7 +89,8 @@ enum class SwitchPoint : uint8_t {
     Count
 };
 std::string_view switchPointName(SwitchPoint p);
-// SM_PREEMPT switches print prev_state "R+" and never count as voluntary (reference §7).
+// SM_PREEMPT switches print prev_state "R+" and never count as voluntary (kernel/sched/core.c:
+// __schedule(); include/trace/events/sched.h: __trace_sched_switch_state()).
 inline bool isPreemptMode(SwitchPoint p) {
     return p == SwitchPoint::IrqReturn || p == SwitchPoint::PreemptEnable ||
            p == SwitchPoint::CondResched || p == SwitchPoint::MightResched;

@@ -6,7 +6,9 @@
 
 namespace sched {
 
-// Where the reschedule that a set need-resched bit asks for will happen (reference §6.2, §6.4).
+// Where the reschedule that a set need-resched bit asks for will happen (kernel/entry/common.c:
+// exit_to_user_mode_loop(), raw_irqentry_exit_cond_resched(); kernel/sched/core.c:
+// preempt_schedule(), __cond_resched(), sched_tick()).
 std::string Engine::describePendingSwitch(CpuId c) const {
     const CpuRq& rq = rqs_[size_t(c)];
     const bool nr = rq.flag[size_t(ReschedBit::Eager)], lz = rq.flag[size_t(ReschedBit::Lazy)];

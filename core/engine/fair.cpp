@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // The fair class (kernel/sched/fair.c): accounting, placement, enqueue/dequeue with
 // DELAY_DEQUEUE, the switch-in/out of the running entity with slice protection, picking and
-// wakeup preemption. 6.18 behaviour unless the profile is 6.12 (reference §2 and §4).
+// wakeup preemption. 6.18 behaviour unless the profile is 6.12 (update_curr(), place_entity(),
+// __pick_eevdf(), check_preempt_wakeup_fair() as in v6.18's and v6.12's fair.c).
 #include "engine/engine.h"
 
 #include <algorithm>

@@ -32,7 +32,9 @@ struct SchedConfig {
     PreemptModel preempt = PreemptModel::None;
     FeatureSet features;
     // Normalized base slice (before the log2(ncpus) scaling): 0.70 ms for 6.15+ / late 6.12.y,
-    // 0.75 ms for early 6.12 (reference §3). 0 = the profile's default.
+    // 0.75 ms for early 6.12 (commit 2ae891b82695 "sched: Reduce the default slice to avoid tasks
+    // getting an extra tick", v6.15, backported to 6.12-stable in May 2025). 0 = the profile's
+    // default.
     Time normalizedBaseSlice = 0;
     // If > 0, the scaled sysctl value written directly (as /sys/kernel/debug/sched/base_slice_ns).
     Time baseSliceOverride = 0;

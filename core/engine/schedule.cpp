@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-// __schedule() and everything that decides *when* it runs: the need-resched bits
-// (resched_curr / resched_curr_lazy), the preemption points of each model (reference §6.2,
-// §6.4), the tick (sched_tick), IPIs and the idle loop. Also the bookkeeping of how far the
-// running task has got in its work.
+// __schedule() and everything that decides *when* it runs: the need-resched bits (resched_curr /
+// resched_curr_lazy), the preemption points of each model (kernel/entry/common.c, and
+// preempt_schedule() / __cond_resched() in kernel/sched/core.c), the tick (sched_tick), IPIs and
+// the idle loop. Also the bookkeeping of how far the running task has got in its work.
 #include "engine/engine.h"
 
 #include <algorithm>
@@ -154,7 +154,7 @@ void Engine::schedule(CpuId c, SwitchPoint point) {
         Task& pt = tasks_[size_t(prev)];
         trace_.slices.push(rq.sliceStart, now_, prev, uint16_t(c), uint8_t(point), blocking ? kNoReason : reason);
         rq.busyTime += now_ - rq.sliceStart;
-        // __schedule(): voluntary only when blocking outside a preemption (reference §7).
+        // __schedule() (kernel/sched/core.c): voluntary only when blocking outside a preemption.
         if (blocking) pt.nvcsw++;
         else pt.nivcsw++;
         if (pt.state == TaskState::Running) pt.state = TaskState::Runnable;

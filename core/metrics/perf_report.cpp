@@ -74,8 +74,10 @@ std::string formatPerfStat(const PerfStatBlock& b) {
         out += line + "\n";
     };
     countLine(b.switches, "context-switches");
-    // The seed's split lines (mean +- standard error, then the relative error); one run has no
-    // error to print, so it gets a plain count line like the one above.
+    // The voluntary / involuntary lines as Ankur Arora's PREEMPT_AUTO posts print them (e.g.
+    // "[PATCH v2 27/35] sched: support preempt=none under PREEMPT_AUTO", LKML, 27 May 2024): mean
+    // +- standard error, then the relative error; one run has no error to print, so it gets a plain
+    // count line like the one above.
     auto splitLine = [&](const RunStats& s, const char* name) {
         if (n <= 1) return countLine(s, name);
         std::snprintf(buf, sizeof buf, "%18.2f +- %.2f %s   ( +- %.2f%% )", s.mean, s.stderror, name, s.relStderrPct());

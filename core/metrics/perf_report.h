@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // Text in the layouts the kernel discussions print: perf sched latency (Mike Galbraith's -T
-// variant with the Sum column, reference §3.1.3) and perf stat -e cs (§3.4).
+// variant with the Sum column: "[hacklet] perf sched: Add report latency max/sum fields and body
+// filter options", LKML, 3 Apr 2023) and perf stat -e cs (tools/perf/util/stat-display.c).
 #pragma once
 
 #include "metrics/latency.h"

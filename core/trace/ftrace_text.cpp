@@ -57,7 +57,8 @@ int64_t writeFtraceText(const Trace& trace, const std::function<void(std::string
             break;
         }
         case Kind::Waking:
-            // target_cpu of sched_waking: the task's CPU before select_task_rq() (kernel §8).
+            // target_cpu of sched_waking: the task's CPU before select_task_rq() (kernel/sched/core.c:
+            // try_to_wake_up(); include/trace/events/sched.h: sched_wakeup_template).
             wakeText("sched_waking", size_t(l.a), l.b >= 0 ? l.b : w.targetCpu[size_t(l.a)]);
             break;
         case Kind::Wakeup: wakeText("sched_wakeup", size_t(l.a), w.targetCpu[size_t(l.a)]); break;

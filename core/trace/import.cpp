@@ -159,8 +159,8 @@ void TraceImporter::closeSlice(int c, Time end, uint8_t point) {
 }
 
 void TraceImporter::flagObservation(int c, Time t, char nr) {
-    // need-resched column (kernel §8): N/n/p/B/b carry TIF_NEED_RESCHED (or its folded form),
-    // L/l/B/b TIF_NEED_RESCHED_LAZY.
+    // need-resched column (kernel/trace/trace_output.c: trace_print_lat_fmt()): N/n/p/B/b carry
+    // TIF_NEED_RESCHED (or its folded form), L/l/B/b TIF_NEED_RESCHED_LAZY.
     const bool eager = nr == 'N' || nr == 'n' || nr == 'p' || nr == 'B' || nr == 'b';
     const bool lazy = nr == 'L' || nr == 'l' || nr == 'B' || nr == 'b';
     CpuState& cs = cpu(c);

@@ -158,7 +158,8 @@ private slots:
         // The planner walks a counted loop whose body is channel operations and fixed runs by its
         // precomputed steps: each body op's channel operation, CPU phase (cost +- jitter) and mode.
         // perf bench sched messaging's sender: a write to each of 20 receivers (2.2 us +- 5 %),
-        // then 2 us of user-space loop (reference §2.3); its receiver: a read (2 us +- 5 %), 100 ns.
+        // then 2 us of user-space loop (sched-messaging.c: sender(); costs as calibrated in
+        // scenarios/messaging.cpp); its receiver: a read (2 us +- 5 %), 100 ns.
         const scen::Scenario s = scenarioFrom(workloads(R"({"cpus": 4})", R"({"workload": "messaging", "args": "-g 1 -t -l 7"})"));
         const Engine e = scen::instantiate(s, 1);
         int senders = 0, receivers = 0;

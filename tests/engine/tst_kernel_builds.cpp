@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // Kernel profiles and builds: the 6.12 rules where they differ from 6.18, and the 2024
-// PREEMPT_AUTO RFC, where none / voluntary / full only choose which need-resched bit is set.
+// PREEMPT_AUTO series (Ankur Arora, not merged), where none / voluntary / full only choose which
+// need-resched bit is set.
 #include "tests/test_support.h"
 
 using namespace sched;

@@ -1,7 +1,10 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-// The model x event matrix of reference §6.4: where the switch happens when a task wakes while
-// the running task is in user mode, in the kernel with cond_resched()/might_resched() points,
-// or in a preemption-disabled section, under none / voluntary / full / lazy.
+// The model x event matrix: where the switch happens when a task wakes while the running task is
+// in user mode, in the kernel with cond_resched()/might_resched() points, or in a
+// preemption-disabled section, under none / voluntary / full / lazy. The kernel decides it in
+// kernel/sched/core.c (__resched_curr(), sched_tick()) and at the preemption points
+// (kernel/entry/common.c: exit_to_user_mode_loop(), raw_irqentry_exit_cond_resched(); core.c:
+// preempt_schedule(), __cond_resched()).
 #include "tests/test_support.h"
 
 using namespace sched;

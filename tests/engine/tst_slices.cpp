@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-// Run lengths of competing CPU hogs: the request (slice) is noticed at the tick, so runs are
-// the slice rounded up to the tick (reference §3); custom slices and HRTICK change that.
+// Run lengths of competing CPU hogs: the request (slice) is noticed at the tick, so runs are the
+// slice rounded up to the tick (kernel/sched/fair.c: update_deadline(), called from update_curr()
+// in the tick's task_tick_fair() -> entity_tick()); custom slices and HRTICK change that.
 #include "tests/test_support.h"
 
 using namespace sched;

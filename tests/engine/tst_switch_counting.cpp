@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-// Voluntary vs involuntary context switches by the kernel's rule (__schedule(), reference §7):
+// Voluntary vs involuntary context switches by the kernel's rule (kernel/sched/core.c: __schedule()):
 // voluntary only when the task blocks (or exits) outside a preemption; a preemption, a
 // reschedule at return to user and sched_yield() are involuntary. Counts only when prev != next.
 #include "tests/test_support.h"

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-// The kernel discussions' findings as directions on quick sizes (reference §4): a change of one
-// knob must move the numbers the way the published tables moved them. A direction the engine
-// does not reproduce is a finding about the model, never a threshold to loosen.
+// The kernel discussions' findings (Ankur Arora's PREEMPT_AUTO patches, LKML Feb/May 2024; the
+// PREEMPT_SHORT commit 85e511df3cec) as directions on quick sizes: a change of one knob must move
+// the numbers the way the published tables moved them. A direction the engine does not reproduce is
+// a finding about the model, never a threshold to loosen.
 #include "tests/test_support.h"
 
 using namespace sched;
@@ -24,10 +25,11 @@ std::vector<LatencyRow> latencyWith(const std::string& json, const ParamChange& 
 class TestDirections : public QObject {
     Q_OBJECT
 private slots:
-    // SEED 3 (reference §4.3, Mike Galbraith's rpi4 table): massive_intr with a 100 ms slice and
-    // cyclictest -S with a 500 us slice on 4 CPUs. PREEMPT_SHORT lets the short-slice wakee
-    // preempt the long-slice hog at once (check_preempt_wakeup_fair() -> cancel_protect_slice()):
-    // cyclictest's average and summed scheduling delay drop, massive_intr is switched out more.
+    // PREEMPT_SHORT (85e511df3cec "sched/eevdf: Allow shorter slices to wakeup-preempt", Mike
+    // Galbraith's rpi4 table): massive_intr with a 100 ms slice and cyclictest -S with a 500 us
+    // slice on 4 CPUs. PREEMPT_SHORT lets the short-slice wakee preempt the long-slice hog at once
+    // (check_preempt_wakeup_fair() -> cancel_protect_slice()): cyclictest's average and summed
+    // scheduling delay drop, massive_intr is switched out more.
     void preemptShortCutsTheShortSliceTasksDelay() {
         const std::string json = R"J({"machine": {"cpus": 4, "hz": 250, "kernel": "6.18", "preempt": "full"},
           "tasks": [ {"workload": "massive_intr", "args": "4 10", "slice": "100ms"},

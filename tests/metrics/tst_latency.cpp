@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // perf sched latency and the switch counts, computed from hand-made traces whose answers are
-// worked out here by the rules of tools/perf/builtin-sched.c (reference §3.1.2).
+// worked out here by the rules of tools/perf/builtin-sched.c (latency_switch_event(),
+// latency_wakeup_event(), add_sched_in_event(), perf_sched__merge_lat()).
 #include "metrics/latency.h"
 
 #include <QtTest>

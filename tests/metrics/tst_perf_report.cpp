@@ -1,5 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-// The printed layouts, line by line against the lines quoted in the reference (§3.1.3, §3.4).
+// The printed layouts, line by line against published lines: Mike Galbraith's patched perf sched
+// latency -T (his "[hacklet] perf sched: Add report latency max/sum fields and body filter options",
+// LKML, 3 Apr 2023: output_lat_thread(), perf_sched__lat()) and perf stat --repeat
+// (tools/perf/util/stat-display.c: print_noise_pct(), print_footer()).
 #include "metrics/perf_report.h"
 
 #include <QtTest>
@@ -24,7 +27,8 @@ class TestPerfReport : public QObject {
     Q_OBJECT
 private slots:
     void latencyRowMatchesMikesTruncatedLayout() {
-        // The massive_intr row of the PREEMPT_SHORT table (reference §3.1.3).
+        // The massive_intr row of the PREEMPT_SHORT table, run 1 (commit 85e511df3cec "sched/eevdf:
+        // Allow shorter slices to wakeup-preempt", numbers by Mike Galbraith).
         LatencyRow r;
         r.comm = "massive_intr";
         r.merged = 5;
@@ -38,7 +42,9 @@ private slots:
         QCOMPARE(l[4], std::string("  massive_intr:(5)      | 846018.956 ms |   779188 | avg:   0.273 ms | max:  58.337 ms | sum:212545.245 ms |"));
     }
     void latencyTotalLineMatchesTheReference() {
-        // TOTAL line of Mike's stock run (reference §3.1.3): 1109784.680 ms, 3029507, 42.579, 845307.017.
+        // TOTAL line of Mike's stock run (Mike Galbraith, "Re: [PATCH 2/2] sched/eevdf: Use
+        // sched_attr::sched_runtime to set request/slice suggestion", LKML, 24 Sep 2023):
+        // 1109784.680 ms, 3029507, 42.579, 845307.017.
         LatencyRow r;
         r.comm = "x";
         r.merged = 2;
@@ -57,7 +63,8 @@ private slots:
         QVERIFY(l[4].rfind("  cyclictest:9136       |", 0) == 0);
     }
     void perfStatBlockMatchesSeedOne() {
-        // SEED 1, PREEMPT_AUTO column (reference §3.4 and §4.1).
+        // The PREEMPT_AUTO column of Ankur Arora, "[PATCH v2 27/35] sched: support preempt=none under
+        // PREEMPT_AUTO", LKML, 27 May 2024, in perf stat's layout (tools/perf/util/stat-display.c).
         PerfStatBlock b;
         b.switches = RunStats{10, 3173961, 0, 3173961 * 0.0060, 0, 0};
         b.voluntary = RunStats{10, 2286219.90, 0, 39510.80, 0, 0};

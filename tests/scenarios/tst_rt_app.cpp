@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-// rt-app JSON files (reference §2.7): the common subset becomes tasks with the same behaviour;
-// everything outside it, and every malformed value, is an error naming the file, line and field.
+// rt-app JSON files (scheduler-tools/rt-app: doc/tutorial.txt, src/rt-app_parse_config.c): the
+// common subset becomes tasks with the same behaviour; everything outside it, and every malformed
+// value, is an error naming the file, line and field.
 #include "tests/test_support.h"
 
 #include "scenarios/builtin_scenarios.h"

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-// schbench (reference §2.6): message threads waking workers, a wake-up latency sample and a
-// request per loop, the tool's output blocks line by line.
+// schbench (masoncl/schbench: worker.c, message.c, stats.c): message threads waking workers, a
+// wake-up latency sample and a request per loop, the tool's output blocks line by line.
 #include "tests/test_support.h"
 
 #include "scenarios/workload.h"

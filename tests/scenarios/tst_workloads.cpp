@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // The workload models with the real tools' command lines: massive_intr and cyclictest parse
-// their arguments as the tools do (and say precisely what is wrong), behave as the reference
-// describes (loop counts, one voluntary switch per loop, timer periods, the latency definition)
+// their arguments as the tools do (and say precisely what is wrong), behave as the tools' sources
+// do (loop counts, one voluntary switch per loop, timer periods, the latency definition)
 // and print their output in the tools' own layout.
 #include "tests/test_support.h"
 #include "scenarios/workload.h"
@@ -144,7 +144,7 @@ private slots:
     }
 
     // rt-tests' print_stat(): "T:%2d (%5d) P:%2d I:%ld C:%7lu Min:%7ld Act:%5ld Avg:%5ld Max:%8ld";
-    // the fields stand where they stand in cyclictest's own output (reference §2.2).
+    // the fields stand where they stand in cyclictest's own output (src/cyclictest/cyclictest.c).
     void cyclictestLineHasTheToolsLayout() {
         Scenario s = withWorkload("cyclictest", "-t1 -i 1000 -l 50", 2);
         Engine e = instantiate(s, 1);
