@@ -8,7 +8,7 @@
 // MADV_HUGEPAGE, which the kernel honours when transparent_hugepage is "madvise" (Debian's
 // default) or "always", so that one fault maps 2 MiB; and grown with mremap(), which moves the
 // page tables instead of the bytes and leaves the pages already touched as they are. Measured on
-// the seed-size messaging run (core/performance-log.md, with the latency report's change): 18,700
+// the seed-size messaging run (docs/performance-log.md, with the latency report's change): 18,700
 // page faults and 108 huge ones with the vector (which had the same huge-page path from 4 MiB up)
 // against 3,900 and 88. Smaller buffers, and every buffer off Linux, are malloc()'s, grown with
 // realloc(). A huge column's last page is touched whole: each of a trace's 30 columns holds at

@@ -32,7 +32,7 @@ struct ImportReport {
     int64_t otherEvents = 0;        // well-formed lines of events the importer does not use
     std::vector<ImportProblem> problems; // the first kMaxProblems malformed lines
     static constexpr size_t kMaxProblems = 50;
-    // Gaps closed from evidence (traces README "known quirks"):
+    // Gaps closed from evidence (tests/data/traces/README.md, "known quirks"):
     int64_t missingSwitchOut = 0;   // a task's switch-out was missing: its slice ends at its last event on that CPU
     int64_t missingSwitchIn = 0;    // a task ran on a CPU without a recorded switch-in (e.g. a missing idle exit)
     Time idleExitDelay = 0;         // median wakeup -> switch-in on an idle CPU where both were recorded

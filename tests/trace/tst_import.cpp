@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-// Importing real traces: the three shared 6.18 traces against the numbers their README gives
+// Importing real traces: the three 6.18 traces of tests/data/traces against the numbers their README gives
 // (the kernel's own counters), hand-made edge cases of the three text formats, the quirks of
 // real traces, streaming in any chunking, and malformed lines counted with their numbers.
 #include "tests/test_support.h"
