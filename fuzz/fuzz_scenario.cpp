@@ -29,7 +29,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
         return 0;
     }
     int tasks = 0;
-    for (const scen::TaskGroupSpec& g : s.tasks) tasks += g.count;
+    for (const scen::TaskGroupSpec& g : s.tasks)
+        tasks += g.count;
     if (tasks > 200 || s.config.cpus > 64) return 0;
     sched::Engine e = scen::instantiate(s, 1);
     e.runUntil(2'000'000);

@@ -4,8 +4,8 @@
 // counts and the ftrace export without tripping the sanitizers, and the scenario derived from it
 // (when a task ran) must be one the scenario parser accepts. The input is fed in two chunks split
 // where its first byte says, so that lines cut across feed() calls are covered too.
-#include "scenarios/derive.h"
 #include "metrics/latency.h"
+#include "scenarios/derive.h"
 #include "scenarios/scenario.h"
 #include "trace/ftrace_text.h"
 #include "trace/import.h"

@@ -26,20 +26,24 @@ struct Training {
 // The published experiments' workloads (scenarios/experiments/*.json), scaled down; a GUI-style
 // run; a trace written and read back.
 const Training kRuns[] = {
-    {"messaging", R"({"name": "train", "duration": "20s", "machine": {"cpus": 64, "hz": 250, "kernel": "auto-rfc", "preempt": "none"},
+    {"messaging",
+     R"({"name": "train", "duration": "20s", "machine": {"cpus": 64, "hz": 250, "kernel": "auto-rfc", "preempt": "none"},
         "tasks": [{"workload": "messaging", "args": "-g 20 -t -l 150"}, {"workload": "kthreads", "args": "-r 10 -c 20"}]})",
      true, false},
-    {"hackbench pipes", R"({"name": "train", "duration": "2s", "machine": {"cpus": 8, "hz": 1000, "preempt": "full"},
+    {"hackbench pipes",
+     R"({"name": "train", "duration": "2s", "machine": {"cpus": 8, "hz": 1000, "preempt": "full"},
         "tasks": [{"workload": "hackbench", "args": "-g 4 -l 300 -p"}]})",
      true, false},
     {"kernbench", R"({"name": "train", "duration": "3s", "machine": {"cpus": 8, "hz": 250, "preempt": "none"},
         "tasks": [{"workload": "kernbench", "args": "-j 16"}]})",
      true, false},
-    {"preempt-short", R"({"name": "train", "duration": "2s", "machine": {"cpus": 2, "hz": 250, "preempt": "lazy"},
+    {"preempt-short",
+     R"({"name": "train", "duration": "2s", "machine": {"cpus": 2, "hz": 250, "preempt": "lazy"},
         "tasks": [{"workload": "massive_intr", "args": "8 2"}, {"workload": "cyclictest", "args": "-t 2 -i 1000 -l 1500"},
                   {"workload": "browser", "args": ""}, {"workload": "schbench", "args": "-m 1 -t 4 -r 2"}]})",
      true, false},
-    {"gui", R"({"name": "train", "duration": "150ms", "machine": {"cpus": 64, "hz": 250, "preempt": "voluntary"},
+    {"gui",
+     R"({"name": "train", "duration": "150ms", "machine": {"cpus": 64, "hz": 250, "preempt": "voluntary"},
         "tasks": [{"workload": "messaging", "args": "-g 10 -t -l 100"}, {"workload": "kthreads", "args": "-r 10 -c 20"}]})",
      false, true},
 };
@@ -59,15 +63,16 @@ int main() {
         e.finish();
         const auto rows = perfSchedLatency(e.trace());
         const SwitchCounts sw = countSwitches(e.trace());
-        std::printf("%-16s %8llu events %6zu latency rows %8lld switches\n", r.name, (unsigned long long)e.eventsProcessed(), rows.size(),
-                    (long long)sw.total);
+        std::printf("%-16s %8llu events %6zu latency rows %8lld switches\n", r.name,
+                    (unsigned long long)e.eventsProcessed(), rows.size(), (long long)sw.total);
         if (!r.samples) continue;
         // The exporter and the importer, on the GUI-style run's trace.
         std::string text;
         writeFtraceText(e.trace(), [&](std::string_view part) { text.append(part); });
         ImportReport report;
         const Trace back = importTraceText(text, report);
-        std::printf("%-16s %8zu bytes of ftrace text, %zu slices read back\n", "export/import", text.size(), back.slices.size());
+        std::printf("%-16s %8zu bytes of ftrace text, %zu slices read back\n", "export/import", text.size(),
+                    back.slices.size());
     }
     return 0;
 }

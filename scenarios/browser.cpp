@@ -28,8 +28,9 @@ struct Group {
 
 // Mike's stock table in his 24 Sep 2023 mail (rpi4, 6.6.0-rc2, 300 s).
 constexpr Group kIndependent[] = {
-    {"chromium-browse", 16, 0.43, 462}, {"ThreadPoolForeg", 49, 0.58, 190}, {"Chrome_ChildIOT", 14, 0.18, 441},
-    {"ThreadPoolSingl", 6, 0.21, 145},  {"pulseaudio", 1, 0.15, 145},       {"threaded-ml", 1, 0.18, 97},
+    {"chromium-browse", 16, 0.43, 462}, {"ThreadPoolForeg", 49, 0.58, 190},
+    {"Chrome_ChildIOT", 14, 0.18, 441}, {"ThreadPoolSingl", 6, 0.21, 145},
+    {"pulseaudio", 1, 0.15, 145},       {"threaded-ml", 1, 0.18, 97},
 };
 constexpr Group kVideoChain[] = {
     {"V4L2DecoderThre", 1, 0.15, 210}, {"Media", 1, 0.20, 214}, {"VideoFrameCompo", 1, 0.17, 158},
@@ -69,7 +70,8 @@ std::string parseBrowser(const std::vector<std::string>& argv, BrowserArgs& out)
     for (size_t i = 0; i < argv.size(); ++i) {
         long long n = 0;
         if (argv[i] == "-f" && i + 1 < argv.size()) {
-            if (!wholeNumber(argv[++i], 1, 240, n)) return "-f: '" + argv[i] + "' is not a frame rate; accepted: 1 to 240 frames per second";
+            if (!wholeNumber(argv[++i], 1, 240, n))
+                return "-f: '" + argv[i] + "' is not a frame rate; accepted: 1 to 240 frames per second";
             out.fps = int(n);
         } else {
             return "unsupported browser option '" + argv[i] + "'; accepted: -f FPS (24 by default)";
@@ -84,9 +86,12 @@ void addBrowser(const BrowserArgs& a, Scenario& s) {
         // Each thread: gap, burst, with the gap that gives the group's rate.
         const double perThread = g.ratePerSec / g.threads;
         const Time mean = std::max<Time>(20 * kNsPerUs, Time(1e9 / perThread - g.burstMs * 1e6));
-        const int32_t prog = addProgram(s, Program{"", {gap(mean), burst(g.burstMs), ops::loop(0, 0)}, 0}, std::string("browser.") + g.comm);
-        const bool chromium = std::string(g.comm).rfind("pulse", 0) != 0 && std::string(g.comm) != "threaded-ml";
-        s.tasks.push_back(group(g.comm, g.threads, prog, chromium && int(s.tasks.size()) > browserGroup ? browserGroup : -1));
+        const int32_t prog = addProgram(s, Program{"", {gap(mean), burst(g.burstMs), ops::loop(0, 0)}, 0},
+                                        std::string("browser.") + g.comm);
+        const bool chromium =
+            std::string(g.comm).rfind("pulse", 0) != 0 && std::string(g.comm) != "threaded-ml";
+        s.tasks.push_back(group(g.comm, g.threads, prog,
+                                chromium && int(s.tasks.size()) > browserGroup ? browserGroup : -1));
     }
     // The audio sink: SCHED_RR from rtkit, a period of ~9 ms.
     {
@@ -94,7 +99,9 @@ void addBrowser(const BrowserArgs& a, Scenario& s) {
         wait.kind = OpKind::TimerWait;
         wait.period = Time(1e9 / 110);
         wait.cost = 2 * kNsPerUs;
-        TaskGroupSpec g = group("alsa-sink-MAI P", 1, addProgram(s, Program{"", {wait, burst(0.42), ops::loop(0, 0)}, 0}, "browser.alsa-sink"), -1);
+        TaskGroupSpec g = group(
+            "alsa-sink-MAI P", 1,
+            addProgram(s, Program{"", {wait, burst(0.42), ops::loop(0, 0)}, 0}, "browser.alsa-sink"), -1);
         g.policy = Policy::RR;
         g.rtPriority = 5;
         s.tasks.push_back(g);
@@ -103,7 +110,8 @@ void addBrowser(const BrowserArgs& a, Scenario& s) {
     const Time frame = kNsPerSec / a.fps;
     const int32_t first = int32_t(s.channels.size());
     const int stages = int(std::size(kVideoChain));
-    for (int i = 1; i < stages; ++i) s.channels.push_back({std::string("browser.frame.") + kVideoChain[i].comm, 64, -1, false});
+    for (int i = 1; i < stages; ++i)
+        s.channels.push_back({std::string("browser.frame.") + kVideoChain[i].comm, 64, -1, false});
     for (int i = 0; i < stages; ++i) {
         const Group& g = kVideoChain[i];
         const int rounds = std::max(1, int(g.ratePerSec / a.fps + 0.5));
@@ -129,7 +137,8 @@ void addBrowser(const BrowserArgs& a, Scenario& s) {
         if (i + 1 < stages) p.ops.push_back(ops::channel(OpKind::Write, first + i, 2 * kNsPerUs));
         p.ops.push_back(ops::loop(0, 0));
         const bool chromium = i < 4; // decoder, media, frame and viz compositor are Chromium threads
-        s.tasks.push_back(group(g.comm, 1, addProgram(s, std::move(p), std::string("browser.") + g.comm), chromium ? browserGroup : -1));
+        s.tasks.push_back(group(g.comm, 1, addProgram(s, std::move(p), std::string("browser.") + g.comm),
+                                chromium ? browserGroup : -1));
     }
 }
 
@@ -148,7 +157,8 @@ std::string browserReport(const Workload& w, const Engine& e) {
     }
     char b[160];
     for (const auto& [comm, v] : rows) {
-        std::snprintf(b, sizeof b, "%-16s %10.3f s CPU %9lld switches\n", comm.c_str(), double(v.first) / 1e9, (long long)v.second);
+        std::snprintf(b, sizeof b, "%-16s %10.3f s CPU %9lld switches\n", comm.c_str(), double(v.first) / 1e9,
+                      (long long)v.second);
         out += b;
     }
     return out;

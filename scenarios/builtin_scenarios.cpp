@@ -21,13 +21,16 @@ bool loadRtAppScenario(const std::string& text, const std::string& file, Scenari
     RtAppArgs ra;
     if (!addRtApp(text, file, s, ra, err)) return false;
     if (ra.duration == 0 && ra.loopsForever) {
-        err = ScenarioError{file, 1, 1, "global.duration", "a task loops for ever (\"loop\": -1 or no loop) and the run has no duration; give global.duration in seconds"};
+        err = ScenarioError{file, 1, 1, "global.duration",
+                            "a task loops for ever (\"loop\": -1 or no loop) and the run has no duration; "
+                            "give global.duration in seconds"};
         return false;
     }
     s.duration = ra.duration > 0 ? ra.duration : 3600 * sched::kNsPerSec;
     w.params = ra;
     w.groups = s.tasks.size();
-    for (const TaskGroupSpec& g : s.tasks) w.taskCount += g.count;
+    for (const TaskGroupSpec& g : s.tasks)
+        w.taskCount += g.count;
     s.workloads.push_back(w);
     out = std::move(s);
     return true;
@@ -38,13 +41,16 @@ bool loadScenario(const std::string& nameOrPath, Scenario& out, ScenarioError& e
     if (std::filesystem::is_regular_file(nameOrPath, ec)) {
         std::string text;
         if (!readTextFile(nameOrPath, text, err)) return false;
-        return looksLikeRtApp(text) ? loadRtAppScenario(text, nameOrPath, out, err) : parseScenario(text, nameOrPath, out, err);
+        return looksLikeRtApp(text) ? loadRtAppScenario(text, nameOrPath, out, err)
+                                    : parseScenario(text, nameOrPath, out, err);
     }
     for (const auto& b : builtinScenarios())
         if (nameOrPath == b.name) return parseScenario(b.text, std::string("builtin:") + b.name, out, err);
     std::string names;
-    for (const auto& b : builtinScenarios()) names += std::string(names.empty() ? "" : ", ") + b.name;
-    err = ScenarioError{nameOrPath, 0, 0, "", "no such file, and not a built-in scenario; built-in: " + names};
+    for (const auto& b : builtinScenarios())
+        names += std::string(names.empty() ? "" : ", ") + b.name;
+    err =
+        ScenarioError{nameOrPath, 0, 0, "", "no such file, and not a built-in scenario; built-in: " + names};
     return false;
 }
 

@@ -33,8 +33,10 @@ std::string parseCyclictest(const std::vector<std::string>& rawArgv, int cpus, C
     std::vector<std::string> args;
     for (const std::string& a : rawArgv) {
         if (a.size() > 2 && a[0] == '-' && a[1] != '-' && a.find_first_not_of("SmqN", 1) == std::string::npos)
-            for (size_t k = 1; k < a.size(); ++k) args.push_back(std::string("-") + a[k]);
-        else args.push_back(a);
+            for (size_t k = 1; k < a.size(); ++k)
+                args.push_back(std::string("-") + a[k]);
+        else
+            args.push_back(a);
     }
     const std::vector<std::string>& argv = args;
     for (size_t i = 0; i < argv.size(); ++i) {
@@ -58,7 +60,8 @@ std::string parseCyclictest(const std::vector<std::string>& rawArgv, int cpus, C
             return false;
         };
         long long n = 0;
-        if (a == "-m" || a == "--mlockall" || a == "-q" || a == "--quiet" || a == "--default-system" || a == "-N" || a == "--nsecs") {
+        if (a == "-m" || a == "--mlockall" || a == "-q" || a == "--quiet" || a == "--default-system" ||
+            a == "-N" || a == "--nsecs") {
             out.quiet = out.quiet || a == "-q" || a == "--quiet";
         } else if (a == "-S" || a == "--smp") {
             out.smp = true;
@@ -71,35 +74,45 @@ std::string parseCyclictest(const std::vector<std::string>& rawArgv, int cpus, C
                 out.threads = cpus;
             }
         } else if (a.rfind("-t", 0) == 0 && a.size() > 2 && a[1] != '-') {
-            if (!wholeNumber(a.substr(2), 1, 4096, n)) return "-t: '" + a.substr(2) + "' is not a thread count; accepted: 1 to 4096";
+            if (!wholeNumber(a.substr(2), 1, 4096, n))
+                return "-t: '" + a.substr(2) + "' is not a thread count; accepted: 1 to 4096";
             out.threads = int(n);
             threadsGiven = true;
         } else if (takeValue("-i", "--interval")) {
-            if (!wholeNumber(value, 10, 10'000'000, n)) return "-i: '" + value + "' is not an interval in us; accepted: 10 to 10000000";
+            if (!wholeNumber(value, 10, 10'000'000, n))
+                return "-i: '" + value + "' is not an interval in us; accepted: 10 to 10000000";
             out.interval = Time(n) * kNsPerUs;
         } else if (takeValue("-d", "--distance")) {
-            if (!wholeNumber(value, 0, 10'000'000, n)) return "-d: '" + value + "' is not a distance in us; accepted: 0 to 10000000";
+            if (!wholeNumber(value, 0, 10'000'000, n))
+                return "-d: '" + value + "' is not a distance in us; accepted: 0 to 10000000";
             out.distance = Time(n) * kNsPerUs;
         } else if (takeValue("-l", "--loops")) {
-            if (!wholeNumber(value, 0, 1'000'000'000, n)) return "-l: '" + value + "' is not a loop count; accepted: 0 (endless) to 1000000000";
+            if (!wholeNumber(value, 0, 1'000'000'000, n))
+                return "-l: '" + value + "' is not a loop count; accepted: 0 (endless) to 1000000000";
             out.loops = n;
         } else if (takeValue("-D", "--duration")) {
-            if (!durationArg(value, out.duration)) return "-D: '" + value + "' is not a duration; accepted: seconds, or a number with s, m, h or d";
+            if (!durationArg(value, out.duration))
+                return "-D: '" + value +
+                       "' is not a duration; accepted: seconds, or a number with s, m, h or d";
         } else if (takeValue("-p", "--priority")) {
-            if (!wholeNumber(value, 0, 99, n)) return "-p: '" + value + "' is not an RT priority; accepted: 0 to 99";
+            if (!wholeNumber(value, 0, 99, n))
+                return "-p: '" + value + "' is not an RT priority; accepted: 0 to 99";
             out.priority = int(n);
         } else if (takeValue("-h", "--histogram")) {
-            if (!wholeNumber(value, 1, 1'000'000, n)) return "-h: '" + value + "' is not a histogram size in us; accepted: 1 to 1000000";
+            if (!wholeNumber(value, 1, 1'000'000, n))
+                return "-h: '" + value + "' is not a histogram size in us; accepted: 1 to 1000000";
             out.histogram = int(n);
         } else {
-            return "unsupported cyclictest option '" + a + "'; accepted: -t [N], -i US, -d US, -l N, -D TIME, -p PRIO, -S, -h US, -m, -q, -N, --default-system";
+            return "unsupported cyclictest option '" + a +
+                   "'; accepted: -t [N], -i US, -d US, -l N, -D TIME, -p PRIO, -S, -h US, -m, -q, -N, "
+                   "--default-system";
         }
     }
     if (out.smp) {
         out.threads = cpus; // -S: one thread per CPU, each pinned to it
         if (threadsGiven) return "-S sets one thread per CPU; leave out -t";
     }
-    if (out.histogram > 0) out.distance = 0; // rt-tests forces -d 0 with -h
+    if (out.histogram > 0) out.distance = 0;               // rt-tests forces -d 0 with -h
     if (out.priority == 0) out.priority = out.threads + 1; // "defaulting realtime priority to N+1"
     return {};
 }
@@ -109,7 +122,10 @@ void addCyclictest(const CyclictestArgs& a, Scenario& s) {
     // the measurement threads are done.
     const Time longest = a.interval + Time(std::max(0, a.threads - 1)) * a.distance;
     const Time mainFor = a.loops > 0 ? Time(a.loops) * longest : a.duration; // 0 with neither: forever
-    Program main{"", {ops::sleep(10 * kNsPerMs), ops::run(5 * kNsPerUs), ops::loop(0, 0, mainFor), ops::simple(OpKind::Exit)}, 0};
+    Program main{"",
+                 {ops::sleep(10 * kNsPerMs), ops::run(5 * kNsPerUs), ops::loop(0, 0, mainFor),
+                  ops::simple(OpKind::Exit)},
+                 0};
     main.finalize();
     const int mainGroup = int(s.tasks.size());
     TaskGroupSpec mg;
@@ -129,7 +145,9 @@ void addCyclictest(const CyclictestArgs& a, Scenario& s) {
         // Then clock_gettime(), the statistics update, back into the syscall; -l samples, or for
         // -D, or forever.
         const Time threadFor = a.loops == 0 ? a.duration : 0;
-        Program p{"", {wait, ops::run(3 * kNsPerUs), ops::loop(0, a.loops, threadFor), ops::simple(OpKind::Exit)}, 0};
+        Program p{"",
+                  {wait, ops::run(3 * kNsPerUs), ops::loop(0, a.loops, threadFor), ops::simple(OpKind::Exit)},
+                  0};
         p.finalize();
         TaskGroupSpec g;
         g.comm = "cyclictest";
@@ -156,25 +174,31 @@ std::string cyclictestReport(const Workload& w, const Engine& e) {
     int idx = 0;
     std::vector<int64_t> all; // 1 us bins over every thread, for the percentiles
     // The main thread is the first task, the measurement threads follow it.
-    for (size_t g = size_t(w.firstTask) + 1; g <= size_t(w.firstTask) + size_t(a.threads) && g < e.tasks().size(); ++g) {
+    for (size_t g = size_t(w.firstTask) + 1;
+         g <= size_t(w.firstTask) + size_t(a.threads) && g < e.tasks().size(); ++g) {
         const Task& t = e.tasks()[g];
         const Time period = a.interval + Time(idx) * a.distance;
         const auto us = [](Time ns) { return (long long)(ns / kNsPerUs); };
         // rt-tests' print_stat(): "T:%2d (%5d) P:%2d I:%ld C:%7lu Min:%7ld Act:%5ld Avg:%5ld Max:%8ld"
-        std::snprintf(line, sizeof line, "T:%2d (%5d) P:%2d I:%lld C:%7lld Min:%7lld Act:%5lld Avg:%5lld Max:%8lld\n", idx, t.pid,
-                      a.priority > 0 ? a.priority : 0, (long long)(period / kNsPerUs), (long long)t.latCount,
-                      t.latCount ? us(t.latMin) : 0LL, us(t.latLast), t.latCount ? us(t.latSum / t.latCount) : 0LL, us(t.latMax));
+        std::snprintf(line, sizeof line,
+                      "T:%2d (%5d) P:%2d I:%lld C:%7lld Min:%7lld Act:%5lld Avg:%5lld Max:%8lld\n", idx,
+                      t.pid, a.priority > 0 ? a.priority : 0, (long long)(period / kNsPerUs),
+                      (long long)t.latCount, t.latCount ? us(t.latMin) : 0LL, us(t.latLast),
+                      t.latCount ? us(t.latSum / t.latCount) : 0LL, us(t.latMax));
         out += line;
         if (all.size() < t.latHist.size()) all.resize(t.latHist.size(), 0);
-        for (size_t b = 0; b < t.latHist.size(); ++b) all[b] += t.latHist[b];
+        for (size_t b = 0; b < t.latHist.size(); ++b)
+            all[b] += t.latHist[b];
         ++idx;
     }
     int64_t total = 0;
-    for (int64_t c : all) total += c;
+    for (int64_t c : all)
+        total += c;
     if (total > 0) {
         const auto pct = [&](double p) { return (long long)histogramPercentile(all, p); };
-        std::snprintf(line, sizeof line, "# latency percentiles (us, all threads): p50 %lld  p90 %lld  p99 %lld  p99.9 %lld\n", pct(0.5),
-                      pct(0.9), pct(0.99), pct(0.999));
+        std::snprintf(line, sizeof line,
+                      "# latency percentiles (us, all threads): p50 %lld  p90 %lld  p99 %lld  p99.9 %lld\n",
+                      pct(0.5), pct(0.9), pct(0.99), pct(0.999));
         out += line;
     }
     if (a.histogram > 0) { // -h: one line per us bucket, "%06d" then one count column per thread
@@ -182,9 +206,11 @@ std::string cyclictestReport(const Workload& w, const Engine& e) {
         for (int b = 0; b < a.histogram; ++b) {
             std::snprintf(line, sizeof line, "%06d", b);
             std::string row = line;
-            for (size_t g = size_t(w.firstTask) + 1; g <= size_t(w.firstTask) + size_t(a.threads) && g < e.tasks().size(); ++g) {
+            for (size_t g = size_t(w.firstTask) + 1;
+                 g <= size_t(w.firstTask) + size_t(a.threads) && g < e.tasks().size(); ++g) {
                 const auto& h = e.tasks()[g].latHist;
-                std::snprintf(line, sizeof line, " %06lld", (long long)(size_t(b) < h.size() ? h[size_t(b)] : 0));
+                std::snprintf(line, sizeof line, " %06lld",
+                              (long long)(size_t(b) < h.size() ? h[size_t(b)] : 0));
                 row += line;
             }
             out += row + "\n";

@@ -19,13 +19,16 @@ namespace {
 struct TaskProfile {
     TaskId id = kNoTask;
     std::vector<Time> bursts, sleeps;
-    std::vector<TaskId> sleepWaker; // per sleep, the task whose wakeup ended it; kNoTask: an interrupt, or none seen
+    std::vector<TaskId>
+        sleepWaker; // per sleep, the task whose wakeup ended it; kNoTask: an interrupt, or none seen
     bool exited = false;
     Time start = 0;
     std::map<std::string, int64_t> wakers; // who woke it: a comm, or "an interrupt" (timer, IRQ)
 };
 
-std::string ns(double t) { return std::to_string(std::llround(std::max(0.0, t))) + "ns"; }
+std::string ns(double t) {
+    return std::to_string(std::llround(std::max(0.0, t))) + "ns";
+}
 
 // What was observed, less `shift`: a duration, or the empirical distribution of its 21 quantiles
 // (every 5 %; all values when there are fewer). A fitted lognormal loses the shape that matters:
@@ -36,11 +39,13 @@ std::string ns(double t) { return std::to_string(std::llround(std::max(0.0, t)))
 std::string dist(std::vector<Time> v, double shift = 0) {
     std::sort(v.begin(), v.end());
     const auto at = [&](double x) { return std::max(0.0, x - shift); };
-    if (v.size() <= 1 || v.front() == v.back()) return "\"" + ns(std::max(1000.0, at(v.empty() ? 0 : double(v.front())))) + "\"";
+    if (v.size() <= 1 || v.front() == v.back())
+        return "\"" + ns(std::max(1000.0, at(v.empty() ? 0 : double(v.front())))) + "\"";
     const size_t n = std::min<size_t>(21, v.size());
     std::vector<double> x(n);
     double mean = 0, drawn = 0;
-    for (Time t : v) mean += at(double(t)) / double(v.size());
+    for (Time t : v)
+        mean += at(double(t)) / double(v.size());
     for (size_t k = 0; k < n; ++k) {
         const double pos = double(k) * double(v.size() - 1) / double(n - 1);
         const size_t i = std::min(size_t(pos), v.size() - 2);
@@ -52,7 +57,8 @@ std::string dist(std::vector<Time> v, double shift = 0) {
     // (Never beyond the largest seen: with a handful of values that would invent a longer one.)
     x[n - 1] = std::clamp(x[n - 1] + 2 * double(n - 1) * (mean - drawn), x[n - 2], x[n - 1]);
     std::string q;
-    for (size_t k = 0; k < n; ++k) q += (k ? ", \"" : "\"") + ns(x[k]) + "\"";
+    for (size_t k = 0; k < n; ++k)
+        q += (k ? ", \"" : "\"") + ns(x[k]) + "\"";
     return "{\"dist\": \"empirical\", \"quantiles\": [" + q + "]}";
 }
 
@@ -66,14 +72,18 @@ std::string dist(std::vector<Time> v, double shift = 0) {
 std::string cycleJson(const std::vector<const TaskProfile*>& members, int classes, double shift) {
     std::vector<Time> all;
     for (const TaskProfile* tp : members)
-        for (size_t k = 1; k < tp->bursts.size() && k < tp->sleeps.size(); ++k) all.push_back(tp->bursts[k]);
+        for (size_t k = 1; k < tp->bursts.size() && k < tp->sleeps.size(); ++k)
+            all.push_back(tp->bursts[k]);
     if (classes < 2 || all.size() < size_t(100 * classes)) return {};
     std::sort(all.begin(), all.end());
     std::vector<Time> upper; // class i holds the bursts below upper[i]
-    for (int i = 1; i < classes; ++i) upper.push_back(all[all.size() * size_t(i) / size_t(classes)]);
+    for (int i = 1; i < classes; ++i)
+        upper.push_back(all[all.size() * size_t(i) / size_t(classes)]);
     upper.erase(std::unique(upper.begin(), upper.end()), upper.end());
     const size_t n = upper.size() + 1;
-    const auto classOf = [&](Time b) { return size_t(std::upper_bound(upper.begin(), upper.end(), b) - upper.begin()); };
+    const auto classOf = [&](Time b) {
+        return size_t(std::upper_bound(upper.begin(), upper.end(), b) - upper.begin());
+    };
     std::vector<std::vector<Time>> bursts(n), sleeps(n);
     std::vector<std::vector<double>> moves(n, std::vector<double>(n, 0));
     std::vector<double> count(n, 0);
@@ -92,7 +102,8 @@ std::string cycleJson(const std::vector<const TaskProfile*>& members, int classe
     std::string out = "{ \"cycle\": [";
     for (size_t c = 0; c < n; ++c) {
         double row = 0;
-        for (double m : moves[c]) row += m;
+        for (double m : moves[c])
+            row += m;
         std::string next;
         for (size_t d = 0; d < n; ++d) {
             char p[32];
@@ -101,7 +112,8 @@ std::string cycleJson(const std::vector<const TaskProfile*>& members, int classe
         }
         char share[32];
         std::snprintf(share, sizeof share, "%.4f", count[c] / total);
-        out += std::string(c ? "," : "") + "\n          { \"share\": " + share + ", \"next\": [" + next + "],\n            \"run\": " + dist(bursts[c]) +
+        out += std::string(c ? "," : "") + "\n          { \"share\": " + share + ", \"next\": [" + next +
+               "],\n            \"run\": " + dist(bursts[c]) +
                ",\n            \"sleep\": " + dist(sleeps[c], shift) + " }";
     }
     return out + " ] }";
@@ -116,7 +128,8 @@ std::string commForScenario(const std::string& comm) {
         if (static_cast<unsigned char>(ch) >= 0x20 && ch != 0x7f) c += ch;
     if (c.size() > 15) {
         size_t n = 15;
-        while (n > 0 && (static_cast<unsigned char>(c[n]) & 0xc0) == 0x80) --n; // c[n] continues a character
+        while (n > 0 && (static_cast<unsigned char>(c[n]) & 0xc0) == 0x80)
+            --n; // c[n] continues a character
         c.resize(n);
     }
     return c.empty() ? "<...>" : c;
@@ -171,7 +184,8 @@ std::vector<TaskProfile> profiles(const Trace& trace, const std::vector<char>& w
             // The sleep: to the wakeup that ended it, else to the next switch-in.
             const Time out = s.end[i];
             const Time next = k + 1 < v.size() ? s.start[v[k + 1]] : -1;
-            auto wk = std::lower_bound(wakes[t].begin(), wakes[t].end(), std::make_pair(out, TaskId(INT32_MIN)));
+            auto wk =
+                std::lower_bound(wakes[t].begin(), wakes[t].end(), std::make_pair(out, TaskId(INT32_MIN)));
             if (wk != wakes[t].end() && (next < 0 || wk->first <= next)) {
                 tp.sleeps.push_back(wk->first - out);
                 tp.sleepWaker.push_back(wk->second);
@@ -191,7 +205,8 @@ std::vector<TaskProfile> profiles(const Trace& trace, const std::vector<char>& w
 // when its members are mostly woken from outside the pool, or the graph is not (nearly) bipartite.
 std::vector<std::vector<const TaskProfile*>> sides(const std::vector<const TaskProfile*>& m) {
     std::map<TaskId, size_t> at;
-    for (size_t i = 0; i < m.size(); ++i) at[m[i]->id] = i;
+    for (size_t i = 0; i < m.size(); ++i)
+        at[m[i]->id] = i;
     std::vector<std::map<size_t, int64_t>> adj(m.size());
     int64_t internal = 0, steady = 0;
     for (size_t i = 0; i < m.size(); ++i)
@@ -221,7 +236,8 @@ std::vector<std::vector<const TaskProfile*>> sides(const std::vector<const TaskP
         for (const auto& [j, n] : adj[i])
             if (j > i && color[j] == color[i]) conflict += n;
     std::vector<std::vector<const TaskProfile*>> out(2);
-    for (size_t i = 0; i < m.size(); ++i) out[size_t(color[i])].push_back(m[i]);
+    for (size_t i = 0; i < m.size(); ++i)
+        out[size_t(color[i])].push_back(m[i]);
     if (conflict * 10 > internal || out[1].empty()) return {m};
     return out;
 }
@@ -240,7 +256,8 @@ int workloadRootFromMarkers(const Trace& trace) {
 }
 
 std::string deriveScenarioJson(const Trace& trace, const DeriveOptions& o, DeriveSummary* summary) {
-    std::vector<char> want = o.rootPid > 0 ? descendantsOf(trace, o.rootPid) : std::vector<char>(trace.tasks.size(), 1);
+    std::vector<char> want =
+        o.rootPid > 0 ? descendantsOf(trace, o.rootPid) : std::vector<char>(trace.tasks.size(), 1);
     auto prof = profiles(trace, want);
     // The scenario format's limits (scenario_reader.h, scenario_parser.cpp): an op takes up to
     // 1000 s, a task starts and the run ends within 1 h. A longer trace is cut to them, and the
@@ -259,7 +276,8 @@ std::string deriveScenarioJson(const Trace& trace, const DeriveOptions& o, Deriv
     std::vector<std::pair<std::string, int32_t>> order;
     for (const TaskProfile& tp : prof) {
         if (tp.id == kNoTask || tp.bursts.empty()) continue;
-        const auto key = std::make_pair(commForScenario(trace.tasks[size_t(tp.id)].comm), trace.tasks[size_t(tp.id)].ppid);
+        const auto key =
+            std::make_pair(commForScenario(trace.tasks[size_t(tp.id)].comm), trace.tasks[size_t(tp.id)].ppid);
         if (!byComm.count(key)) order.push_back(key);
         byComm[key].push_back(&tp);
     }
@@ -273,7 +291,8 @@ std::string deriveScenarioJson(const Trace& trace, const DeriveOptions& o, Deriv
     DeriveSummary sum;
     std::string tasks;
     std::string wakers;
-    const auto entry = [&](const std::string& comm, const std::vector<const TaskProfile*>& members, const std::string& label) {
+    const auto entry = [&](const std::string& comm, const std::vector<const TaskProfile*>& members,
+                           const std::string& label) {
         std::vector<Time> bursts, sleeps, firstBurst, firstSleep;
         std::map<std::string, int64_t> by;
         Time start = INT64_MAX;
@@ -286,16 +305,19 @@ std::string deriveScenarioJson(const Trace& trace, const DeriveOptions& o, Deriv
             if (!tp->sleeps.empty()) firstSleep.push_back(tp->sleeps.front());
             bursts.insert(bursts.end(), tp->bursts.begin() + 1, tp->bursts.end());
             if (!tp->sleeps.empty()) sleeps.insert(sleeps.end(), tp->sleeps.begin() + 1, tp->sleeps.end());
-            for (const auto& [k, n] : tp->wakers) by[k] += n;
+            for (const auto& [k, n] : tp->wakers)
+                by[k] += n;
             start = std::min(start, tp->start);
             cycles += std::max<int64_t>(0, int64_t(tp->sleeps.size()) - 1);
             exits = exits && tp->exited;
-            for (Time b : tp->bursts) sum.runtime += b;
+            for (Time b : tp->bursts)
+                sum.runtime += b;
             ++sum.tasks;
         }
         sum.bursts += int64_t(bursts.size() + firstBurst.size());
         sum.sleeps += int64_t(sleeps.size() + firstSleep.size());
-        const int64_t perTask = std::max<int64_t>(0, (cycles + int64_t(members.size()) / 2) / int64_t(members.size()));
+        const int64_t perTask =
+            std::max<int64_t>(0, (cycles + int64_t(members.size()) / 2) / int64_t(members.size()));
         int64_t total = 0, fromIrq = 0;
         std::string top;
         for (const auto& [k, n] : by) {
@@ -303,27 +325,36 @@ std::string deriveScenarioJson(const Trace& trace, const DeriveOptions& o, Deriv
             if (k == "an interrupt") fromIrq = n;
         }
         std::vector<std::pair<int64_t, std::string>> ranked;
-        for (const auto& [k, n] : by) ranked.push_back({-n, k});
+        for (const auto& [k, n] : by)
+            ranked.push_back({-n, k});
         std::sort(ranked.begin(), ranked.end());
         for (size_t i = 0; i < ranked.size() && i < 3; ++i)
-            top += (i ? ", " : "") + ranked[i].second + " " + std::to_string(int(std::lround(-100.0 * double(ranked[i].first) / double(total)))) + "%";
+            top += (i ? ", " : "") + ranked[i].second + " " +
+                   std::to_string(int(std::lround(-100.0 * double(ranked[i].first) / double(total)))) + "%";
         if (!top.empty()) wakers += "  //   " + label + " woken by " + top + "\n";
         const bool timerWoken = total > 0 && fromIrq * 2 >= total;
         const TraceTask& first = trace.tasks[size_t(members.front()->id)];
         std::string e = "    { \"comm\": " + quote(comm);
         if (members.size() > 1) e += ", \"count\": " + std::to_string(members.size());
         e += ", \"start\": \"" + ns(double(start)) + "\"";
-        if (first.prio < 100) e += ", \"policy\": \"fifo\", \"priority\": " + std::to_string(std::clamp(99 - first.prio, 1, 99));
-        else if (first.prio != 120) e += ", \"nice\": " + std::to_string(std::clamp(first.prio - 120, -20, 19));
+        if (first.prio < 100)
+            e +=
+                ", \"policy\": \"fifo\", \"priority\": " + std::to_string(std::clamp(99 - first.prio, 1, 99));
+        else if (first.prio != 120)
+            e += ", \"nice\": " + std::to_string(std::clamp(first.prio - 120, -20, 19));
         e += ",\n      \"behavior\": [ ";
         e += "{ \"run\": " + dist(firstBurst) + " }";
         if (!firstSleep.empty()) e += ", { \"sleep\": " + dist(firstSleep, timerWoken ? timerPath : 0) + " }";
-        const std::string cycle = perTask > 0 && !sleeps.empty() ? cycleJson(members, o.cycleClasses, timerWoken ? timerPath : 0) : "";
+        const std::string cycle = perTask > 0 && !sleeps.empty()
+                                      ? cycleJson(members, o.cycleClasses, timerWoken ? timerPath : 0)
+                                      : "";
         if (!cycle.empty())
-            e += ",\n      { \"repeat\": " + std::to_string(perTask) + ", \"body\": [\n        " + cycle + " ] }";
+            e += ",\n      { \"repeat\": " + std::to_string(perTask) + ", \"body\": [\n        " + cycle +
+                 " ] }";
         else if (perTask > 0 && !sleeps.empty())
-            e += ",\n      { \"repeat\": " + std::to_string(perTask) + ", \"body\": [\n        { \"run\": " + dist(bursts) + " },\n        { \"sleep\": " +
-                 dist(sleeps, timerWoken ? timerPath : 0) + " } ] }";
+            e += ",\n      { \"repeat\": " + std::to_string(perTask) +
+                 ", \"body\": [\n        { \"run\": " + dist(bursts) +
+                 " },\n        { \"sleep\": " + dist(sleeps, timerWoken ? timerPath : 0) + " } ] }";
         if (!bursts.empty() && !firstSleep.empty()) e += ",\n      { \"run\": " + dist(bursts) + " }";
         e += exits ? ", { \"exit\": true } ]" : " ]";
         e += " }";
@@ -335,33 +366,42 @@ std::string deriveScenarioJson(const Trace& trace, const DeriveOptions& o, Deriv
         if (int(members.size()) > o.poolAbove) {
             const auto parts = sides(members);
             for (size_t i = 0; i < parts.size(); ++i)
-                entry(key.first, parts[i], parts.size() == 1 ? key.first : key.first + " (" + std::to_string(parts[i].size()) + " tasks woken by the other " + std::to_string(parts[1 - i].size()) + ")");
-        }
-        else
-            for (const TaskProfile* tp : members) entry(key.first, {tp}, key.first);
+                entry(key.first, parts[i],
+                      parts.size() == 1
+                          ? key.first
+                          : key.first + " (" + std::to_string(parts[i].size()) +
+                                " tasks woken by the other " + std::to_string(parts[1 - i].size()) + ")");
+        } else
+            for (const TaskProfile* tp : members)
+                entry(key.first, {tp}, key.first);
     }
     // The simulator models up to kMaxCpus: a bigger machine's workload runs on that many (said below).
     const int cpus = std::min(o.cpus > 0 ? o.cpus : std::max(1, trace.cpus), kMaxCpus);
     char head[1024];
-    std::snprintf(head, sizeof head,
-                  "{\n  // Derived by schedscope-cli derive from %s: per task (or per comm group) its CPU bursts\n"
-                  "  // between sleeps and its sleeps, as empirical distributions (21 quantiles, mean kept); a\n"
-                  "  // \"cycle\" draws each run-sleep cycle's class (by burst length) from the previous one's.\n"
-                  "  // Sleeps are modelled as timer sleeps; who woke whom in the trace:\n",
-                  o.source.c_str());
+    std::snprintf(
+        head, sizeof head,
+        "{\n  // Derived by schedscope-cli derive from %s: per task (or per comm group) its CPU bursts\n"
+        "  // between sleeps and its sleeps, as empirical distributions (21 quantiles, mean kept); a\n"
+        "  // \"cycle\" draws each run-sleep cycle's class (by burst length) from the previous one's.\n"
+        "  // Sleeps are modelled as timer sleeps; who woke whom in the trace:\n",
+        o.source.c_str());
     std::string out = head + wakers;
     if (o.cpus <= 0 && trace.cpus > kMaxCpus)
-        out += "  // The trace's machine has " + std::to_string(trace.cpus) + " CPUs; the simulator models up to " + std::to_string(kMaxCpus) +
-               ": this scenario runs on " + std::to_string(kMaxCpus) + ".\n";
+        out += "  // The trace's machine has " + std::to_string(trace.cpus) +
+               " CPUs; the simulator models up to " + std::to_string(kMaxCpus) + ": this scenario runs on " +
+               std::to_string(kMaxCpus) + ".\n";
     if (cut > 0 || trace.endTime + 100 * kNsPerMs > kMaxRun)
-        out += "  // Cut to the scenario format's limits: " + std::to_string(cut) + " bursts or sleeps longer than 1000 s, and the " +
-               "run to 1 h (the trace spans " + std::to_string(trace.endTime / kNsPerSec) + " s).\n";
+        out += "  // Cut to the scenario format's limits: " + std::to_string(cut) +
+               " bursts or sleeps longer than 1000 s, and the " + "run to 1 h (the trace spans " +
+               std::to_string(trace.endTime / kNsPerSec) + " s).\n";
     out += "  \"name\": " + quote("derived-" + o.source.substr(o.source.find_last_of('/') + 1)) + ",\n";
-    out += "  \"description\": " + quote("Derived from the trace " + o.source + ": " + std::to_string(sum.tasks) + " tasks in " +
-                                         std::to_string(sum.entries) + " entries") + ",\n";
+    out += "  \"description\": " +
+           quote("Derived from the trace " + o.source + ": " + std::to_string(sum.tasks) + " tasks in " +
+                 std::to_string(sum.entries) + " entries") +
+           ",\n";
     out += "  \"duration\": \"" + ns(double(std::min(trace.endTime + 100 * kNsPerMs, kMaxRun))) + "\",\n";
-    out += "  \"machine\": { \"cpus\": " + std::to_string(cpus) + ", \"hz\": " + std::to_string(o.hz) + ", \"kernel\": " + quote(o.kernel) +
-           ", \"preempt\": " + quote(o.preempt) + " },\n";
+    out += "  \"machine\": { \"cpus\": " + std::to_string(cpus) + ", \"hz\": " + std::to_string(o.hz) +
+           ", \"kernel\": " + quote(o.kernel) + ", \"preempt\": " + quote(o.preempt) + " },\n";
     out += "  \"tasks\": [\n" + tasks + "\n  ]\n}\n";
     if (summary) *summary = sum;
     return out;

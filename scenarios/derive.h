@@ -8,26 +8,27 @@
 // happen to that workload. Written as scenario JSON for people to read and edit.
 #pragma once
 
-#include "trace/trace.h"
 #include "base/types.h"
+#include "trace/trace.h"
 
 #include <string>
 
 namespace scen {
 
 struct DeriveOptions {
-    int32_t rootPid = -1;  // the workload: this pid and its descendants; -1: every task
-    int cpus = 0;          // 0: the trace's
+    int32_t rootPid = -1; // the workload: this pid and its descendants; -1: every task
+    int cpus = 0;         // 0: the trace's
     int hz = 250;
     std::string preempt = "none", kernel = "6.18";
-    int poolAbove = 4;     // siblings (one comm, one parent) beyond this many become one group entry
-    int cycleClasses = 3;  // steady run-sleep cycles in this many classes by burst, a Markov chain between them (1: independent draws)
-    std::string source;    // the trace's file name, for the description
+    int poolAbove = 4;    // siblings (one comm, one parent) beyond this many become one group entry
+    int cycleClasses = 3; // steady run-sleep cycles in this many classes by burst, a Markov chain between
+                          // them (1: independent draws)
+    std::string source;   // the trace's file name, for the description
 };
 
 struct DeriveSummary {
     int tasks = 0, entries = 0;
-    sched::Time runtime = 0;   // CPU time of the derived tasks in the trace
+    sched::Time runtime = 0; // CPU time of the derived tasks in the trace
     int64_t bursts = 0, sleeps = 0;
 };
 
@@ -37,6 +38,7 @@ int workloadRootFromMarkers(const sched::Trace& trace);
 
 // Scenario JSON text; the summary says what went in. Empty when no task of the workload ran in
 // the trace (a scenario needs one).
-std::string deriveScenarioJson(const sched::Trace& trace, const DeriveOptions& opts, DeriveSummary* summary = nullptr);
+std::string deriveScenarioJson(const sched::Trace& trace, const DeriveOptions& opts,
+                               DeriveSummary* summary = nullptr);
 
 } // namespace scen

@@ -3,7 +3,6 @@
 
 #include "scenarios/json_value.h"
 
-
 namespace scen {
 
 namespace {
@@ -33,8 +32,10 @@ void merge(JsonValue& base, const JsonValue& patch) {
     }
     if (base.isArray() && patch.isArray()) {
         for (size_t i = 0; i < patch.items.size(); ++i) {
-            if (i < base.items.size()) merge(base.items[i], patch.items[i]);
-            else base.items.push_back(patch.items[i]);
+            if (i < base.items.size())
+                merge(base.items[i], patch.items[i]);
+            else
+                base.items.push_back(patch.items[i]);
         }
         return;
     }
@@ -53,15 +54,19 @@ struct Reader {
         if (v.type == t) return true;
         return fail(v.pos, field, "expected " + jsonTypeName(t) + ", found " + jsonTypeName(v.type));
     }
-    bool keys(const JsonValue& obj, const std::string& field, std::initializer_list<const char*> allowed, bool others = false) {
+    bool keys(const JsonValue& obj, const std::string& field, std::initializer_list<const char*> allowed,
+              bool others = false) {
         if (others) return true;
         for (size_t i = 0; i < obj.members.size(); ++i) {
             bool ok = false;
-            for (const char* a : allowed) ok = ok || obj.members[i].first == a;
+            for (const char* a : allowed)
+                ok = ok || obj.members[i].first == a;
             if (!ok) {
                 std::string list;
-                for (const char* a : allowed) list += (list.empty() ? "" : ", ") + std::string(a);
-                return fail(obj.keyPos[i], (field.empty() ? "" : field + ".") + obj.members[i].first, "unknown field; accepted here: " + list);
+                for (const char* a : allowed)
+                    list += (list.empty() ? "" : ", ") + std::string(a);
+                return fail(obj.keyPos[i], (field.empty() ? "" : field + ".") + obj.members[i].first,
+                            "unknown field; accepted here: " + list);
             }
         }
         return true;
@@ -69,7 +74,8 @@ struct Reader {
     bool repeat(const JsonValue& v, const std::string& f, int& out) {
         if (!expect(v, JT::Number, f)) return false;
         const auto n = v.integer();
-        if (!n || *n < 1 || *n > 1000) return fail(v.pos, f, "'" + v.text + "' is not a run count; accepted: 1 to 1000");
+        if (!n || *n < 1 || *n > 1000)
+            return fail(v.pos, f, "'" + v.text + "' is not a run count; accepted: 1 to 1000");
         out = int(*n);
         return true;
     }
@@ -84,30 +90,47 @@ struct Reader {
 
     bool read(const JsonValue& root, bool quick, Experiment& x) {
         if (!expect(root, JT::Object, "(top level)")) return false;
-        if (!keys(root, "", {"name", "title", "description", "report", "repeat", "rows", "reference", "scenario", "configurations", "quick"}))
+        if (!keys(root, "",
+                  {"name", "title", "description", "report", "repeat", "rows", "reference", "scenario",
+                   "configurations", "quick"}))
             return false;
-        for (auto [key, dst] : {std::pair{"name", &x.name}, {"title", &x.title}, {"description", &x.description}})
+        for (auto [key, dst] :
+             {std::pair{"name", &x.name}, {"title", &x.title}, {"description", &x.description}})
             if (auto* v = root.find(key)) {
                 if (!expect(*v, JT::String, key)) return false;
                 *dst = v->text;
             }
         const JsonValue* report = root.find("report");
-        if (!report) return fail(root.pos, "report", "an experiment needs a \"report\": \"perf-stat\", \"kernbench\" or \"perf-sched-latency\"");
+        if (!report)
+            return fail(
+                root.pos, "report",
+                "an experiment needs a \"report\": \"perf-stat\", \"kernbench\" or \"perf-sched-latency\"");
         if (!expect(*report, JT::String, "report")) return false;
-        if (report->text == "perf-stat") x.report = ExperimentReport::PerfStat;
-        else if (report->text == "kernbench") x.report = ExperimentReport::Kernbench;
-        else if (report->text == "perf-sched-latency") x.report = ExperimentReport::PerfSchedLatency;
-        else return fail(report->pos, "report", "'" + report->text + "' is not a report layout; accepted: perf-stat, kernbench, perf-sched-latency");
+        if (report->text == "perf-stat")
+            x.report = ExperimentReport::PerfStat;
+        else if (report->text == "kernbench")
+            x.report = ExperimentReport::Kernbench;
+        else if (report->text == "perf-sched-latency")
+            x.report = ExperimentReport::PerfSchedLatency;
+        else
+            return fail(report->pos, "report",
+                        "'" + report->text +
+                            "' is not a report layout; accepted: perf-stat, kernbench, perf-sched-latency");
         if (auto* v = root.find("repeat"); v && !repeat(*v, "repeat", x.repeat)) return false;
         if (auto* v = root.find("rows"); v && !strings(*v, "rows", x.rows)) return false;
         if (auto* v = root.find("reference"); v && !strings(*v, "reference", x.reference)) return false;
         const JsonValue* base = root.find("scenario");
-        if (!base) return fail(root.pos, "scenario", "an experiment needs a \"scenario\" object (the workload and machine both configurations share)");
+        if (!base)
+            return fail(root.pos, "scenario",
+                        "an experiment needs a \"scenario\" object (the workload and machine both "
+                        "configurations share)");
         if (!expect(*base, JT::Object, "scenario")) return false;
         JsonValue sized = *base;
         if (quick) {
             const JsonValue* q = root.find("quick");
-            if (!q) return fail(root.pos, "quick", "this experiment has no \"quick\" size; run it without --quick");
+            if (!q)
+                return fail(root.pos, "quick",
+                            "this experiment has no \"quick\" size; run it without --quick");
             if (!expect(*q, JT::Object, "quick") || !keys(*q, "quick", {"repeat", "scenario"})) return false;
             if (auto* v = q->find("repeat"); v && !repeat(*v, "quick.repeat", x.repeat)) return false;
             if (auto* v = q->find("scenario")) {
@@ -117,19 +140,25 @@ struct Reader {
             x.quick = true;
         }
         const JsonValue* configs = root.find("configurations");
-        if (!configs) return fail(root.pos, "configurations", "an experiment needs \"configurations\": at least two patches of the scenario, each with a \"label\"");
+        if (!configs)
+            return fail(root.pos, "configurations",
+                        "an experiment needs \"configurations\": at least two patches of the scenario, each "
+                        "with a \"label\"");
         if (!expect(*configs, JT::Array, "configurations")) return false;
         if (configs->items.size() < 2 || configs->items.size() > 8)
-            return fail(configs->pos, "configurations", "accepted: 2 to 8 configurations; found " + std::to_string(configs->items.size()));
+            return fail(configs->pos, "configurations",
+                        "accepted: 2 to 8 configurations; found " + std::to_string(configs->items.size()));
         for (size_t i = 0; i < configs->items.size(); ++i) {
             const JsonValue& c = configs->items[i];
             const std::string f = "configurations[" + std::to_string(i) + "]";
             if (!expect(c, JT::Object, f)) return false;
             const JsonValue* label = c.find("label");
-            if (!label) return fail(c.pos, f + ".label", "each configuration needs a \"label\" (the column title)");
+            if (!label)
+                return fail(c.pos, f + ".label", "each configuration needs a \"label\" (the column title)");
             if (!expect(*label, JT::String, f + ".label")) return false;
             for (const auto& other : x.configs)
-                if (other.label == label->text) return fail(label->pos, f + ".label", "label '" + label->text + "' is used twice");
+                if (other.label == label->text)
+                    return fail(label->pos, f + ".label", "label '" + label->text + "' is used twice");
             JsonValue patch = c;
             for (size_t k = 0; k < patch.members.size(); ++k)
                 if (patch.members[k].first == "label") {
@@ -150,7 +179,8 @@ struct Reader {
 
 } // namespace
 
-bool parseExperiment(const std::string& text, const std::string& fileName, bool quick, Experiment& out, ScenarioError& err) {
+bool parseExperiment(const std::string& text, const std::string& fileName, bool quick, Experiment& out,
+                     ScenarioError& err) {
     JsonValue root;
     JsonError je;
     if (!parseJson(text, root, je)) {

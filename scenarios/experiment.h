@@ -30,7 +30,8 @@ struct Experiment {
     std::vector<ExperimentConfig> configs;
 };
 
-bool parseExperiment(const std::string& text, const std::string& fileName, bool quick, Experiment& out, ScenarioError& err);
+bool parseExperiment(const std::string& text, const std::string& fileName, bool quick, Experiment& out,
+                     ScenarioError& err);
 bool loadExperimentFile(const std::string& path, bool quick, Experiment& out, ScenarioError& err);
 
 } // namespace scen

@@ -29,12 +29,18 @@ std::optional<long long> JsonValue::integer() const {
 
 std::string jsonTypeName(JsonValue::Type t) {
     switch (t) {
-    case JsonValue::Type::Null: return "null";
-    case JsonValue::Type::Bool: return "a boolean";
-    case JsonValue::Type::Number: return "a number";
-    case JsonValue::Type::String: return "a string";
-    case JsonValue::Type::Array: return "an array";
-    case JsonValue::Type::Object: return "an object";
+    case JsonValue::Type::Null:
+        return "null";
+    case JsonValue::Type::Bool:
+        return "a boolean";
+    case JsonValue::Type::Number:
+        return "a number";
+    case JsonValue::Type::String:
+        return "a string";
+    case JsonValue::Type::Array:
+        return "an array";
+    case JsonValue::Type::Object:
+        return "an object";
     }
     return "?";
 }
@@ -42,7 +48,7 @@ std::string jsonTypeName(JsonValue::Type t) {
 namespace {
 
 class Parser {
-public:
+  public:
     Parser(const std::string& t, JsonError& e) : s_(t), err_(e) {}
 
     bool document(JsonValue& out) {
@@ -53,7 +59,7 @@ public:
         return true;
     }
 
-private:
+  private:
     JsonPos here() const { return {line_, int(i_ - lineStart_) + 1}; }
     bool fail(const std::string& m) {
         err_.pos = here();
@@ -70,7 +76,8 @@ private:
                 ++i_;
             } else if (c == '/' && i_ + 1 < s_.size() && s_[i_ + 1] == '/') {
                 // // comments are accepted: scenario files are meant to be annotated by hand
-                while (i_ < s_.size() && s_[i_] != '\n') ++i_;
+                while (i_ < s_.size() && s_[i_] != '\n')
+                    ++i_;
             } else {
                 break;
             }
@@ -78,8 +85,10 @@ private:
     }
     bool literal(const char* word, JsonValue& out, JsonValue::Type t, bool b) {
         size_t n = 0;
-        while (word[n]) ++n;
-        if (s_.compare(i_, n, word) != 0) return fail("unknown word; expected a value (string, number, object, array, true, false, null)");
+        while (word[n])
+            ++n;
+        if (s_.compare(i_, n, word) != 0)
+            return fail("unknown word; expected a value (string, number, object, array, true, false, null)");
         out.type = t;
         out.boolean = b;
         i_ += n;
@@ -107,7 +116,8 @@ private:
         if (s_[i_] == '-') ++i_;
         auto digits = [&] {
             const size_t b = i_;
-            while (i_ < s_.size() && s_[i_] >= '0' && s_[i_] <= '9') ++i_;
+            while (i_ < s_.size() && s_[i_] >= '0' && s_[i_] <= '9')
+                ++i_;
             return i_ > b;
         };
         if (!digits()) return fail("malformed number");
@@ -139,24 +149,48 @@ private:
                 if (++i_ >= s_.size()) break;
                 const char e = s_[i_++];
                 switch (e) {
-                case '"': out += '"'; break;
-                case '\\': out += '\\'; break;
-                case '/': out += '/'; break;
-                case 'n': out += '\n'; break;
-                case 't': out += '\t'; break;
-                case 'r': out += '\r'; break;
-                case 'b': out += '\b'; break;
-                case 'f': out += '\f'; break;
+                case '"':
+                    out += '"';
+                    break;
+                case '\\':
+                    out += '\\';
+                    break;
+                case '/':
+                    out += '/';
+                    break;
+                case 'n':
+                    out += '\n';
+                    break;
+                case 't':
+                    out += '\t';
+                    break;
+                case 'r':
+                    out += '\r';
+                    break;
+                case 'b':
+                    out += '\b';
+                    break;
+                case 'f':
+                    out += '\f';
+                    break;
                 case 'u': {
                     if (i_ + 4 > s_.size()) return fail("truncated \\u escape");
                     const unsigned cp = unsigned(std::strtoul(s_.substr(i_, 4).c_str(), nullptr, 16));
                     i_ += 4;
-                    if (cp < 0x80) out += char(cp);
-                    else if (cp < 0x800) { out += char(0xC0 | (cp >> 6)); out += char(0x80 | (cp & 0x3F)); }
-                    else { out += char(0xE0 | (cp >> 12)); out += char(0x80 | ((cp >> 6) & 0x3F)); out += char(0x80 | (cp & 0x3F)); }
+                    if (cp < 0x80)
+                        out += char(cp);
+                    else if (cp < 0x800) {
+                        out += char(0xC0 | (cp >> 6));
+                        out += char(0x80 | (cp & 0x3F));
+                    } else {
+                        out += char(0xE0 | (cp >> 12));
+                        out += char(0x80 | ((cp >> 6) & 0x3F));
+                        out += char(0x80 | (cp & 0x3F));
+                    }
                     break;
                 }
-                default: return fail(std::string("unknown escape '\\") + e + "'");
+                default:
+                    return fail(std::string("unknown escape '\\") + e + "'");
                 }
                 continue;
             }
@@ -169,7 +203,10 @@ private:
         out.type = JsonValue::Type::Array;
         ++i_;
         skipWs();
-        if (i_ < s_.size() && s_[i_] == ']') { ++i_; return true; }
+        if (i_ < s_.size() && s_[i_] == ']') {
+            ++i_;
+            return true;
+        }
         for (;;) {
             JsonValue v;
             skipWs();
@@ -177,8 +214,14 @@ private:
             out.items.push_back(std::move(v));
             skipWs();
             if (i_ >= s_.size()) return fail("unexpected end of file in an array; ']' expected");
-            if (s_[i_] == ',') { ++i_; continue; }
-            if (s_[i_] == ']') { ++i_; return true; }
+            if (s_[i_] == ',') {
+                ++i_;
+                continue;
+            }
+            if (s_[i_] == ']') {
+                ++i_;
+                return true;
+            }
             return fail("expected ',' or ']' in an array");
         }
     }
@@ -186,7 +229,10 @@ private:
         out.type = JsonValue::Type::Object;
         ++i_;
         skipWs();
-        if (i_ < s_.size() && s_[i_] == '}') { ++i_; return true; }
+        if (i_ < s_.size() && s_[i_] == '}') {
+            ++i_;
+            return true;
+        }
         for (;;) {
             skipWs();
             if (i_ >= s_.size() || s_[i_] != '"') return fail("expected a field name in double quotes");
@@ -208,8 +254,14 @@ private:
             out.keyPos.push_back(kp);
             skipWs();
             if (i_ >= s_.size()) return fail("unexpected end of file in an object; '}' expected");
-            if (s_[i_] == ',') { ++i_; continue; }
-            if (s_[i_] == '}') { ++i_; return true; }
+            if (s_[i_] == ',') {
+                ++i_;
+                continue;
+            }
+            if (s_[i_] == '}') {
+                ++i_;
+                return true;
+            }
             return fail("expected ',' or '}' in an object");
         }
     }

@@ -22,10 +22,10 @@ struct JsonValue {
     JsonPos pos;
     bool boolean = false;
     double number = 0;
-    std::string text; // string value, or the number's literal text
-    std::vector<JsonValue> items;                            // Array
+    std::string text;                                       // string value, or the number's literal text
+    std::vector<JsonValue> items;                           // Array
     std::vector<std::pair<std::string, JsonValue>> members; // Object, in file order
-    std::vector<JsonPos> keyPos;                             // Object: where each key starts
+    std::vector<JsonPos> keyPos;                            // Object: where each key starts
 
     // Defined in the .cpp, where JsonValue is complete: std::pair<std::string, JsonValue> may not
     // be instantiated inside the class (Clang does it for the implicit constexpr destructor).

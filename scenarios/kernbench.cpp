@@ -30,7 +30,8 @@ struct JobSize {
     int per20;
 };
 constexpr JobSize kSizes[] = {{"small", 32, 10}, {"medium", 75, 6}, {"large", 138, 3}, {"huge", 266, 1}};
-constexpr int kPattern[20] = {0, 1, 0, 2, 0, 1, 0, 3, 0, 1, 0, 2, 0, 1, 0, 0, 1, 2, 0, 1}; // 10/6/3/1, interleaved
+constexpr int kPattern[20] = {0, 1, 0, 2, 0, 1, 0, 3, 0, 1,
+                              0, 2, 0, 1, 0, 0, 1, 2, 0, 1}; // 10/6/3/1, interleaved
 // Serial phases: 400 short steps of ~20 ms before the parallel build, 6 link steps of ~2.5 s after.
 constexpr int kSerialStart = 400, kSerialEnd = 6;
 
@@ -67,16 +68,20 @@ std::string parseKernbench(const std::vector<std::string>& argv, int cpus, Kernb
         long long n = 0;
         if (a == "-j" || a.rfind("-j", 0) == 0) {
             std::string v = a.size() > 2 ? a.substr(2) : (i + 1 < argv.size() ? argv[++i] : "");
-            if (v.empty()) return "-j: needs a job count (0 = make -j without a limit, kernbench's maximal load)";
-            if (!wholeNumber(v, 0, 100000, n)) return "-j: '" + v + "' is not a job count; accepted: 0 (no limit) to 100000";
+            if (v.empty())
+                return "-j: needs a job count (0 = make -j without a limit, kernbench's maximal load)";
+            if (!wholeNumber(v, 0, 100000, n))
+                return "-j: '" + v + "' is not a job count; accepted: 0 (no limit) to 100000";
             out.jobs = int(n);
         } else if (a == "--objects") {
             if (i + 1 >= argv.size()) return "--objects: needs a count of compile jobs";
             if (!wholeNumber(argv[++i], 20, 100000, n) || n % 20 != 0)
-                return "--objects: '" + argv[i] + "' is not a multiple of 20 between 20 and 100000 (objects come in mixes of 20 sizes)";
+                return "--objects: '" + argv[i] +
+                       "' is not a multiple of 20 between 20 and 100000 (objects come in mixes of 20 sizes)";
             out.objects = int(n);
         } else {
-            return "unsupported kernbench option '" + a + "'; accepted: -j N (0 = no limit), --objects N (multiple of 20)";
+            return "unsupported kernbench option '" + a +
+                   "'; accepted: -j N (0 = no limit), --objects N (multiple of 20)";
         }
     }
     return {};
@@ -85,7 +90,8 @@ std::string parseKernbench(const std::vector<std::string>& argv, int cpus, Kernb
 void addKernbench(const KernbenchArgs& a, Scenario& s) {
     int32_t sizeProg[4];
     for (int k = 0; k < 4; ++k)
-        sizeProg[k] = addJob(s, "cc1", kSizes[k].rounds, kRoundUser, kRoundSys, std::string("kernbench.cc1.") + kSizes[k].name);
+        sizeProg[k] = addJob(s, "cc1", kSizes[k].rounds, kRoundUser, kRoundSys,
+                             std::string("kernbench.cc1.") + kSizes[k].name);
     const int32_t serial = addJob(s, "sh", 2, 8 * kNsPerMs, 1500 * kNsPerUs, "kernbench.serial-step");
     const int32_t link = addJob(s, "ld", 240, kRoundUser, kRoundSys, "kernbench.link");
 
@@ -100,7 +106,8 @@ void addKernbench(const KernbenchArgs& a, Scenario& s) {
     // 20-object mix); -j 0 forks everything at once.
     const int slots = a.jobs == 0 ? a.objects : std::min(a.jobs, a.objects);
     int next = 0;
-    for (; next < slots; ++next) make.ops.push_back(ops::fork(sizeProg[kPattern[next % 20]], 1, false, forkCost));
+    for (; next < slots; ++next)
+        make.ops.push_back(ops::fork(sizeProg[kPattern[next % 20]], 1, false, forkCost));
     const int remaining = a.objects - slots;
     if (remaining > 0) {
         // One loop over a 20-fork body, entered at the right phase of the pattern: unrolled
@@ -174,9 +181,11 @@ std::string formatKernbench(const std::string& load, const std::vector<Kernbench
     // kernbench's average block: mean and sample standard deviation of each field.
     const auto stat = [&](double KernbenchNumbers::*f) {
         double mean = 0, var = 0;
-        for (const auto& r : runs) mean += r.*f;
+        for (const auto& r : runs)
+            mean += r.*f;
         mean /= double(std::max<size_t>(1, runs.size()));
-        for (const auto& r : runs) var += (r.*f - mean) * (r.*f - mean);
+        for (const auto& r : runs)
+            var += (r.*f - mean) * (r.*f - mean);
         const double sd = runs.size() > 1 ? std::sqrt(var / double(runs.size() - 1)) : 0.0;
         char b[64];
         std::snprintf(b, sizeof b, "%.2f (%.2f)\n", mean, sd);
@@ -197,10 +206,11 @@ std::string kernbenchReport(const Workload& w, const Engine& e) {
     const KernbenchNumbers k = kernbenchNumbers(w, e);
     // /usr/bin/time -f "%e %U %S %P %c %w" make -j N, then kernbench's block for this one run.
     char line[160];
-    std::snprintf(line, sizeof line, "%.2f %.2f %.2f %.0f%% %.0f %.0f\n", k.elapsed, k.user, k.system, k.percentCpu, k.involuntary,
-                  k.voluntary);
+    std::snprintf(line, sizeof line, "%.2f %.2f %.2f %.0f%% %.0f %.0f\n", k.elapsed, k.user, k.system,
+                  k.percentCpu, k.involuntary, k.voluntary);
     std::string out = line;
-    if (!k.finished) out += "(make had not finished when the run ended: the numbers cover the simulated time only)\n";
+    if (!k.finished)
+        out += "(make had not finished when the run ended: the numbers cover the simulated time only)\n";
     return out + formatKernbench(kernbenchLoadName(a, e.config().cpus), {k});
 }
 

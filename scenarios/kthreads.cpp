@@ -21,16 +21,20 @@ std::string parseKthreads(const std::vector<std::string>& argv, KthreadsArgs& ou
     for (size_t i = 0; i < argv.size(); ++i) {
         const std::string& a = argv[i];
         long long n = 0;
-        if (i + 1 >= argv.size()) return a + ": needs a value; accepted options: -r WAKEUPS_PER_SEC (per CPU), -c RUN_US";
+        if (i + 1 >= argv.size())
+            return a + ": needs a value; accepted options: -r WAKEUPS_PER_SEC (per CPU), -c RUN_US";
         const std::string& v = argv[++i];
         if (a == "-r") {
-            if (!wholeNumber(v, 1, 100000, n)) return "-r: '" + v + "' is not a wake-up rate; accepted: 1 to 100000 per second per CPU";
+            if (!wholeNumber(v, 1, 100000, n))
+                return "-r: '" + v + "' is not a wake-up rate; accepted: 1 to 100000 per second per CPU";
             out.rate = int(n);
         } else if (a == "-c") {
-            if (!wholeNumber(v, 1, 100000, n)) return "-c: '" + v + "' is not a run length; accepted: 1 to 100000 us";
+            if (!wholeNumber(v, 1, 100000, n))
+                return "-c: '" + v + "' is not a run length; accepted: 1 to 100000 us";
             out.run = Time(n) * kNsPerUs;
         } else {
-            return "unsupported kthreads option '" + a + "'; accepted: -r WAKEUPS_PER_SEC (per CPU), -c RUN_US";
+            return "unsupported kthreads option '" + a +
+                   "'; accepted: -r WAKEUPS_PER_SEC (per CPU), -c RUN_US";
         }
     }
     return {};
@@ -44,7 +48,8 @@ void addKthreads(const KthreadsArgs& a, Scenario& s) {
     // for the task's next kernel exit, tick or sleep (__resched_curr()).
     const int cpus = s.config.cpus;
     const int32_t first = int32_t(s.channels.size());
-    for (int c = 0; c < cpus; ++c) s.channels.push_back({"kthreads.work" + std::to_string(c), 1 << 20, -1, false});
+    for (int c = 0; c < cpus; ++c)
+        s.channels.push_back({"kthreads.work" + std::to_string(c), 1 << 20, -1, false});
     Op work = ops::run(a.run, ExecMode::Kernel);
     work.duration = Distribution::exponential(a.run);
     work.duration.min = a.run / 10;
@@ -84,12 +89,14 @@ std::string kthreadsReport(const Workload& w, const Engine& e) {
     int64_t runs = 0;
     Time busy = 0;
     size_t n = 0;
-    for (size_t t = size_t(w.firstTask); t < e.tasks().size() && n + 1 < w.groups; ++t, ++n) { // the bound ones
+    for (size_t t = size_t(w.firstTask); t < e.tasks().size() && n + 1 < w.groups;
+         ++t, ++n) { // the bound ones
         runs += e.tasks()[t].nvcsw + e.tasks()[t].nivcsw;
         busy += e.tasks()[t].utime + e.tasks()[t].stime;
     }
     char b[160];
-    std::snprintf(b, sizeof b, "%zu bound kernel threads: %lld runs, %.3f ms of CPU\n", n, (long long)runs, double(busy) / 1e6);
+    std::snprintf(b, sizeof b, "%zu bound kernel threads: %lld runs, %.3f ms of CPU\n", n, (long long)runs,
+                  double(busy) / 1e6);
     return b;
 }
 

@@ -16,13 +16,18 @@ using namespace sched;
 
 std::string parseMassiveIntr(const std::vector<std::string>& argv, MassiveIntrArgs& out) {
     if (argv.size() != 2 && argv.size() != 4)
-        return "massive_intr takes NPROC RUNTIME [RUN_MS SLEEP_MS] (e.g. \"8 10\" or \"8 10 8 1\"); got " + std::to_string(argv.size()) + " arguments";
+        return "massive_intr takes NPROC RUNTIME [RUN_MS SLEEP_MS] (e.g. \"8 10\" or \"8 10 8 1\"); got " +
+               std::to_string(argv.size()) + " arguments";
     long long n = 0, rt = 0, run = 8, sl = 1;
-    if (!wholeNumber(argv[0], 1, 1024, n)) return "NPROC: '" + argv[0] + "' is not a process count; accepted: 1 to 1024";
-    if (!wholeNumber(argv[1], 1, 3600, rt)) return "RUNTIME: '" + argv[1] + "' is not a whole number of seconds; accepted: 1 to 3600";
+    if (!wholeNumber(argv[0], 1, 1024, n))
+        return "NPROC: '" + argv[0] + "' is not a process count; accepted: 1 to 1024";
+    if (!wholeNumber(argv[1], 1, 3600, rt))
+        return "RUNTIME: '" + argv[1] + "' is not a whole number of seconds; accepted: 1 to 3600";
     if (argv.size() == 4) {
-        if (!wholeNumber(argv[2], 1, 10000, run)) return "RUN_MS: '" + argv[2] + "' is not a whole number of milliseconds; accepted: 1 to 10000";
-        if (!wholeNumber(argv[3], 0, 10000, sl)) return "SLEEP_MS: '" + argv[3] + "' is not a whole number of milliseconds; accepted: 0 to 10000";
+        if (!wholeNumber(argv[2], 1, 10000, run))
+            return "RUN_MS: '" + argv[2] + "' is not a whole number of milliseconds; accepted: 1 to 10000";
+        if (!wholeNumber(argv[3], 0, 10000, sl))
+            return "SLEEP_MS: '" + argv[3] + "' is not a whole number of milliseconds; accepted: 0 to 10000";
     }
     out.nproc = int(n);
     out.runtime = Time(rt) * kNsPerSec;
@@ -52,8 +57,9 @@ void addMassiveIntr(const MassiveIntrArgs& a, Scenario& s) {
     s.programs.push_back(worker);
     s.programNames.push_back("massive_intr.worker");
     // The parent forks the workers (fork() of a small process) and waits for them.
-    Program parent{"massive_intr", {ops::fork(workerProg, a.nproc, false, 50 * kNsPerUs), ops::simple(OpKind::WaitChildren),
-                                    ops::simple(OpKind::Exit)},
+    Program parent{"massive_intr",
+                   {ops::fork(workerProg, a.nproc, false, 50 * kNsPerUs), ops::simple(OpKind::WaitChildren),
+                    ops::simple(OpKind::Exit)},
                    0};
     parent.finalize();
     TaskGroupSpec g;
@@ -68,7 +74,8 @@ std::string massiveIntrReport(const Workload& w, const Engine& e) {
     std::string out;
     char line[64];
     for (const Task& t : e.tasks()) {
-        if (t.comm != w.comm || t.parent < 0 || e.tasks()[size_t(t.parent)].comm != w.comm) continue; // workers only
+        if (t.comm != w.comm || t.parent < 0 || e.tasks()[size_t(t.parent)].comm != w.comm)
+            continue; // workers only
         // The loop op counts its passes; the last pass is the one that leaves the loop.
         std::snprintf(line, sizeof line, "%06d\t%08lld\n", t.pid, (long long)t.iterations);
         out += line;

@@ -41,7 +41,8 @@ std::string parseMessaging(const std::vector<std::string>& argv, bool perf, Mess
         const auto value = [&](const char* what, long long lo, long long hi, long long& n) -> std::string {
             if (i + 1 >= argv.size()) return a + ": needs a value (" + what + ")";
             if (!wholeNumber(argv[++i], lo, hi, n))
-                return a + ": '" + argv[i] + "' is not " + what + "; accepted: " + std::to_string(lo) + " to " + std::to_string(hi);
+                return a + ": '" + argv[i] + "' is not " + what + "; accepted: " + std::to_string(lo) +
+                       " to " + std::to_string(hi);
             return {};
         };
         long long n = 0;
@@ -65,10 +66,12 @@ std::string parseMessaging(const std::vector<std::string>& argv, bool perf, Mess
             out.datasize = int(n);
         } else {
             return perf ? "unsupported messaging option '" + a + "'; accepted: -g N, -l N, -t, -p"
-                        : "unsupported hackbench option '" + a + "'; accepted: -g N, -l N, -f N, -s BYTES, -T, -P, -p";
+                        : "unsupported hackbench option '" + a +
+                              "'; accepted: -g N, -l N, -f N, -s BYTES, -T, -P, -p";
         }
     }
-    if (int64_t(out.groups) * out.fds * 2 > 100000) return "-g: " + std::to_string(out.groups) + " groups make more than 100000 tasks";
+    if (int64_t(out.groups) * out.fds * 2 > 100000)
+        return "-g: " + std::to_string(out.groups) + " groups make more than 100000 tasks";
     return {};
 }
 
@@ -82,14 +85,18 @@ void addMessaging(const MessagingArgs& a, Scenario& s) {
     // (unix_writable()); a pipe wakes one writer per freed slot.
     const int64_t wakeAt = a.pipe ? -1 : cap / 4;
     for (int g = 0; g < a.groups; ++g)
-        for (int r = 0; r < a.fds; ++r) s.channels.push_back({comm + ".g" + std::to_string(g) + "r" + std::to_string(r), cap, wakeAt, true});
+        for (int r = 0; r < a.fds; ++r)
+            s.channels.push_back(
+                {comm + ".g" + std::to_string(g) + "r" + std::to_string(r), cap, wakeAt, true});
     const auto channelOf = [&](int g, int r) { return wake + 1 + g * a.fds + r; };
-    const Time creation = a.threads ? 15 * kNsPerUs : 60 * kNsPerUs; // clone() of a thread / fork() of a process
+    const Time creation =
+        a.threads ? 15 * kNsPerUs : 60 * kNsPerUs; // clone() of a thread / fork() of a process
     // Worker programs: wait for the start signal, then the loop body from op 1, then exit.
     const auto addWorker = [&](std::vector<Op> body, int64_t rounds, const std::string& name) {
         Program p{"", {}, 0};
         p.ops.push_back(ops::channel(OpKind::Read, wake, 1000));
-        for (Op& o : body) p.ops.push_back(o);
+        for (Op& o : body)
+            p.ops.push_back(o);
         p.ops.push_back(ops::loop(1, rounds));
         p.ops.push_back(ops::simple(OpKind::Exit));
         p.finalize();
@@ -102,15 +109,18 @@ void addMessaging(const MessagingArgs& a, Scenario& s) {
         const std::string group = comm + ".g" + std::to_string(g);
         // Receivers first, as both tools create them: each reads fds * loops messages.
         for (int r = 0; r < a.fds; ++r) {
-            const int32_t prog = addWorker({jittered(ops::channel(OpKind::Read, channelOf(g, r), kReadCost)), ops::run(kUserPerMessage)},
-                                           int64_t(a.fds) * a.loops, group + ".receiver" + std::to_string(r));
+            const int32_t prog = addWorker(
+                {jittered(ops::channel(OpKind::Read, channelOf(g, r), kReadCost)), ops::run(kUserPerMessage)},
+                int64_t(a.fds) * a.loops, group + ".receiver" + std::to_string(r));
             main.ops.push_back(ops::fork(prog, 1, a.threads, creation));
         }
         // The group's senders: loops rounds of one message to each receiver, in order.
         std::vector<Op> round;
-        for (int r = 0; r < a.fds; ++r) round.push_back(jittered(ops::channel(OpKind::Write, channelOf(g, r), kWriteCost)));
+        for (int r = 0; r < a.fds; ++r)
+            round.push_back(jittered(ops::channel(OpKind::Write, channelOf(g, r), kWriteCost)));
         round.push_back(ops::run(kUserPerMessage * a.fds));
-        main.ops.push_back(ops::fork(addWorker(round, a.loops, group + ".sender"), a.fds, a.threads, creation));
+        main.ops.push_back(
+            ops::fork(addWorker(round, a.loops, group + ".sender"), a.fds, a.threads, creation));
     }
     // All created: the start signal, one byte per worker, then wait for them all.
     const int32_t signalAt = int32_t(main.ops.size());
@@ -151,14 +161,19 @@ std::string messagingReport(const Workload& w, const Engine& e) {
     char buf[256];
     std::string out;
     if (a.perf) {
-        std::snprintf(buf, sizeof buf, "# Running 'sched/messaging' benchmark:\n# %d sender and receiver %s per group\n# %d groups == %d %s run\n\n",
-                      a.fds, a.threads ? "threads" : "processes", a.groups, tasks, a.threads ? "threads" : "processes");
+        std::snprintf(buf, sizeof buf,
+                      "# Running 'sched/messaging' benchmark:\n# %d sender and receiver %s per group\n# %d "
+                      "groups == %d %s run\n\n",
+                      a.fds, a.threads ? "threads" : "processes", a.groups, tasks,
+                      a.threads ? "threads" : "processes");
         out += buf;
         std::snprintf(buf, sizeof buf, "     Total time: %.3f [sec]\n", double(end - start) / 1e9);
     } else {
-        std::snprintf(buf, sizeof buf, "Running in %s mode with %d groups using %d file descriptors each (== %d tasks)\n"
-                                       "Each sender will pass %lld messages of %d bytes\n",
-                      a.threads ? "threaded" : "process", a.groups, 2 * a.fds, tasks, (long long)a.loops, a.datasize);
+        std::snprintf(buf, sizeof buf,
+                      "Running in %s mode with %d groups using %d file descriptors each (== %d tasks)\n"
+                      "Each sender will pass %lld messages of %d bytes\n",
+                      a.threads ? "threaded" : "process", a.groups, 2 * a.fds, tasks, (long long)a.loops,
+                      a.datasize);
         out += buf;
         std::snprintf(buf, sizeof buf, "Time: %.3f\n", double(end - start) / 1e9);
     }

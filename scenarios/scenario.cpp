@@ -42,8 +42,10 @@ bool loadScenarioFile(const std::string& path, Scenario& out, ScenarioError& err
 
 sched::Engine instantiate(const Scenario& s, uint64_t seed, sched::TraceOptions opts) {
     sched::Engine e(s.config, seed, opts);
-    for (const auto& p : s.programs) e.addProgram(p);
-    for (const auto& c : s.channels) e.addChannel(c.capacity, c.wakeAllWritersAt, c.syncWake);
+    for (const auto& p : s.programs)
+        e.addProgram(p);
+    for (const auto& c : s.channels)
+        e.addChannel(c.capacity, c.wakeAllWritersAt, c.syncWake);
     int group = 0;
     for (const auto& g : s.tasks) {
         const int thisGroup = group++;
@@ -62,7 +64,8 @@ sched::Engine instantiate(const Scenario& s, uint64_t seed, sched::TraceOptions 
             e.spawn(spec);
         }
     }
-    for (const auto& c : s.changes) e.scheduleChange(c.change, c.at);
+    for (const auto& c : s.changes)
+        e.scheduleChange(c.change, c.at);
     return e;
 }
 

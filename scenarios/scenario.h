@@ -56,8 +56,8 @@ struct Scenario {
 struct ScenarioError {
     std::string file;
     int line = 0, column = 0;
-    std::string field;   // e.g. tasks[1].behavior[0].run
-    std::string message; // what is wrong and what would be accepted
+    std::string field;        // e.g. tasks[1].behavior[0].run
+    std::string message;      // what is wrong and what would be accepted
     std::string text() const; // "file:line:column: field: message"
 };
 
@@ -65,8 +65,8 @@ bool parseScenario(const std::string& text, const std::string& fileName, Scenari
 struct JsonValue;
 // From an already parsed document (an experiment's merged configuration); fields outside the
 // scenario are named with `fieldPrefix` in errors.
-bool parseScenarioJson(const JsonValue& root, const std::string& fileName, const std::string& fieldPrefix, Scenario& out,
-                       ScenarioError& err);
+bool parseScenarioJson(const JsonValue& root, const std::string& fileName, const std::string& fieldPrefix,
+                       Scenario& out, ScenarioError& err);
 bool loadScenarioFile(const std::string& path, Scenario& out, ScenarioError& err);
 // The whole file, or an error naming it.
 bool readTextFile(const std::string& path, std::string& out, ScenarioError& err);

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // JSON -> Scenario, with an error naming file, line, column and field for anything wrong: the top
 // level, the machine, tasks, workloads and changes (the operations: scenario_reader_ops.cpp).
-#include "scenarios/scenario_reader.h"
 #include "engine/limits.h"
+#include "scenarios/scenario_reader.h"
 #include "scenarios/workload.h"
 
 #include <filesystem>
@@ -13,7 +13,9 @@ namespace detail {
 
 bool ScenarioReader::read(const JsonValue& root, Scenario& s) {
     if (!expect(root, JT::Object, "(top level)")) return false;
-    if (!checkKeys(root, "", {"name", "description", "duration", "seed", "machine", "channels", "programs", "tasks", "changes"}))
+    if (!checkKeys(root, "",
+                   {"name", "description", "duration", "seed", "machine", "channels", "programs", "tasks",
+                    "changes"}))
         return false;
     if (auto* v = root.find("name")) {
         if (!expect(*v, JT::String, "name")) return false;
@@ -23,7 +25,9 @@ bool ScenarioReader::read(const JsonValue& root, Scenario& s) {
         if (!expect(*v, JT::String, "description")) return false;
         s.description = v->text;
     }
-    if (auto* v = root.find("duration"); v && !duration(*v, "duration", s.duration, kNsPerUs, 3600 * kNsPerSec)) return false;
+    if (auto* v = root.find("duration");
+        v && !duration(*v, "duration", s.duration, kNsPerUs, 3600 * kNsPerSec))
+        return false;
     if (auto* v = root.find("seed"); v && !integerAs(*v, "seed", 0, INT64_MAX, s.seed)) return false;
     if (auto* v = root.find("machine"); v && !machine(*v, s)) return false;
     if (auto* v = root.find("channels")) {
@@ -36,9 +40,11 @@ bool ScenarioReader::read(const JsonValue& root, Scenario& s) {
             const JsonValue* n = c.find("name");
             if (!n) return fail(c.pos, f, "a channel needs a \"name\"");
             if (!expect(*n, JT::String, join(f, "name"))) return false;
-            if (channelIndex_.count(n->text)) return fail(n->pos, join(f, "name"), "channel '" + n->text + "' is defined twice");
+            if (channelIndex_.count(n->text))
+                return fail(n->pos, join(f, "name"), "channel '" + n->text + "' is defined twice");
             ch.name = n->text;
-            if (auto* cap = c.find("capacity"); cap && !integerAs(*cap, join(f, "capacity"), 1, 1000000, ch.capacity))
+            if (auto* cap = c.find("capacity");
+                cap && !integerAs(*cap, join(f, "capacity"), 1, 1000000, ch.capacity))
                 return false;
             if (auto* x = c.find("sync"); x && !boolean(*x, join(f, "sync"), ch.syncWake)) return false;
             channelIndex_[ch.name] = int(s.channels.size());
@@ -57,13 +63,15 @@ bool ScenarioReader::read(const JsonValue& root, Scenario& s) {
         for (size_t i = 0; i < progs->members.size(); ++i) {
             const std::string f = "programs." + progs->members[i].first;
             if (!ops(progs->members[i].second, f, s.programs[i], 0)) return false;
-            if (std::string e = s.programs[i].finalize(); !e.empty()) return fail(progs->members[i].second.pos, f, e);
+            if (std::string e = s.programs[i].finalize(); !e.empty())
+                return fail(progs->members[i].second.pos, f, e);
         }
     }
     const JsonValue* tasks = root.find("tasks");
     if (!tasks) return fail(root.pos, "tasks", "a scenario needs a \"tasks\" array with at least one task");
     if (!expect(*tasks, JT::Array, "tasks")) return false;
-    if (tasks->items.empty()) return fail(tasks->pos, "tasks", "the task list is empty; give at least one task");
+    if (tasks->items.empty())
+        return fail(tasks->pos, "tasks", "the task list is empty; give at least one task");
     for (size_t i = 0; i < tasks->items.size(); ++i)
         if (!task(tasks->items[i], idx("tasks", i), s)) return false;
     if (auto* v = root.find("changes")) {
@@ -77,40 +85,55 @@ bool ScenarioReader::read(const JsonValue& root, Scenario& s) {
 bool ScenarioReader::machine(const JsonValue& m, Scenario& s) {
     const std::string f = "machine";
     if (!expect(m, JT::Object, f)) return false;
-    if (!checkKeys(m, f, {"cpus", "hz", "kernel", "preempt", "base_slice", "sysctl_base_slice", "tunable_scaling",
-                          "features", "costs", "migration_cost", "rr_timeslice"}))
+    if (!checkKeys(m, f,
+                   {"cpus", "hz", "kernel", "preempt", "base_slice", "sysctl_base_slice", "tunable_scaling",
+                    "features", "costs", "migration_cost", "rr_timeslice"}))
         return false;
     SchedConfig& c = s.config;
     if (auto* v = m.find("cpus"); v && !integerAs(*v, "machine.cpus", 1, kMaxCpus, c.cpus)) return false;
     if (auto* v = m.find("hz")) {
         if (!integerAs(*v, "machine.hz", 1, 100000, c.hz)) return false;
         if (c.hz != 100 && c.hz != 250 && c.hz != 300 && c.hz != 1000)
-            return fail(v->pos, "machine.hz", v->text + " is not a kernel HZ choice; accepted: 100, 250, 300, 1000");
+            return fail(v->pos, "machine.hz",
+                        v->text + " is not a kernel HZ choice; accepted: 100, 250, 300, 1000");
     }
     if (auto* v = m.find("kernel")) {
         if (!expect(*v, JT::String, "machine.kernel")) return false;
         if (!parseKernelSpec(v->text, c.build, c.profile))
-            return fail(v->pos, "machine.kernel", "unknown kernel '" + v->text + "'; accepted: 6.18, 6.12, auto-rfc");
+            return fail(v->pos, "machine.kernel",
+                        "unknown kernel '" + v->text + "'; accepted: 6.18, 6.12, auto-rfc");
     }
     if (auto* v = m.find("preempt")) {
         if (!expect(*v, JT::String, "machine.preempt")) return false;
         if (!parsePreemptModel(v->text, c.preempt))
-            return fail(v->pos, "machine.preempt", "unknown model '" + v->text + "'; accepted: none, voluntary, full, lazy");
+            return fail(v->pos, "machine.preempt",
+                        "unknown model '" + v->text + "'; accepted: none, voluntary, full, lazy");
     }
-    if (auto* v = m.find("base_slice"); v && !duration(*v, "machine.base_slice", c.normalizedBaseSlice, kCustomSliceMin, kCustomSliceMax))
+    if (auto* v = m.find("base_slice");
+        v && !duration(*v, "machine.base_slice", c.normalizedBaseSlice, kCustomSliceMin, kCustomSliceMax))
         return false;
     if (auto* v = m.find("sysctl_base_slice");
-        v && !duration(*v, "machine.sysctl_base_slice", c.baseSliceOverride, kCustomSliceMin, kCustomSliceMax))
+        v &&
+        !duration(*v, "machine.sysctl_base_slice", c.baseSliceOverride, kCustomSliceMin, kCustomSliceMax))
         return false;
     if (auto* v = m.find("tunable_scaling")) {
         if (!expect(*v, JT::String, "machine.tunable_scaling")) return false;
-        if (v->text == "none") c.tunableScaling = 0;
-        else if (v->text == "log") c.tunableScaling = 1;
-        else if (v->text == "linear") c.tunableScaling = 2;
-        else return fail(v->pos, "machine.tunable_scaling", "unknown '" + v->text + "'; accepted: none, log, linear");
+        if (v->text == "none")
+            c.tunableScaling = 0;
+        else if (v->text == "log")
+            c.tunableScaling = 1;
+        else if (v->text == "linear")
+            c.tunableScaling = 2;
+        else
+            return fail(v->pos, "machine.tunable_scaling",
+                        "unknown '" + v->text + "'; accepted: none, log, linear");
     }
-    if (auto* v = m.find("migration_cost"); v && !duration(*v, "machine.migration_cost", c.migrationCost, 0, kNsPerSec)) return false;
-    if (auto* v = m.find("rr_timeslice"); v && !duration(*v, "machine.rr_timeslice", c.rrTimeslice, kNsPerMs, 10 * kNsPerSec)) return false;
+    if (auto* v = m.find("migration_cost");
+        v && !duration(*v, "machine.migration_cost", c.migrationCost, 0, kNsPerSec))
+        return false;
+    if (auto* v = m.find("rr_timeslice");
+        v && !duration(*v, "machine.rr_timeslice", c.rrTimeslice, kNsPerMs, 10 * kNsPerSec))
+        return false;
     if (auto* v = m.find("features")) {
         if (!expect(*v, JT::Object, "machine.features")) return false;
         for (size_t i = 0; i < v->members.size(); ++i) {
@@ -118,7 +141,8 @@ bool ScenarioReader::machine(const JsonValue& m, Scenario& s) {
             const auto feat = parseFeature(name);
             if (!feat) {
                 std::string list;
-                for (size_t k = 0; k < kFeatureCount; ++k) list += (k ? ", " : "") + std::string(featureName(Feature(k)));
+                for (size_t k = 0; k < kFeatureCount; ++k)
+                    list += (k ? ", " : "") + std::string(featureName(Feature(k)));
                 return fail(v->keyPos[i], "machine.features." + name, "unknown feature; accepted: " + list);
             }
             bool on = true;
@@ -129,15 +153,23 @@ bool ScenarioReader::machine(const JsonValue& m, Scenario& s) {
     if (auto* v = m.find("costs")) {
         const std::string cf = "machine.costs";
         if (!expect(*v, JT::Object, cf) ||
-            !checkKeys(*v, cf, {"context_switch", "wakeup", "ipi", "timer_irq", "idle_exit", "migration", "timer_slack", "timer_jitter"}))
+            !checkKeys(*v, cf,
+                       {"context_switch", "wakeup", "ipi", "timer_irq", "idle_exit", "migration",
+                        "timer_slack", "timer_jitter"}))
             return false;
-        const std::pair<const char*, Time*> costs[] = {{"context_switch", &c.costs.contextSwitch}, {"wakeup", &c.costs.wakeup},
-                                                       {"ipi", &c.costs.ipiLatency}, {"timer_irq", &c.costs.timerIrq},
-                                                       {"idle_exit", &c.costs.idleExit}, {"migration", &c.costs.migration},
+        const std::pair<const char*, Time*> costs[] = {{"context_switch", &c.costs.contextSwitch},
+                                                       {"wakeup", &c.costs.wakeup},
+                                                       {"ipi", &c.costs.ipiLatency},
+                                                       {"timer_irq", &c.costs.timerIrq},
+                                                       {"idle_exit", &c.costs.idleExit},
+                                                       {"migration", &c.costs.migration},
                                                        {"timer_slack", &c.costs.timerSlack}};
         for (const auto& [key, dst] : costs)
-            if (auto* x = v->find(key); x && !duration(*x, join(cf, key), *dst, 0, 10 * kNsPerMs)) return false;
-        if (auto* x = v->find("timer_jitter"); x && !distribution(*x, join(cf, "timer_jitter"), c.costs.timerJitter)) return false;
+            if (auto* x = v->find(key); x && !duration(*x, join(cf, key), *dst, 0, 10 * kNsPerMs))
+                return false;
+        if (auto* x = v->find("timer_jitter");
+            x && !distribution(*x, join(cf, "timer_jitter"), c.costs.timerJitter))
+            return false;
     }
     if (std::string e = c.validate(); !e.empty()) return fail(m.pos, f, e);
     return true;
@@ -145,7 +177,8 @@ bool ScenarioReader::machine(const JsonValue& m, Scenario& s) {
 
 bool ScenarioReader::cpuList(const JsonValue& v, const std::string& f, int cpus, CpuMask& out) {
     if (!expect(v, JT::Array, f)) return false;
-    if (v.items.empty()) return fail(v.pos, f, "an empty CPU list allows no CPU; omit the field to allow all");
+    if (v.items.empty())
+        return fail(v.pos, f, "an empty CPU list allows no CPU; omit the field to allow all");
     for (size_t i = 0; i < v.items.size(); ++i) {
         int c = 0;
         if (!integerAs(v.items[i], idx(f, i), 0, cpus - 1, c)) return false;
@@ -157,8 +190,9 @@ bool ScenarioReader::cpuList(const JsonValue& v, const std::string& f, int cpus,
 bool ScenarioReader::task(const JsonValue& v, const std::string& f, Scenario& s) {
     if (!expect(v, JT::Object, f)) return false;
     if (v.find("workload")) return workload(v, f, s);
-    if (!checkKeys(v, f, {"comm", "count", "threads", "program", "behavior", "policy", "nice", "priority", "slice", "cpus",
-                          "start_cpu", "start"}))
+    if (!checkKeys(v, f,
+                   {"comm", "count", "threads", "program", "behavior", "policy", "nice", "priority", "slice",
+                    "cpus", "start_cpu", "start"}))
         return false;
     TaskGroupSpec t;
     const JsonValue* comm = v.find("comm");
@@ -171,11 +205,14 @@ bool ScenarioReader::task(const JsonValue& v, const std::string& f, Scenario& s)
     if (auto* x = v.find("threads"); x && !boolean(*x, join(f, "threads"), t.threads)) return false;
     const JsonValue* prog = v.find("program");
     const JsonValue* beh = v.find("behavior");
-    if (prog && beh) return fail(beh->pos, join(f, "behavior"), "give either \"program\" or \"behavior\", not both");
+    if (prog && beh)
+        return fail(beh->pos, join(f, "behavior"), "give either \"program\" or \"behavior\", not both");
     if (prog) {
         if (!expect(*prog, JT::String, join(f, "program"))) return false;
         auto it = programIndex_.find(prog->text);
-        if (it == programIndex_.end()) return fail(prog->pos, join(f, "program"), "no program named '" + prog->text + "' in \"programs\"");
+        if (it == programIndex_.end())
+            return fail(prog->pos, join(f, "program"),
+                        "no program named '" + prog->text + "' in \"programs\"");
         t.program = it->second;
     } else if (beh) {
         Program p{t.comm, {}, 0};
@@ -190,24 +227,31 @@ bool ScenarioReader::task(const JsonValue& v, const std::string& f, Scenario& s)
     if (auto* x = v.find("policy")) {
         if (!expect(*x, JT::String, join(f, "policy"))) return false;
         if (!parsePolicy(x->text, t.policy))
-            return fail(x->pos, join(f, "policy"), "unknown policy '" + x->text + "'; accepted: normal, batch, idle, fifo, rr");
+            return fail(x->pos, join(f, "policy"),
+                        "unknown policy '" + x->text + "'; accepted: normal, batch, idle, fifo, rr");
     }
     if (auto* x = v.find("nice"); x && !integerAs(*x, join(f, "nice"), -20, 19, t.nice)) return false;
     if (auto* x = v.find("priority")) {
-        if (!isRtPolicy(t.policy)) return fail(x->pos, join(f, "priority"), "an RT priority needs \"policy\": \"fifo\" or \"rr\"");
+        if (!isRtPolicy(t.policy))
+            return fail(x->pos, join(f, "priority"), "an RT priority needs \"policy\": \"fifo\" or \"rr\"");
         if (!integerAs(*x, join(f, "priority"), 1, 99, t.rtPriority)) return false;
     } else if (isRtPolicy(t.policy)) {
         return fail(v.pos, f, "an RT task needs a \"priority\" from 1 to 99");
     }
     if (auto* x = v.find("slice")) {
-        if (isRtPolicy(t.policy)) return fail(x->pos, join(f, "slice"), "a custom slice applies to fair policies only (normal, batch, idle)");
+        if (isRtPolicy(t.policy))
+            return fail(x->pos, join(f, "slice"),
+                        "a custom slice applies to fair policies only (normal, batch, idle)");
         if (!duration(*x, join(f, "slice"), t.slice, kCustomSliceMin, kCustomSliceMax)) return false;
     }
     if (auto* x = v.find("cpus"); x && !cpuList(*x, join(f, "cpus"), s.config.cpus, t.affinity)) return false;
-    if (auto* x = v.find("start_cpu"); x && !integerAs(*x, join(f, "start_cpu"), 0, s.config.cpus - 1, t.startCpu)) return false;
+    if (auto* x = v.find("start_cpu");
+        x && !integerAs(*x, join(f, "start_cpu"), 0, s.config.cpus - 1, t.startCpu))
+        return false;
     if (t.startCpu >= 0 && t.affinity.any() && !t.affinity.test(size_t(t.startCpu)))
         return fail(v.find("start_cpu")->pos, join(f, "start_cpu"), "the start CPU is not in \"cpus\"");
-    if (auto* x = v.find("start"); x && !duration(*x, join(f, "start"), t.start, 0, 3600 * kNsPerSec)) return false;
+    if (auto* x = v.find("start"); x && !duration(*x, join(f, "start"), t.start, 0, 3600 * kNsPerSec))
+        return false;
     s.tasks.push_back(t);
     return true;
 }
@@ -225,7 +269,8 @@ bool ScenarioReader::workload(const JsonValue& v, const std::string& f, Scenario
     }
     Workload w;
     if (tool.text == "rt-app") { // args: an rt-app JSON file, relative to this scenario's directory
-        if (args.empty()) return fail(v.pos, join(f, "args"), "rt-app needs the path of its JSON file in \"args\"");
+        if (args.empty())
+            return fail(v.pos, join(f, "args"), "rt-app needs the path of its JSON file in \"args\"");
         std::filesystem::path path(args);
         if (path.is_relative()) path = std::filesystem::path(file_).parent_path() / path;
         std::string text;
@@ -234,11 +279,14 @@ bool ScenarioReader::workload(const JsonValue& v, const std::string& f, Scenario
         w.args = args;
         w.comm = "rt-app";
         w.firstGroup = s.tasks.size();
-        for (const TaskGroupSpec& g : s.tasks) w.firstTask += g.count;
-        if (!readTextFile(path.string(), text, err_) || !addRtApp(text, path.string(), s, ra, err_)) return false;
+        for (const TaskGroupSpec& g : s.tasks)
+            w.firstTask += g.count;
+        if (!readTextFile(path.string(), text, err_) || !addRtApp(text, path.string(), s, ra, err_))
+            return false;
         w.params = ra;
         w.groups = s.tasks.size() - w.firstGroup;
-        for (size_t g = w.firstGroup; g < s.tasks.size(); ++g) w.taskCount += s.tasks[g].count;
+        for (size_t g = w.firstGroup; g < s.tasks.size(); ++g)
+            w.taskCount += s.tasks[g].count;
     } else if (std::string e = addWorkload(tool.text, args, s, w); !e.empty()) {
         if (e.rfind("unknown workload", 0) == 0) return fail(tool.pos, join(f, "workload"), e);
         const JsonValue* a = v.find("args");
@@ -246,9 +294,12 @@ bool ScenarioReader::workload(const JsonValue& v, const std::string& f, Scenario
     }
     Time slice = 0, start = 0;
     int nice = 0;
-    if (auto* x = v.find("slice"); x && !duration(*x, join(f, "slice"), slice, kCustomSliceMin, kCustomSliceMax)) return false;
+    if (auto* x = v.find("slice");
+        x && !duration(*x, join(f, "slice"), slice, kCustomSliceMin, kCustomSliceMax))
+        return false;
     if (auto* x = v.find("nice"); x && !integerAs(*x, join(f, "nice"), -20, 19, nice)) return false;
-    if (auto* x = v.find("start"); x && !duration(*x, join(f, "start"), start, 0, 3600 * kNsPerSec)) return false;
+    if (auto* x = v.find("start"); x && !duration(*x, join(f, "start"), start, 0, 3600 * kNsPerSec))
+        return false;
     for (size_t g = w.firstGroup; g < w.firstGroup + w.groups; ++g) {
         TaskGroupSpec& t = s.tasks[g];
         t.start = start;
@@ -262,7 +313,9 @@ bool ScenarioReader::workload(const JsonValue& v, const std::string& f, Scenario
 
 bool ScenarioReader::change(const JsonValue& v, const std::string& f, Scenario& s) {
     if (!expect(v, JT::Object, f)) return false;
-    if (!checkKeys(v, f, {"at", "preempt", "base_slice", "feature", "on", "hz", "task", "slice", "nice", "policy", "priority"}))
+    if (!checkKeys(v, f,
+                   {"at", "preempt", "base_slice", "feature", "on", "hz", "task", "slice", "nice", "policy",
+                    "priority"}))
         return false;
     TimedChange tc;
     const JsonValue* at = v.find("at");
@@ -275,7 +328,8 @@ bool ScenarioReader::change(const JsonValue& v, const std::string& f, Scenario& 
         c.kind = ParamChange::Kind::PreemptModel;
         if (!expect(*x, JT::String, join(f, "preempt"))) return false;
         if (!parsePreemptModel(x->text, c.model))
-            return fail(x->pos, join(f, "preempt"), "unknown model '" + x->text + "'; accepted: none, voluntary, full, lazy");
+            return fail(x->pos, join(f, "preempt"),
+                        "unknown model '" + x->text + "'; accepted: none, voluntary, full, lazy");
         SchedConfig probe = s.config;
         probe.preempt = c.model;
         if (std::string e = probe.validate(); !e.empty()) return fail(x->pos, join(f, "preempt"), e);
@@ -290,7 +344,9 @@ bool ScenarioReader::change(const JsonValue& v, const std::string& f, Scenario& 
         c.kind = ParamChange::Kind::Feature;
         if (!expect(*x, JT::String, join(f, "feature"))) return false;
         const auto feat = parseFeature(x->text);
-        if (!feat) return fail(x->pos, join(f, "feature"), "unknown feature '" + x->text + "' (see machine.features for the list)");
+        if (!feat)
+            return fail(x->pos, join(f, "feature"),
+                        "unknown feature '" + x->text + "' (see machine.features for the list)");
         c.feature = *feat;
         const JsonValue* on = v.find("on");
         if (!on) return fail(v.pos, f, "a feature change needs \"on\": true or false");
@@ -305,16 +361,20 @@ bool ScenarioReader::change(const JsonValue& v, const std::string& f, Scenario& 
     }
     if (auto* x = v.find("task")) {
         if (!expect(*x, JT::String, join(f, "task"))) return false;
-        const bool known = std::any_of(s.tasks.begin(), s.tasks.end(), [&](const TaskGroupSpec& t) { return t.comm == x->text; }) ||
-                           std::find(s.programNames.begin(), s.programNames.end(), x->text) != s.programNames.end();
+        const bool known =
+            std::any_of(s.tasks.begin(), s.tasks.end(),
+                        [&](const TaskGroupSpec& t) { return t.comm == x->text; }) ||
+            std::find(s.programNames.begin(), s.programNames.end(), x->text) != s.programNames.end();
         if (!known) return fail(x->pos, join(f, "task"), "no task or program named '" + x->text + "'");
         c.comm = x->text;
         int taskKinds = 0;
         if (auto* y = v.find("slice")) {
             ++taskKinds;
             c.kind = ParamChange::Kind::TaskSlice;
-            if (y->isNumber() && y->text == "0") c.value = 0;
-            else if (!duration(*y, join(f, "slice"), c.value, kCustomSliceMin, kCustomSliceMax)) return false;
+            if (y->isNumber() && y->text == "0")
+                c.value = 0;
+            else if (!duration(*y, join(f, "slice"), c.value, kCustomSliceMin, kCustomSliceMax))
+                return false;
         }
         if (auto* y = v.find("nice")) {
             ++taskKinds;
@@ -332,11 +392,14 @@ bool ScenarioReader::change(const JsonValue& v, const std::string& f, Scenario& 
                 if (!integerAs(*p, join(f, "priority"), 1, 99, c.rtPriority)) return false;
             }
         }
-        if (taskKinds != 1) return fail(x->pos, f, "a task change sets exactly one of \"slice\", \"nice\", \"policy\"");
+        if (taskKinds != 1)
+            return fail(x->pos, f, "a task change sets exactly one of \"slice\", \"nice\", \"policy\"");
         ++kinds;
     }
     if (kinds != 1)
-        return fail(v.pos, f, "a change sets exactly one of: preempt, base_slice, feature, hz, or task (with slice, nice or policy)");
+        return fail(v.pos, f,
+                    "a change sets exactly one of: preempt, base_slice, feature, hz, or task (with slice, "
+                    "nice or policy)");
     s.changes.push_back(tc);
     return true;
 }
@@ -355,8 +418,8 @@ bool parseScenario(const std::string& text, const std::string& fileName, Scenari
     return parseScenarioJson(root, fileName, "", out, err);
 }
 
-bool parseScenarioJson(const JsonValue& root, const std::string& fileName, const std::string& fieldPrefix, Scenario& out,
-                       ScenarioError& err) {
+bool parseScenarioJson(const JsonValue& root, const std::string& fileName, const std::string& fieldPrefix,
+                       Scenario& out, ScenarioError& err) {
     Scenario s;
     s.source = fileName;
     ScenarioReader r(fileName, err);

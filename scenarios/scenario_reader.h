@@ -20,12 +20,12 @@ using namespace sched;
 using JT = JsonValue::Type;
 
 class ScenarioReader {
-public:
+  public:
     ScenarioReader(const std::string& file, ScenarioError& err) : file_(file), err_(err) {}
 
     bool read(const JsonValue& root, Scenario& s);
 
-private:
+  private:
     bool fail(const JsonPos& p, const std::string& field, const std::string& msg) {
         err_ = ScenarioError{file_, p.line, p.column, field, msg};
         return false;
@@ -34,28 +34,40 @@ private:
         if (v.type == t) return true;
         return fail(v.pos, field, "expected " + jsonTypeName(t) + ", found " + jsonTypeName(v.type));
     }
-    bool checkKeys(const JsonValue& obj, const std::string& field, std::initializer_list<const char*> allowed) {
+    bool checkKeys(const JsonValue& obj, const std::string& field,
+                   std::initializer_list<const char*> allowed) {
         for (size_t i = 0; i < obj.members.size(); ++i) {
             const std::string& k = obj.members[i].first;
             if (std::none_of(allowed.begin(), allowed.end(), [&](const char* a) { return k == a; })) {
                 std::string list;
-                for (const char* a : allowed) list += (list.empty() ? "" : ", ") + std::string(a);
+                for (const char* a : allowed)
+                    list += (list.empty() ? "" : ", ") + std::string(a);
                 return fail(obj.keyPos[i], join(field, k), "unknown field; accepted here: " + list);
             }
         }
         return true;
     }
-    static std::string join(const std::string& a, const std::string& b) { return a.empty() ? b : a + "." + b; }
+    static std::string join(const std::string& a, const std::string& b) {
+        return a.empty() ? b : a + "." + b;
+    }
     static std::string idx(const std::string& a, size_t i) { return a + "[" + std::to_string(i) + "]"; }
 
-    bool duration(const JsonValue& v, const std::string& f, Time& out, Time lo = 0, Time hi = 1000 * kNsPerSec) {
+    bool duration(const JsonValue& v, const std::string& f, Time& out, Time lo = 0,
+                  Time hi = 1000 * kNsPerSec) {
         if (v.isNumber())
-            return fail(v.pos, f, "a duration needs a unit: write e.g. \"" + v.text + "ms\" (units: ns, us, ms, s)");
+            return fail(v.pos, f,
+                        "a duration needs a unit: write e.g. \"" + v.text + "ms\" (units: ns, us, ms, s)");
         if (!expect(v, JT::String, f)) return false;
         const auto d = parseDuration(v.text);
-        if (!d) return fail(v.pos, f, "'" + v.text + "' is not a duration; write a number with a unit: ns, us, ms or s (e.g. \"0.7ms\")");
+        if (!d)
+            return fail(
+                v.pos, f,
+                "'" + v.text +
+                    "' is not a duration; write a number with a unit: ns, us, ms or s (e.g. \"0.7ms\")");
         if (*d < lo || *d > hi)
-            return fail(v.pos, f, "'" + v.text + "' is out of range; accepted: " + formatDuration(lo) + " to " + formatDuration(hi));
+            return fail(v.pos, f,
+                        "'" + v.text + "' is out of range; accepted: " + formatDuration(lo) + " to " +
+                            formatDuration(hi));
         out = *d;
         return true;
     }
@@ -64,11 +76,14 @@ private:
         const auto i = v.integer();
         if (!i) return fail(v.pos, f, "'" + v.text + "' is not a whole number");
         if (*i < lo || *i > hi)
-            return fail(v.pos, f, v.text + " is out of range; accepted: " + std::to_string(lo) + " to " + std::to_string(hi));
+            return fail(v.pos, f,
+                        v.text + " is out of range; accepted: " + std::to_string(lo) + " to " +
+                            std::to_string(hi));
         out = *i;
         return true;
     }
-    template <class T> bool integerAs(const JsonValue& v, const std::string& f, long long lo, long long hi, T& out) {
+    template <class T>
+    bool integerAs(const JsonValue& v, const std::string& f, long long lo, long long hi, T& out) {
         long long x = 0;
         if (!integer(v, f, lo, hi, x)) return false;
         out = T(x);

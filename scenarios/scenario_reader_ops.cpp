@@ -16,10 +16,13 @@ bool ScenarioReader::distribution(const JsonValue& v, const std::string& f, Dist
         return true;
     }
     if (!v.isObject())
-        return fail(v.pos, f, "expected a duration (\"8ms\") or a distribution object ({\"dist\": \"uniform\", ...})");
+        return fail(v.pos, f,
+                    "expected a duration (\"8ms\") or a distribution object ({\"dist\": \"uniform\", ...})");
     const JsonValue* k = v.find("dist");
     if (!k || !k->isString())
-        return fail(v.pos, f, "a distribution needs \"dist\": one of fixed, uniform, exponential, normal, lognormal, empirical");
+        return fail(v.pos, f,
+                    "a distribution needs \"dist\": one of fixed, uniform, exponential, normal, lognormal, "
+                    "empirical");
     const std::string& kind = k->text;
     Time lo = 0, hi = kNever;
     auto get = [&](const char* key, Time& dst) -> bool {
@@ -45,27 +48,37 @@ bool ScenarioReader::distribution(const JsonValue& v, const std::string& f, Dist
         if (!checkKeys(v, f, {"dist", "mean", "lo", "hi"}) || !get("mean", a) || !bounds()) return false;
         out = Distribution::exponential(a);
     } else if (kind == "normal" || kind == "lognormal") {
-        if (!checkKeys(v, f, {"dist", "mean", "sd", "lo", "hi"}) || !get("mean", a) || !get("sd", b) || !bounds()) return false;
+        if (!checkKeys(v, f, {"dist", "mean", "sd", "lo", "hi"}) || !get("mean", a) || !get("sd", b) ||
+            !bounds())
+            return false;
         out = kind == "normal" ? Distribution::normal(a, b) : Distribution::lognormal(a, b);
     } else if (kind == "empirical") {
         if (!checkKeys(v, f, {"dist", "quantiles", "lo", "hi"}) || !bounds()) return false;
         const JsonValue* q = v.find("quantiles");
         const std::string qf = join(f, "quantiles");
-        if (!q) return fail(v.pos, f, "an empirical distribution needs \"quantiles\": the values at probabilities 0 ... 1, evenly spaced");
+        if (!q)
+            return fail(v.pos, f,
+                        "an empirical distribution needs \"quantiles\": the values at probabilities 0 ... 1, "
+                        "evenly spaced");
         if (!expect(*q, JT::Array, qf)) return false;
         if (q->items.size() < 2 || q->items.size() > 1001)
-            return fail(q->pos, qf, "give 2 to 1001 values (the minimum, evenly spaced quantiles, the maximum); found " + std::to_string(q->items.size()));
+            return fail(q->pos, qf,
+                        "give 2 to 1001 values (the minimum, evenly spaced quantiles, the maximum); found " +
+                            std::to_string(q->items.size()));
         std::vector<Time> values;
         for (size_t i = 0; i < q->items.size(); ++i) {
             Time d = 0;
             if (!duration(q->items[i], idx(qf, i), d)) return false;
             if (!values.empty() && d < values.back())
-                return fail(q->items[i].pos, idx(qf, i), "quantiles must not decrease; this one is below the one before");
+                return fail(q->items[i].pos, idx(qf, i),
+                            "quantiles must not decrease; this one is below the one before");
             values.push_back(d);
         }
         out = Distribution::empirical(std::move(values));
     } else {
-        return fail(k->pos, join(f, "dist"), "unknown distribution '" + kind + "'; accepted: fixed, uniform, exponential, normal, lognormal, empirical");
+        return fail(k->pos, join(f, "dist"),
+                    "unknown distribution '" + kind +
+                        "'; accepted: fixed, uniform, exponential, normal, lognormal, empirical");
     }
     out.min = std::max(out.min, lo);
     out.max = std::min(out.max, hi);
@@ -83,7 +96,9 @@ bool ScenarioReader::cycle(const JsonValue& v, const std::string& f, Program& pr
         return fail(v.pos, f, "at most " + std::to_string(kMaxCycles) + " cycle operations in one program");
     const size_t n = arr.items.size();
     if (n < 1 || n > 100)
-        return fail(arr.pos, af, "give 1 to 100 classes, each {\"run\": ..., \"sleep\": ..., \"next\": [...]}; found " + std::to_string(n));
+        return fail(arr.pos, af,
+                    "give 1 to 100 classes, each {\"run\": ..., \"sleep\": ..., \"next\": [...]}; found " +
+                        std::to_string(n));
     CycleClasses cc;
     std::vector<double> share(n, 1.0);
     for (size_t i = 0; i < n; ++i) {
@@ -91,42 +106,56 @@ bool ScenarioReader::cycle(const JsonValue& v, const std::string& f, Program& pr
         const std::string cf = idx(af, i);
         if (!expect(c, JT::Object, cf) || !checkKeys(c, cf, {"run", "sleep", "next", "share"})) return false;
         for (const char* k : {"run", "sleep", "next"})
-            if (!c.find(k)) return fail(c.pos, cf, std::string("a cycle class needs \"") + k + "\" (accepted: run, sleep, next, share)");
+            if (!c.find(k))
+                return fail(c.pos, cf,
+                            std::string("a cycle class needs \"") + k +
+                                "\" (accepted: run, sleep, next, share)");
         Distribution run, sleep;
-        if (!distribution(*c.find("run"), join(cf, "run"), run) || !distribution(*c.find("sleep"), join(cf, "sleep"), sleep)) return false;
+        if (!distribution(*c.find("run"), join(cf, "run"), run) ||
+            !distribution(*c.find("sleep"), join(cf, "sleep"), sleep))
+            return false;
         cc.run.push_back(run);
         cc.sleep.push_back(sleep);
         const JsonValue& nx = *c.find("next");
         const std::string nf = join(cf, "next");
         if (!expect(nx, JT::Array, nf)) return false;
         if (nx.items.size() != n)
-            return fail(nx.pos, nf, "give the probability of each class (" + std::to_string(n) + ") for the next cycle; found " +
-                                        std::to_string(nx.items.size()));
+            return fail(nx.pos, nf,
+                        "give the probability of each class (" + std::to_string(n) +
+                            ") for the next cycle; found " + std::to_string(nx.items.size()));
         std::vector<double> p;
         double sum = 0;
         for (size_t j = 0; j < n; ++j) {
             if (!expect(nx.items[j], JT::Number, idx(nf, j))) return false;
             const double x = nx.items[j].number;
-            if (!(x >= 0 && x <= 1)) return fail(nx.items[j].pos, idx(nf, j), "a probability is from 0 to 1; found " + nx.items[j].text);
+            if (!(x >= 0 && x <= 1))
+                return fail(nx.items[j].pos, idx(nf, j),
+                            "a probability is from 0 to 1; found " + nx.items[j].text);
             p.push_back(sum += x);
         }
         if (std::abs(sum - 1) > 1e-3) {
             char b[32];
             std::snprintf(b, sizeof b, "%g", sum);
-            return fail(nx.pos, nf, std::string("the probabilities add up to ") + b + "; they must add up to 1");
+            return fail(nx.pos, nf,
+                        std::string("the probabilities add up to ") + b + "; they must add up to 1");
         }
-        for (double& x : p) x /= sum;
+        for (double& x : p)
+            x /= sum;
         cc.next.push_back(std::move(p));
         if (auto* s = c.find("share")) {
             if (!expect(*s, JT::Number, join(cf, "share"))) return false;
-            if (!(s->number >= 0)) return fail(s->pos, join(cf, "share"), "a share is 0 or more (how often the first cycle is of this class)");
+            if (!(s->number >= 0))
+                return fail(s->pos, join(cf, "share"),
+                            "a share is 0 or more (how often the first cycle is of this class)");
             share[i] = s->number;
         }
     }
     double total = 0;
-    for (double s : share) cc.share.push_back(total += s);
+    for (double s : share)
+        cc.share.push_back(total += s);
     if (total <= 0) return fail(arr.pos, af, "the classes' shares are all 0");
-    for (double& x : cc.share) x /= total;
+    for (double& x : cc.share)
+        x /= total;
     Op run, sleep;
     run.kind = OpKind::Run;
     sleep.kind = OpKind::Sleep;
@@ -149,12 +178,15 @@ bool ScenarioReader::op(const JsonValue& v, const std::string& f, Program& prog,
     static const char* kinds = "run, sleep, cycle, timer, write, read, fork, wait, yield, repeat, exit";
     if (!expect(v, JT::Object, f)) return false;
     std::string kind;
-    for (const char* k : {"run", "sleep", "cycle", "timer", "write", "read", "fork", "wait", "yield", "repeat", "exit"})
+    for (const char* k :
+         {"run", "sleep", "cycle", "timer", "write", "read", "fork", "wait", "yield", "repeat", "exit"})
         if (v.find(k)) {
-            if (!kind.empty()) return fail(v.pos, f, "one operation per object; found both '" + kind + "' and '" + k + "'");
+            if (!kind.empty())
+                return fail(v.pos, f, "one operation per object; found both '" + kind + "' and '" + k + "'");
             kind = k;
         }
-    if (kind.empty()) return fail(v.pos, f, std::string("no operation named; each object needs one of: ") + kinds);
+    if (kind.empty())
+        return fail(v.pos, f, std::string("no operation named; each object needs one of: ") + kinds);
     if (kind == "cycle") return cycle(v, f, prog);
     const JsonValue& arg = *v.find(kind);
     const std::string af = join(f, kind);
@@ -165,12 +197,18 @@ bool ScenarioReader::op(const JsonValue& v, const std::string& f, Program& prog,
         if (!distribution(arg, af, op.duration)) return false;
         if (auto* m = v.find("mode")) {
             if (!expect(*m, JT::String, join(f, "mode"))) return false;
-            if (m->text == "user") op.mode = ExecMode::User;
-            else if (m->text == "kernel") op.mode = ExecMode::Kernel;
-            else if (m->text == "kernel-nopreempt") op.mode = ExecMode::KernelNoPreempt;
-            else return fail(m->pos, join(f, "mode"), "unknown mode '" + m->text + "'; accepted: user, kernel, kernel-nopreempt");
+            if (m->text == "user")
+                op.mode = ExecMode::User;
+            else if (m->text == "kernel")
+                op.mode = ExecMode::Kernel;
+            else if (m->text == "kernel-nopreempt")
+                op.mode = ExecMode::KernelNoPreempt;
+            else
+                return fail(m->pos, join(f, "mode"),
+                            "unknown mode '" + m->text + "'; accepted: user, kernel, kernel-nopreempt");
         }
-        for (auto [key, dst] : {std::pair{"cond_resched_every", &op.condReschedEvery}, std::pair{"might_resched_every", &op.mightReschedEvery}}) {
+        for (auto [key, dst] : {std::pair{"cond_resched_every", &op.condReschedEvery},
+                                std::pair{"might_resched_every", &op.mightReschedEvery}}) {
             if (auto* x = v.find(key)) {
                 if (op.mode != ExecMode::Kernel)
                     return fail(x->pos, join(f, key), "resched points exist only in \"mode\": \"kernel\"");
@@ -192,8 +230,11 @@ bool ScenarioReader::op(const JsonValue& v, const std::string& f, Program& prog,
         auto it = channelIndex_.find(arg.text);
         if (it == channelIndex_.end()) {
             std::string list;
-            for (const auto& [n, i] : channelIndex_) list += (list.empty() ? "" : ", ") + n;
-            return fail(arg.pos, af, "no channel named '" + arg.text + "'; defined channels: " + (list.empty() ? "(none)" : list));
+            for (const auto& [n, i] : channelIndex_)
+                list += (list.empty() ? "" : ", ") + n;
+            return fail(arg.pos, af,
+                        "no channel named '" + arg.text +
+                            "'; defined channels: " + (list.empty() ? "(none)" : list));
         }
         op.channel = it->second;
     } else if (kind == "fork") {
@@ -201,15 +242,19 @@ bool ScenarioReader::op(const JsonValue& v, const std::string& f, Program& prog,
         op.kind = OpKind::Fork;
         if (!expect(arg, JT::String, af)) return false;
         auto it = programIndex_.find(arg.text);
-        if (it == programIndex_.end()) return fail(arg.pos, af, "no program named '" + arg.text + "' in \"programs\"");
+        if (it == programIndex_.end())
+            return fail(arg.pos, af, "no program named '" + arg.text + "' in \"programs\"");
         op.target = it->second;
         op.count = 1;
-        if (auto* x = v.find("count"); x && !integerAs(*x, join(f, "count"), 1, 100000, op.count)) return false;
+        if (auto* x = v.find("count"); x && !integerAs(*x, join(f, "count"), 1, 100000, op.count))
+            return false;
         if (auto* x = v.find("thread"); x && !boolean(*x, join(f, "thread"), op.thread)) return false;
     } else if (kind == "wait") {
         if (!checkKeys(v, f, {"wait", "cost"})) return false;
         if (!arg.isString() || (arg.text != "children" && arg.text != "child"))
-            return fail(arg.pos, af, "accepted: \"children\" (wait until every child has exited) or \"child\" (reap one child, waiting for one to exit)");
+            return fail(arg.pos, af,
+                        "accepted: \"children\" (wait until every child has exited) or \"child\" (reap one "
+                        "child, waiting for one to exit)");
         op.kind = arg.text == "child" ? OpKind::WaitChild : OpKind::WaitChildren;
     } else if (kind == "yield" || kind == "exit") {
         if (!checkKeys(v, f, {kind == "yield" ? "yield" : "exit", "cost"})) return false;
@@ -218,18 +263,25 @@ bool ScenarioReader::op(const JsonValue& v, const std::string& f, Program& prog,
     } else { // repeat
         if (!checkKeys(v, f, {"repeat", "body"})) return false;
         if (depth > 8) return fail(v.pos, f, "repeats nested deeper than 8 levels");
-        if (arg.isString() && arg.text == "forever") op.count = 0;
+        if (arg.isString() && arg.text == "forever")
+            op.count = 0;
         else if (arg.isString() && parseDuration(arg.text)) { // "10s": while the task is younger than that
             if (!duration(arg, af, op.until, kNsPerUs, 3600 * kNsPerSec)) return false;
-        } else if (!arg.isNumber()) return fail(arg.pos, af, "accepted: a count of 1 or more, \"forever\", or a duration (\"10s\": while the task has existed less than that)");
-        else if (!integerAs(arg, af, 1, INT64_MAX / 2, op.count)) return false;
+        } else if (!arg.isNumber())
+            return fail(arg.pos, af,
+                        "accepted: a count of 1 or more, \"forever\", or a duration (\"10s\": while the task "
+                        "has existed less than that)");
+        else if (!integerAs(arg, af, 1, INT64_MAX / 2, op.count))
+            return false;
         const JsonValue* body = v.find("body");
         if (!body) return fail(v.pos, f, "a repeat needs a \"body\": an array of operations");
         op.kind = OpKind::Loop;
         op.target = int32_t(prog.ops.size());
         if (!ops(*body, join(f, "body"), prog, depth + 1)) return false;
     }
-    if (auto* c = v.find("cost"); c && op.kind != OpKind::Run && !duration(*c, join(f, "cost"), op.cost, 0, kNsPerSec)) return false;
+    if (auto* c = v.find("cost");
+        c && op.kind != OpKind::Run && !duration(*c, join(f, "cost"), op.cost, 0, kNsPerSec))
+        return false;
     prog.ops.push_back(op);
     return true;
 }

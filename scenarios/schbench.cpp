@@ -34,7 +34,8 @@ std::string parseSchbench(const std::vector<std::string>& argv, int cpus, Schben
         const auto value = [&](long long lo, long long hi, const char* what) -> std::string {
             if (i + 1 >= argv.size()) return a + ": needs a value (" + what + ")";
             if (!wholeNumber(argv[++i], lo, hi, n))
-                return a + ": '" + argv[i] + "' is not " + what + "; accepted: " + std::to_string(lo) + " to " + std::to_string(hi);
+                return a + ": '" + argv[i] + "' is not " + what + "; accepted: " + std::to_string(lo) +
+                       " to " + std::to_string(hi);
             return {};
         };
         std::string e;
@@ -54,10 +55,12 @@ std::string parseSchbench(const std::vector<std::string>& argv, int cpus, Schben
             if ((e = value(1, 3600, "an interval in seconds")).empty()) out.interval = Time(n) * kNsPerSec;
         } else if (a == "-L" || a == "--no-locking") {
             // the per-CPU lock is not modelled: -L changes nothing here
-        } else if (a == "-R" || a == "-A" || a == "-p" || a == "-w" || a == "-C" || a == "-M" || a == "-W" || a == "-j") {
+        } else if (a == "-R" || a == "-A" || a == "-p" || a == "-w" || a == "-C" || a == "-M" || a == "-W" ||
+                   a == "-j") {
             return a + " is not modelled; accepted: -m N, -t N, -r SEC, -s USEC, -n N, -F KB, -i SEC, -L";
         } else {
-            return "unsupported schbench option '" + a + "'; accepted: -m N, -t N, -r SEC, -s USEC, -n N, -F KB, -i SEC, -L";
+            return "unsupported schbench option '" + a +
+                   "'; accepted: -m N, -t N, -r SEC, -s USEC, -n N, -F KB, -i SEC, -L";
         }
         if (!e.empty()) return e;
     }
@@ -73,23 +76,28 @@ void addSchbench(const SchbenchArgs& a, Scenario& s) {
     TaskGroupSpec main;
     main.comm = "schbench";
     main.threads = true;
-    main.program = addProgram(s, Program{"", {ops::sleep(a.runtime), ops::simple(OpKind::Exit)}, 0}, "schbench.main");
+    main.program =
+        addProgram(s, Program{"", {ops::sleep(a.runtime), ops::simple(OpKind::Exit)}, 0}, "schbench.main");
     s.tasks.push_back(main);
     const Time pass = passCost(a.footprintKb);
     for (int m = 0; m < a.messageThreads; ++m) {
         const int32_t post = int32_t(s.channels.size()), wake = post + 1;
         const std::string tag = "schbench.m" + std::to_string(m);
-        s.channels.push_back({tag + ".list", a.workers + 1, -1, false}); // workers queue themselves (futex wake of the message thread)
-        s.channels.push_back({tag + ".wake", a.workers + 1, -1, false}); // the message thread wakes them one by one
+        s.channels.push_back({tag + ".list", a.workers + 1, -1,
+                              false}); // workers queue themselves (futex wake of the message thread)
+        s.channels.push_back(
+            {tag + ".wake", a.workers + 1, -1, false}); // the message thread wakes them one by one
         // Message thread: take the next worker off the list, wake it; sleep when the list is empty.
         TaskGroupSpec mt;
         mt.comm = "schbench";
         mt.process = mainGroup;
-        mt.program = addProgram(s,
-                                Program{"", {ops::channel(OpKind::Read, post, 1000), ops::channel(OpKind::Write, wake, 1500),
-                                             ops::loop(0, 0, a.runtime), ops::simple(OpKind::Exit)},
-                                        0},
-                                tag + ".message");
+        mt.program = addProgram(
+            s,
+            Program{"",
+                    {ops::channel(OpKind::Read, post, 1000), ops::channel(OpKind::Write, wake, 1500),
+                     ops::loop(0, 0, a.runtime), ops::simple(OpKind::Exit)},
+                    0},
+            tag + ".message");
         s.tasks.push_back(mt);
         // Worker: post, wait (the wake-up latency), usleep, the request's passes, again.
         Op post_ = ops::channel(OpKind::Write, post, 1000);
@@ -99,7 +107,12 @@ void addSchbench(const SchbenchArgs& a, Scenario& s) {
         Op nap = ops::sleep(a.sleep);
         nap.clock = 1; // the request: usleep + the work
         nap.cost = 1000;
-        std::vector<Op> body = {post_, wait, nap, ops::run(pass), ops::loop(3, a.operations), ops::loop(0, 0, a.runtime),
+        std::vector<Op> body = {post_,
+                                wait,
+                                nap,
+                                ops::run(pass),
+                                ops::loop(3, a.operations),
+                                ops::loop(0, 0, a.runtime),
                                 ops::simple(OpKind::Exit)};
         if (a.sleep == 0) {
             body[2] = ops::run(1000, ExecMode::Kernel); // usleep(0): just the system call
@@ -116,8 +129,8 @@ void addSchbench(const SchbenchArgs& a, Scenario& s) {
 
 namespace {
 // show_latencies(): the percentiles with the samples of their bucket, and min/max.
-std::string percentileBlock(const char* title, const char* unit, const std::vector<int64_t>& bins, const std::vector<double>& pcts,
-                            double starred, Time runtime) {
+std::string percentileBlock(const char* title, const char* unit, const std::vector<int64_t>& bins,
+                            const std::vector<double>& pcts, double starred, Time runtime) {
     int64_t total = 0, lo = -1, hi = 0;
     for (size_t b = 0; b < bins.size(); ++b) {
         total += bins[b];
@@ -127,16 +140,17 @@ std::string percentileBlock(const char* title, const char* unit, const std::vect
         }
     }
     char line[160];
-    std::snprintf(line, sizeof line, "%s percentiles (%s) runtime %lld (s) (%lld total samples)\n", title, unit,
-                  (long long)(runtime / kNsPerSec), (long long)total);
+    std::snprintf(line, sizeof line, "%s percentiles (%s) runtime %lld (s) (%lld total samples)\n", title,
+                  unit, (long long)(runtime / kNsPerSec), (long long)total);
     std::string out = line;
     for (double p : pcts) {
         const int64_t v = histogramPercentile(bins, p / 100.0);
-        std::snprintf(line, sizeof line, "\t%s%.1fth: %-10lld (%lld samples)\n", p == starred ? "* " : "  ", p, (long long)v,
-                      (long long)(size_t(v) < bins.size() ? bins[size_t(v)] : 0));
+        std::snprintf(line, sizeof line, "\t%s%.1fth: %-10lld (%lld samples)\n", p == starred ? "* " : "  ",
+                      p, (long long)v, (long long)(size_t(v) < bins.size() ? bins[size_t(v)] : 0));
         out += line;
     }
-    std::snprintf(line, sizeof line, "\t  min=%lld, max=%lld\n", (long long)std::max<int64_t>(0, lo), (long long)hi);
+    std::snprintf(line, sizeof line, "\t  min=%lld, max=%lld\n", (long long)std::max<int64_t>(0, lo),
+                  (long long)hi);
     return out + line;
 }
 } // namespace
@@ -155,26 +169,32 @@ std::string schbenchReport(const Workload& w, const Engine& e, const std::vector
         }
         workers.push_back(id);
         if (wake.size() < t.latHist.size()) wake.resize(t.latHist.size(), 0);
-        for (size_t b = 0; b < t.latHist.size(); ++b) wake[b] += t.latHist[b];
+        for (size_t b = 0; b < t.latHist.size(); ++b)
+            wake[b] += t.latHist[b];
         if (req.size() < t.reqHist.size()) req.resize(t.reqHist.size(), 0);
-        for (size_t b = 0; b < t.reqHist.size(); ++b) req[b] += t.reqHist[b];
+        for (size_t b = 0; b < t.reqHist.size(); ++b)
+            req[b] += t.reqHist[b];
         if (perSecond.size() < t.reqPerSec.size()) perSecond.resize(t.reqPerSec.size(), 0);
-        for (size_t b = 0; b < t.reqPerSec.size(); ++b) perSecond[b] += t.reqPerSec[b];
+        for (size_t b = 0; b < t.reqPerSec.size(); ++b)
+            perSecond[b] += t.reqPerSec[b];
     }
     std::string out = percentileBlock("Wakeup Latencies", "usec", wake, {50, 90, 99, 99.9}, 99, a.runtime);
     out += percentileBlock("Request Latencies", "usec", req, {50, 90, 99, 99.9}, 99, a.runtime);
     // RPS: requests per second over each -i interval, as a histogram of whole requests/s.
-    const int64_t secs = std::max<int64_t>(1, a.runtime / kNsPerSec), step = std::max<int64_t>(1, a.interval / kNsPerSec);
+    const int64_t secs = std::max<int64_t>(1, a.runtime / kNsPerSec),
+                  step = std::max<int64_t>(1, a.interval / kNsPerSec);
     std::vector<int64_t> rps;
     int64_t requests = 0;
     for (int64_t s0 = 0; s0 + step <= secs; s0 += step) {
         int64_t n = 0;
-        for (int64_t sec = s0; sec < s0 + step; ++sec) n += size_t(sec) < perSecond.size() ? perSecond[size_t(sec)] : 0;
+        for (int64_t sec = s0; sec < s0 + step; ++sec)
+            n += size_t(sec) < perSecond.size() ? perSecond[size_t(sec)] : 0;
         const size_t v = size_t(n / step);
         if (rps.size() <= v) rps.resize(v + 1, 0);
         rps[v]++;
     }
-    for (int64_t n : perSecond) requests += n;
+    for (int64_t n : perSecond)
+        requests += n;
     out += percentileBlock("RPS", "requests", rps, {20, 50, 90}, 50, a.runtime);
     char line[160];
     std::snprintf(line, sizeof line, "average rps: %.2f\n", double(requests) / double(secs));
@@ -194,7 +214,8 @@ std::string schbenchReport(const Workload& w, const Engine& e, const std::vector
                 }
         return n ? sum / n : 0.0;
     };
-    std::snprintf(line, sizeof line, "sched delay: message %.0f (usec) worker %.0f (usec)\n", avgDelay(messages), avgDelay(workers));
+    std::snprintf(line, sizeof line, "sched delay: message %.0f (usec) worker %.0f (usec)\n",
+                  avgDelay(messages), avgDelay(workers));
     return out + line;
 }
 

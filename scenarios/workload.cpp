@@ -8,7 +8,9 @@ namespace scen {
 
 namespace ops {
 using namespace sched;
-Op run(Time work, ExecMode mode) { return run(Distribution::fixed(work), mode); }
+Op run(Time work, ExecMode mode) {
+    return run(Distribution::fixed(work), mode);
+}
 Op run(const Distribution& work, ExecMode mode) {
     Op o;
     o.kind = OpKind::Run;
@@ -67,7 +69,8 @@ int32_t addProgram(Scenario& s, sched::Program p, const std::string& name) {
 
 int64_t histogramPercentile(const std::vector<int64_t>& bins, double p) {
     int64_t total = 0;
-    for (int64_t c : bins) total += c;
+    for (int64_t c : bins)
+        total += c;
     if (total == 0) return 0;
     const int64_t rank = int64_t(p * double(total - 1)) + 1;
     int64_t seen = 0;
@@ -79,7 +82,8 @@ int64_t histogramPercentile(const std::vector<int64_t>& bins, double p) {
 std::vector<std::string> splitArgs(const std::string& args) {
     std::istringstream in(args);
     std::vector<std::string> out;
-    for (std::string w; in >> w;) out.push_back(w);
+    for (std::string w; in >> w;)
+        out.push_back(w);
     return out;
 }
 
@@ -109,35 +113,43 @@ struct Tool {
 const Tool kTools[] = {
     {"massive_intr", "massive_intr", false,
      [](const Argv& argv, Scenario& s, Workload& w) {
-         return build<MassiveIntrArgs>(s, w, [&](MassiveIntrArgs& a) { return parseMassiveIntr(argv, a); }, addMassiveIntr);
+         return build<MassiveIntrArgs>(
+             s, w, [&](MassiveIntrArgs& a) { return parseMassiveIntr(argv, a); }, addMassiveIntr);
      }},
     {"cyclictest", "cyclictest", false,
      [](const Argv& argv, Scenario& s, Workload& w) {
-         return build<CyclictestArgs>(s, w, [&](CyclictestArgs& a) { return parseCyclictest(argv, s.config.cpus, a); }, addCyclictest);
+         return build<CyclictestArgs>(
+             s, w, [&](CyclictestArgs& a) { return parseCyclictest(argv, s.config.cpus, a); }, addCyclictest);
      }},
     {"messaging", "sched-messaging", false,
      [](const Argv& argv, Scenario& s, Workload& w) {
-         return build<MessagingArgs>(s, w, [&](MessagingArgs& a) { return parseMessaging(argv, true, a); }, addMessaging);
+         return build<MessagingArgs>(
+             s, w, [&](MessagingArgs& a) { return parseMessaging(argv, true, a); }, addMessaging);
      }},
     {"hackbench", "hackbench", false,
      [](const Argv& argv, Scenario& s, Workload& w) {
-         return build<MessagingArgs>(s, w, [&](MessagingArgs& a) { return parseMessaging(argv, false, a); }, addMessaging);
+         return build<MessagingArgs>(
+             s, w, [&](MessagingArgs& a) { return parseMessaging(argv, false, a); }, addMessaging);
      }},
     {"kernbench", "make", false,
      [](const Argv& argv, Scenario& s, Workload& w) {
-         return build<KernbenchArgs>(s, w, [&](KernbenchArgs& a) { return parseKernbench(argv, s.config.cpus, a); }, addKernbench);
+         return build<KernbenchArgs>(
+             s, w, [&](KernbenchArgs& a) { return parseKernbench(argv, s.config.cpus, a); }, addKernbench);
      }},
     {"kthreads", "kworker", true,
      [](const Argv& argv, Scenario& s, Workload& w) {
-         return build<KthreadsArgs>(s, w, [&](KthreadsArgs& a) { return parseKthreads(argv, a); }, addKthreads);
+         return build<KthreadsArgs>(
+             s, w, [&](KthreadsArgs& a) { return parseKthreads(argv, a); }, addKthreads);
      }},
     {"browser", "chromium-browse", true,
      [](const Argv& argv, Scenario& s, Workload& w) {
-         return build<BrowserArgs>(s, w, [&](BrowserArgs& a) { return parseBrowser(argv, a); }, addBrowser);
+         return build<BrowserArgs>(
+             s, w, [&](BrowserArgs& a) { return parseBrowser(argv, a); }, addBrowser);
      }},
     {"schbench", "schbench", false,
      [](const Argv& argv, Scenario& s, Workload& w) {
-         return build<SchbenchArgs>(s, w, [&](SchbenchArgs& a) { return parseSchbench(argv, s.config.cpus, a); }, addSchbench);
+         return build<SchbenchArgs>(
+             s, w, [&](SchbenchArgs& a) { return parseSchbench(argv, s.config.cpus, a); }, addSchbench);
      }},
 };
 
@@ -146,7 +158,8 @@ const Tool kTools[] = {
 // rt-app reads a file rather than a command line; the scenario reader handles it.
 std::vector<std::string> workloadTools() {
     std::vector<std::string> names;
-    for (const Tool& t : kTools) names.push_back(t.name);
+    for (const Tool& t : kTools)
+        names.push_back(t.name);
     names.push_back("rt-app");
     return names;
 }
@@ -156,24 +169,28 @@ std::string addWorkload(const std::string& tool, const std::string& args, Scenar
     out.tool = tool;
     out.args = args;
     out.firstGroup = s.tasks.size();
-    for (const TaskGroupSpec& g : s.tasks) out.firstTask += g.count;
+    for (const TaskGroupSpec& g : s.tasks)
+        out.firstTask += g.count;
     const Tool* t = nullptr;
     for (const Tool& k : kTools)
         if (tool == k.name) t = &k;
     if (!t) {
         std::string list;
-        for (const auto& name : workloadTools()) list += (list.empty() ? "" : ", ") + name;
+        for (const auto& name : workloadTools())
+            list += (list.empty() ? "" : ", ") + name;
         return "unknown workload '" + tool + "'; accepted: " + list;
     }
     if (std::string e = t->make(splitArgs(args), s, out); !e.empty()) return e;
     out.comm = t->comm;
     out.groups = s.tasks.size() - out.firstGroup;
-    for (size_t g = out.firstGroup; g < s.tasks.size(); ++g) out.taskCount += s.tasks[g].count;
+    for (size_t g = out.firstGroup; g < s.tasks.size(); ++g)
+        out.taskCount += s.tasks[g].count;
     out.background = t->background;
     return {};
 }
 
-std::string workloadReport(const Workload& w, const sched::Engine& e, const std::vector<sched::LatencyRow>* perTask) {
+std::string workloadReport(const Workload& w, const sched::Engine& e,
+                           const std::vector<sched::LatencyRow>* perTask) {
     if (std::holds_alternative<MassiveIntrArgs>(w.params)) return massiveIntrReport(w, e);
     if (std::holds_alternative<MessagingArgs>(w.params)) return messagingReport(w, e);
     if (std::holds_alternative<KernbenchArgs>(w.params)) return kernbenchReport(w, e);

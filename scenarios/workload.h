@@ -46,7 +46,8 @@ std::vector<std::string> workloadTools();
 // The tool's own output for the run the engine holds (at its present). perTask: perf sched
 // latency's rows one per task, for the tools that print scheduler delays (schbench); null: read
 // from the engine's trace, which a caller that folded and forgot it (LatencyFold) cannot.
-std::string workloadReport(const Workload& w, const sched::Engine& e, const std::vector<sched::LatencyRow>* perTask = nullptr);
+std::string workloadReport(const Workload& w, const sched::Engine& e,
+                           const std::vector<sched::LatencyRow>* perTask = nullptr);
 
 // Per tool (massive_intr.cpp, cyclictest.cpp).
 std::string parseMassiveIntr(const std::vector<std::string>& argv, MassiveIntrArgs& out);
@@ -69,12 +70,14 @@ std::string parseBrowser(const std::vector<std::string>& argv, BrowserArgs& out)
 void addBrowser(const BrowserArgs& a, Scenario& s);
 std::string browserReport(const Workload& w, const sched::Engine& e);
 // rt-app: appends the file's tasks to s; errors name the rt-app file, line and field.
-bool addRtApp(const std::string& text, const std::string& file, Scenario& s, RtAppArgs& out, ScenarioError& err);
+bool addRtApp(const std::string& text, const std::string& file, Scenario& s, RtAppArgs& out,
+              ScenarioError& err);
 bool looksLikeRtApp(const std::string& text); // an object with "tasks" as an object, or "global"
 std::string rtAppReport(const Workload& w, const sched::Engine& e);
 std::string parseSchbench(const std::vector<std::string>& argv, int cpus, SchbenchArgs& out);
 void addSchbench(const SchbenchArgs& a, Scenario& s);
-std::string schbenchReport(const Workload& w, const sched::Engine& e, const std::vector<sched::LatencyRow>* perTask);
+std::string schbenchReport(const Workload& w, const sched::Engine& e,
+                           const std::vector<sched::LatencyRow>* perTask);
 std::string kernbenchLoadName(const KernbenchArgs& a, int cpus);
 // kernbench's "Average <load> Run (std deviation):" block over runs (sample standard deviation).
 std::string formatKernbench(const std::string& load, const std::vector<KernbenchNumbers>& runs);

@@ -19,7 +19,7 @@ struct MassiveIntrArgs {
 struct CyclictestArgs {
     int threads = 1;
     sched::Time interval = sched::kNsPerMs, distance = 500 * sched::kNsPerUs;
-    int64_t loops = 0;       // -l: samples per thread (0 = until -D or the scenario's end)
+    int64_t loops = 0;        // -l: samples per thread (0 = until -D or the scenario's end)
     sched::Time duration = 0; // -D
     int priority = -1;        // -p: SCHED_FIFO priority; -1 = SCHED_OTHER
     bool smp = false;         // -S: one thread per CPU, pinned
@@ -29,10 +29,10 @@ struct CyclictestArgs {
 
 // perf bench sched messaging (-g -l -t -p) and rt-tests hackbench (-g -l -f -s -T -P -p).
 struct MessagingArgs {
-    bool perf = true;  // the front end: perf bench's output, or hackbench's
+    bool perf = true; // the front end: perf bench's output, or hackbench's
     int groups = 10;
     int64_t loops = 100;
-    int fds = 20;      // receivers (and senders) per group
+    int fds = 20; // receivers (and senders) per group
     int datasize = 100;
     bool threads = false;
     bool pipe = false;
@@ -59,14 +59,15 @@ struct BrowserArgs {
 // of a -F KB matrix multiply per request, -i reporting interval.
 struct SchbenchArgs {
     int messageThreads = 1, workers = 0; // 0: ceil(cpus / messageThreads)
-    sched::Time runtime = 30 * sched::kNsPerSec, sleep = 100 * sched::kNsPerUs, interval = 10 * sched::kNsPerSec;
+    sched::Time runtime = 30 * sched::kNsPerSec, sleep = 100 * sched::kNsPerUs,
+                interval = 10 * sched::kNsPerSec;
     int operations = 5, footprintKb = 256;
 };
 
 // An rt-app JSON file read into the scenario.
 struct RtAppArgs {
     std::string file;
-    sched::Time duration = 0; // global.duration; 0 = -1 (until the tasks end)
+    sched::Time duration = 0;  // global.duration; 0 = -1 (until the tasks end)
     bool loopsForever = false; // some task loops for ever
 };
 
@@ -78,12 +79,14 @@ struct KernbenchNumbers {
 
 struct Workload {
     std::string tool, args;
-    std::string comm;             // the tool's comm (its tasks carry it, threads included)
-    std::variant<MassiveIntrArgs, CyclictestArgs, MessagingArgs, KernbenchArgs, KthreadsArgs, BrowserArgs, RtAppArgs, SchbenchArgs> params;
+    std::string comm; // the tool's comm (its tasks carry it, threads included)
+    std::variant<MassiveIntrArgs, CyclictestArgs, MessagingArgs, KernbenchArgs, KthreadsArgs, BrowserArgs,
+                 RtAppArgs, SchbenchArgs>
+        params;
     size_t firstGroup = 0, groups = 0; // its entries in Scenario::tasks
     int taskCount = 0;                 // tasks of those entries (forked ones come later)
-    sched::TaskId firstTask = 0;       // the engine's id of its first task (scenario tasks are spawned in order)
-    bool background = false;           // runs for ever beside the measured workloads (kthreads): a run ends without it
+    sched::TaskId firstTask = 0; // the engine's id of its first task (scenario tasks are spawned in order)
+    bool background = false; // runs for ever beside the measured workloads (kthreads): a run ends without it
 };
 
 } // namespace scen

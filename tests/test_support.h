@@ -3,8 +3,8 @@
 // one task's slices from the trace.
 #pragma once
 
-#include "scenarios/builtin_scenarios.h"
 #include "metrics/latency.h"
+#include "scenarios/builtin_scenarios.h"
 #include "scenarios/scenario.h"
 
 #include <QtTest>
@@ -41,7 +41,8 @@ inline std::string workloads(const std::string& machine, const std::string& task
 
 // Replaces the placeholder MODEL in a scenario text.
 inline std::string withModel(std::string json, const std::string& model, const std::string& key = "MODEL") {
-    for (size_t p = json.find(key); p != std::string::npos; p = json.find(key, p + model.size())) json.replace(p, key.size(), model);
+    for (size_t p = json.find(key); p != std::string::npos; p = json.find(key, p + model.size()))
+        json.replace(p, key.size(), model);
     return json;
 }
 
@@ -60,7 +61,8 @@ inline std::vector<SliceView> slicesOf(const sched::Trace& tr, sched::TaskId t) 
     return v;
 }
 
-inline const sched::LatencyRow* latencyRow(const std::vector<sched::LatencyRow>& rows, const std::string& comm) {
+inline const sched::LatencyRow* latencyRow(const std::vector<sched::LatencyRow>& rows,
+                                           const std::string& comm) {
     for (const auto& r : rows)
         if (r.comm == comm) return &r;
     return nullptr;

@@ -25,7 +25,8 @@ void setUpDataTable(QTableWidget* table, const QStringList& headers, const QStri
     const int margin = 2 * table->style()->pixelMetric(QStyle::PM_FocusFrameHMargin, nullptr, table) + 8;
     for (int c = 0; c < samples.size() && c < headers.size(); ++c)
         if (!samples[c].isEmpty())
-            cols->resizeSection(c, std::max(cols->sectionSize(c), table->fontMetrics().horizontalAdvance(samples[c]) + margin));
+            cols->resizeSection(c, std::max(cols->sectionSize(c),
+                                            table->fontMetrics().horizontalAdvance(samples[c]) + margin));
 }
 
 } // namespace view

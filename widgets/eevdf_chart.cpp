@@ -12,7 +12,9 @@
 namespace view {
 
 namespace {
-bool isDark(const QPalette& pal) { return pal.color(QPalette::Base).lightness() < 128; }
+bool isDark(const QPalette& pal) {
+    return pal.color(QPalette::Base).lightness() < 128;
+}
 // Task colours are fills; as lines on a light background they need more contrast.
 QColor lineColor(const sched::Trace& tr, sched::TaskId t, bool dark) {
     const QColor c = taskColor(t, tr.tasks[size_t(t)].comm, dark);
@@ -142,7 +144,8 @@ void EevdfChart::rebuildSeries() {
         if (s.lag) plot_->removeGraph(s.lag);
     }
     series_.clear();
-    for (QCPGraph* g : {V_, lagPos_, lagNeg_}) g->data()->clear();
+    for (QCPGraph* g : {V_, lagPos_, lagNeg_})
+        g->data()->clear();
     if (!trace_) return;
     QCPAxisRect* top = plot_->axisRect(0);
     // Graphs added last are drawn on top: add the primary task last, keep series_ in selection order.
@@ -166,7 +169,10 @@ void EevdfChart::rebuildSeries() {
             if (g) g->setLineStyle(g == s.d ? QCPGraph::lsStepLeft : QCPGraph::lsLine);
         series_.insert(series_.begin(), s);
     }
-    V_->setName(series_.empty() ? tr("V (avg_vruntime)") : tr("V (avg_vruntime) of %1's runqueue").arg(QString::fromStdString(trace_->tasks[size_t(series_[0].task)].comm)));
+    V_->setName(series_.empty()
+                    ? tr("V (avg_vruntime)")
+                    : tr("V (avg_vruntime) of %1's runqueue")
+                          .arg(QString::fromStdString(trace_->tasks[size_t(series_[0].task)].comm)));
     applyPalette();
 }
 
@@ -203,8 +209,11 @@ void EevdfChart::catchUp() {
             }
             if (!queued) { // off the runqueue (asleep): break the lines until the next sample
                 const double gap = std::nextafter(x, x + 1);
-                for (QCPGraph* g : {ser.v, ser.d, ser.lag}) if (g) g->addData(gap, qQNaN());
-                if (k == 0) for (QCPGraph* g : {V_, lagPos_, lagNeg_}) g->addData(gap, qQNaN());
+                for (QCPGraph* g : {ser.v, ser.d, ser.lag})
+                    if (g) g->addData(gap, qQNaN());
+                if (k == 0)
+                    for (QCPGraph* g : {V_, lagPos_, lagNeg_})
+                        g->addData(gap, qQNaN());
             }
         }
     }
@@ -214,7 +223,8 @@ void EevdfChart::catchUp() {
 
 void EevdfChart::updateTitle() {
     if (!trace_ || series_.empty()) {
-        title_->setText(tr("Select a task in the timeline to chart its vruntime, deadline and lag (Ctrl+click adds tasks)."));
+        title_->setText(tr("Select a task in the timeline to chart its vruntime, deadline and lag "
+                           "(Ctrl+click adds tasks)."));
         return;
     }
     QStringList names;
@@ -224,14 +234,17 @@ void EevdfChart::updateTitle() {
         names << QString("%1:%2").arg(QString::fromStdString(task.comm)).arg(task.pid);
         if (size_t(s.task) < byTask_.size()) samples += byTask_[size_t(s.task)].size();
     }
-    title_->setText(tr("%1 - vruntime (solid), deadline (dashed), V; lag below (%2 samples). Ctrl+click a slice to add or remove a task.")
-                        .arg(names.join(", ")).arg(samples));
+    title_->setText(tr("%1 - vruntime (solid), deadline (dashed), V; lag below (%2 samples). Ctrl+click a "
+                       "slice to add or remove a task.")
+                        .arg(names.join(", "))
+                        .arg(samples));
 }
 
 void EevdfChart::setRange(qint64 start, qint64 end) {
     start_ = start;
     end_ = end;
-    for (QCPAxisRect* r : {plot_->axisRect(0), lagRect_}) r->axis(QCPAxis::atBottom)->setRange(start / 1e6, end / 1e6);
+    for (QCPAxisRect* r : {plot_->axisRect(0), lagRect_})
+        r->axis(QCPAxis::atBottom)->setRange(start / 1e6, end / 1e6);
     rebuild();
 }
 
@@ -245,8 +258,10 @@ void EevdfChart::rebuild() {
         bool found = false;
         const QCPRange gr = g->data()->valueRange(found, QCP::sdBoth, xr);
         if (!found) return;
-        if (have) r.expand(gr);
-        else r = gr;
+        if (have)
+            r.expand(gr);
+        else
+            r = gr;
         have = true;
     };
     for (const Series& s : series_) {
@@ -257,9 +272,12 @@ void EevdfChart::rebuild() {
         const double pad = std::max(0.05, yr.size() * 0.08);
         plot_->axisRect(0)->axis(QCPAxis::atLeft)->setRange(yr.lower - pad, yr.upper + pad);
         bool lagAny = true;
-        for (QCPGraph* g : {lagPos_, lagNeg_}) widen(g, lr, lagAny);
-        for (const Series& s : series_) widen(s.lag, lr, lagAny);
-        lagRect_->axis(QCPAxis::atLeft)->setRange(std::min(-0.05, lr.lower * 1.1), std::max(0.05, lr.upper * 1.1));
+        for (QCPGraph* g : {lagPos_, lagNeg_})
+            widen(g, lr, lagAny);
+        for (const Series& s : series_)
+            widen(s.lag, lr, lagAny);
+        lagRect_->axis(QCPAxis::atLeft)
+            ->setRange(std::min(-0.05, lr.lower * 1.1), std::max(0.05, lr.upper * 1.1));
     }
     plot_->replot(QCustomPlot::rpQueuedReplot);
 }

@@ -18,21 +18,23 @@ namespace view {
 
 class EevdfChart : public QWidget {
     Q_OBJECT
-public:
+  public:
     static constexpr size_t kMaxTasks = 8; // beyond that the lines are a tangle
     explicit EevdfChart(QWidget* parent = nullptr);
     void setTrace(const sched::Trace* trace);
     // The first task is the primary one: V and the eligibility shading are its runqueue's.
     void setTasks(const std::vector<sched::TaskId>& tasks);
-    void setTask(sched::TaskId task) { setTasks(task >= 0 ? std::vector<sched::TaskId>{task} : std::vector<sched::TaskId>{}); }
+    void setTask(sched::TaskId task) {
+        setTasks(task >= 0 ? std::vector<sched::TaskId>{task} : std::vector<sched::TaskId>{});
+    }
     const std::vector<sched::TaskId>& tasks() const { return tasks_; }
     void setRange(qint64 start, qint64 end);
     QCustomPlot* plot() const { return plot_; }
 
-protected:
+  protected:
     void changeEvent(QEvent* e) override;
 
-private:
+  private:
     struct Series {
         sched::TaskId task;
         QCPGraph *v, *d, *lag; // lag: the primary's is the shaded pair lagPos_/lagNeg_

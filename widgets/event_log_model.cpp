@@ -21,7 +21,9 @@ const char* prevStateOf(uint8_t endPoint) {
     if (p == SwitchPoint::Exit) return "X";
     return "R";
 }
-QString str(std::string_view s) { return QString::fromUtf8(s.data(), qsizetype(s.size())); }
+QString str(std::string_view s) {
+    return QString::fromUtf8(s.data(), qsizetype(s.size()));
+}
 } // namespace
 
 EventLogModel::EventLogModel(QObject* parent) : QAbstractTableModel(parent) {}
@@ -33,7 +35,8 @@ void EventLogModel::clear() {
     endResetModel();
 }
 
-bool EventLogModel::setWindow(const TimelineData& d, Time t0, Time t1, unsigned kinds, const std::vector<TaskId>& only) {
+bool EventLogModel::setWindow(const TimelineData& d, Time t0, Time t1, unsigned kinds,
+                              const std::vector<TaskId>& only) {
     beginResetModel();
     rows_.clear();
     d_ = d;
@@ -47,7 +50,8 @@ bool EventLogModel::setWindow(const TimelineData& d, Time t0, Time t1, unsigned 
         return only.empty() || std::find(only.begin(), only.end(), a) != only.end() ||
                (b >= 0 && std::find(only.begin(), only.end(), b) != only.end());
     };
-    const size_t cap = size_t(kMaxRows) + 1; // each source gives its earliest cap rows: enough for the merged earliest kMaxRows
+    const size_t cap = size_t(kMaxRows) +
+                       1; // each source gives its earliest cap rows: enough for the merged earliest kMaxRows
     const auto in = [&](Time t) { return t >= t0 && t < t1; };
     if (kinds & (1u << Switch)) {
         const Slices& s = trc.slices;
@@ -59,7 +63,9 @@ bool EventLogModel::setWindow(const TimelineData& d, Time t0, Time t1, unsigned 
             const Time liveStart = liveOpen ? d.live.sliceStart[size_t(c)] : 0;
             const auto add = [&](Time t, uint32_t prev, uint32_t next) {
                 const TaskId pt = prev == kIdle ? kNoTask : s.task[prev];
-                const TaskId nt = next == kIdle ? kNoTask : next == kOpen ? d.live.curr[size_t(c)] : s.task[next];
+                const TaskId nt = next == kIdle   ? kNoTask
+                                  : next == kOpen ? d.live.curr[size_t(c)]
+                                                  : s.task[next];
                 if (in(t) && wanted(pt, nt)) rows_.push_back({t, prev, c, Switch, next});
             };
             if (!idx.empty()) add(s.start[idx[0]], kIdle, idx[0]); // the CPU was idle before the first
@@ -67,8 +73,10 @@ bool EventLogModel::setWindow(const TimelineData& d, Time t0, Time t1, unsigned 
                 const uint32_t i = idx[k];
                 const bool last = k + 1 == idx.size();
                 uint32_t next = kIdle;
-                if (!last && s.start[idx[k + 1]] == s.end[i]) next = idx[k + 1];
-                else if (last && liveOpen && liveStart == s.end[i]) next = kOpen;
+                if (!last && s.start[idx[k + 1]] == s.end[i])
+                    next = idx[k + 1];
+                else if (last && liveOpen && liveStart == s.end[i])
+                    next = kOpen;
                 if (s.endPoint[i] != kStillRunning) add(s.end[i], i, next);
                 if (next == kIdle && !last) add(s.start[idx[k + 1]], kIdle, idx[k + 1]);
                 if (next == kIdle && last && liveOpen) add(liveStart, kIdle, kOpen);
@@ -87,11 +95,13 @@ bool EventLogModel::setWindow(const TimelineData& d, Time t0, Time t1, unsigned 
         }
     };
     if (kinds & (1u << Wakeup))
-        timeColumn(trc.wakeups.time, Wakeup, [&](uint32_t i) { return int(trc.wakeups.targetCpu[i]); },
-                   [&](uint32_t i) { return wanted(trc.wakeups.wakee[i], trc.wakeups.waker[i]); });
+        timeColumn(
+            trc.wakeups.time, Wakeup, [&](uint32_t i) { return int(trc.wakeups.targetCpu[i]); },
+            [&](uint32_t i) { return wanted(trc.wakeups.wakee[i], trc.wakeups.waker[i]); });
     if (kinds & (1u << Migrate))
-        timeColumn(trc.migrations.time, Migrate, [&](uint32_t i) { return int(trc.migrations.to[i]); },
-                   [&](uint32_t i) { return wanted(trc.migrations.task[i]); });
+        timeColumn(
+            trc.migrations.time, Migrate, [&](uint32_t i) { return int(trc.migrations.to[i]); },
+            [&](uint32_t i) { return wanted(trc.migrations.task[i]); });
     if (kinds & ((1u << FlagSet) | (1u << FlagClear)) && d.flags) {
         const FlagIntervals& f = trc.flags;
         for (int c = 0; c < trc.cpus; ++c)
@@ -139,11 +149,15 @@ TaskId EventLogModel::taskOf(int r) const {
         if (row.next == kOpen) return d_.live.curr[size_t(row.cpu)];
         if (row.next != kIdle) return trc.slices.task[row.next];
         return row.index != kIdle ? trc.slices.task[row.index] : kNoTask;
-    case Wakeup: return trc.wakeups.wakee[row.index];
+    case Wakeup:
+        return trc.wakeups.wakee[row.index];
     case FlagSet:
-    case FlagClear: return row.index == kOpen ? d_.live.curr[size_t(row.cpu)] : trc.flags.task[row.index];
-    case Migrate: return trc.migrations.task[row.index];
-    default: return kNoTask;
+    case FlagClear:
+        return row.index == kOpen ? d_.live.curr[size_t(row.cpu)] : trc.flags.task[row.index];
+    case Migrate:
+        return trc.migrations.task[row.index];
+    default:
+        return kNoTask;
     }
 }
 
@@ -153,30 +167,38 @@ QString EventLogModel::what(const Row& r) const {
     case Switch: {
         const bool fromIdle = r.index == kIdle;
         const QString prev = fromIdle ? QStringLiteral("<idle>") : taskName(trc.slices.task[r.index]);
-        const QString state = fromIdle ? QStringLiteral("R") : QString(prevStateOf(trc.slices.endPoint[r.index]));
-        const TaskId next = r.next == kOpen ? d_.live.curr[size_t(r.cpu)] : r.next == kIdle ? kNoTask : trc.slices.task[r.next];
+        const QString state =
+            fromIdle ? QStringLiteral("R") : QString(prevStateOf(trc.slices.endPoint[r.index]));
+        const TaskId next = r.next == kOpen   ? d_.live.curr[size_t(r.cpu)]
+                            : r.next == kIdle ? kNoTask
+                                              : trc.slices.task[r.next];
         return tr("sched_switch %1 [%2] ==> %3").arg(prev, state, taskName(next));
     }
     case Wakeup:
         return tr("%1 %2 target_cpu=%3")
-            .arg(trc.wakeups.isNew[r.index] ? "sched_wakeup_new" : "sched_wakeup", taskName(trc.wakeups.wakee[r.index]))
+            .arg(trc.wakeups.isNew[r.index] ? "sched_wakeup_new" : "sched_wakeup",
+                 taskName(trc.wakeups.wakee[r.index]))
             .arg(trc.wakeups.targetCpu[r.index]);
     case FlagSet:
     case FlagClear:
         if (r.index == kOpen)
-            return tr("set %1 of %2").arg(r.next == uint32_t(ReschedBit::Lazy) ? "TIF_NEED_RESCHED_LAZY" : "TIF_NEED_RESCHED",
-                                          taskName(d_.live.curr[size_t(r.cpu)]));
+            return tr("set %1 of %2")
+                .arg(r.next == uint32_t(ReschedBit::Lazy) ? "TIF_NEED_RESCHED_LAZY" : "TIF_NEED_RESCHED",
+                     taskName(d_.live.curr[size_t(r.cpu)]));
         return tr("%1 %2 of %3")
             .arg(r.kind == FlagSet ? tr("set") : tr("clear"),
-                 trc.flags.bit[r.index] == uint8_t(ReschedBit::Lazy) ? "TIF_NEED_RESCHED_LAZY" : "TIF_NEED_RESCHED",
+                 trc.flags.bit[r.index] == uint8_t(ReschedBit::Lazy) ? "TIF_NEED_RESCHED_LAZY"
+                                                                     : "TIF_NEED_RESCHED",
                  taskName(trc.flags.task[r.index]));
     case Migrate:
         return tr("sched_migrate_task %1 orig_cpu=%2 dest_cpu=%3")
             .arg(taskName(trc.migrations.task[r.index]))
             .arg(trc.migrations.from[r.index])
             .arg(trc.migrations.to[r.index]);
-    case Change: return tr("change: %1").arg(QString::fromStdString(trc.markers[r.index].text));
-    default: return {};
+    case Change:
+        return tr("change: %1").arg(QString::fromStdString(trc.markers[r.index].text));
+    default:
+        return {};
     }
 }
 
@@ -192,18 +214,26 @@ QString EventLogModel::why(const Row& r) const {
         return s;
     }
     case Wakeup:
-        return trc.wakeups.waker[r.index] < 0 ? tr("woken by an interrupt (timer) on CPU %1").arg(trc.wakeups.wakerCpu[r.index])
-                                             : tr("woken by %1 on CPU %2").arg(taskName(trc.wakeups.waker[r.index])).arg(trc.wakeups.wakerCpu[r.index]);
+        return trc.wakeups.waker[r.index] < 0
+                   ? tr("woken by an interrupt (timer) on CPU %1").arg(trc.wakeups.wakerCpu[r.index])
+                   : tr("woken by %1 on CPU %2")
+                         .arg(taskName(trc.wakeups.waker[r.index]))
+                         .arg(trc.wakeups.wakerCpu[r.index]);
     case FlagSet:
-        return str(reschedReasonName(ReschedReason(r.index == kOpen ? d_.live.flagReason[size_t(r.cpu)][r.next] : trc.flags.reason[r.index]))) +
+        return str(reschedReasonName(ReschedReason(r.index == kOpen
+                                                       ? d_.live.flagReason[size_t(r.cpu)][r.next]
+                                                       : trc.flags.reason[r.index]))) +
                (r.index == kOpen ? tr(" - still set") : QString());
     case FlagClear:
         return tr("__schedule() at %1, %2 after it was set")
             .arg(str(switchPointName(SwitchPoint(trc.flags.clearedBy[r.index]))),
                  QString::fromStdString(formatDuration(trc.flags.clear[r.index] - trc.flags.set[r.index])));
-    case Migrate: return tr("load balance or wake-up placement");
-    case Change: return tr("applied at this instant, as writing the debugfs knob would");
-    default: return {};
+    case Migrate:
+        return tr("load balance or wake-up placement");
+    case Change:
+        return tr("applied at this instant, as writing the debugfs knob would");
+    default:
+        return {};
     }
 }
 
@@ -212,10 +242,14 @@ QVariant EventLogModel::data(const QModelIndex& index, int role) const {
     const Row& r = rows_[size_t(index.row())];
     if (role == Qt::DisplayRole) {
         switch (index.column()) {
-        case 0: return QString::number(double(r.time) / 1e9, 'f', 6); // seconds.microseconds, as ftrace
-        case 1: return r.cpu < 0 ? QString("-") : QString::number(r.cpu);
-        case 2: return what(r);
-        case 3: return why(r);
+        case 0:
+            return QString::number(double(r.time) / 1e9, 'f', 6); // seconds.microseconds, as ftrace
+        case 1:
+            return r.cpu < 0 ? QString("-") : QString::number(r.cpu);
+        case 2:
+            return what(r);
+        case 3:
+            return why(r);
         }
     } else if (role == Qt::TextAlignmentRole && index.column() < 2) {
         return int(Qt::AlignRight | Qt::AlignVCenter);

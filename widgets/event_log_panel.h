@@ -17,7 +17,7 @@ namespace view {
 
 class EventLogPanel : public QWidget {
     Q_OBJECT
-public:
+  public:
     explicit EventLogPanel(QWidget* parent = nullptr);
     // The run and the window to list; cheap enough to call a few times a second while playing.
     void refresh(const TimelineData& d, Time t0, Time t1);
@@ -26,14 +26,14 @@ public:
     unsigned kinds() const;
     void setKinds(unsigned kinds);
 
-signals:
+  signals:
     void taskSelected(int task);
     void timeActivated(qint64 time);
 
-protected:
+  protected:
     void showEvent(QShowEvent* e) override;
 
-private:
+  private:
     void again();
     EventLogModel* model_ = nullptr;
     QTableView* table_ = nullptr;

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "widgets/inspector_panel.h"
 
-#include "widgets/data_table.h"
 #include "base/duration.h"
+#include "widgets/data_table.h"
 
 #include <QHBoxLayout>
 #include <QLabel>
@@ -25,7 +25,8 @@ InspectorPanel::InspectorPanel(QWidget* parent) : QWidget(parent) {
     when_ = new QLabel(this);
     top->addWidget(when_, 1);
     now_ = new QPushButton(tr("Now"), this);
-    now_->setToolTip(tr("Follow the present again (click a lane in the timeline to inspect an earlier moment)"));
+    now_->setToolTip(
+        tr("Follow the present again (click a lane in the timeline to inspect an earlier moment)"));
     top->addWidget(now_);
     connect(now_, &QPushButton::clicked, this, &InspectorPanel::followPresent);
     lay->addLayout(top);
@@ -34,9 +35,11 @@ InspectorPanel::InspectorPanel(QWidget* parent) : QWidget(parent) {
     why_->setTextInteractionFlags(Qt::TextSelectableByMouse);
     lay->addWidget(why_);
     table_ = new QTableWidget(this);
-    setUpDataTable(table_, {tr("task"), tr("state"), tr("v - V (ms)"), tr("deadline - V"), tr("eligible"), tr("slice ms"), tr("weight")},
-                   {QStringLiteral("receiver:99999"), tr("delayed sleeper"), QStringLiteral("-99.999"), QStringLiteral("-99.999"), QString(),
-                    QString(), QStringLiteral("88761")});
+    setUpDataTable(table_,
+                   {tr("task"), tr("state"), tr("v - V (ms)"), tr("deadline - V"), tr("eligible"),
+                    tr("slice ms"), tr("weight")},
+                   {QStringLiteral("receiver:99999"), tr("delayed sleeper"), QStringLiteral("-99.999"),
+                    QStringLiteral("-99.999"), QString(), QString(), QStringLiteral("88761")});
     table_->setEditTriggers(QAbstractItemView::NoEditTriggers);
     table_->setSelectionBehavior(QAbstractItemView::SelectRows);
     lay->addWidget(table_, 1);

@@ -17,18 +17,18 @@ namespace view {
 
 class InspectorPanel : public QWidget {
     Q_OBJECT
-public:
+  public:
     QSize sizeHint() const override { return QSize(330, 320); } // narrow: the timeline comes first
     explicit InspectorPanel(QWidget* parent = nullptr);
     void setCpu(int cpu);
     // Shows e's state; `past` says it is an inspected earlier moment, not the present.
     void refresh(const sched::Engine& e, bool past = false);
 
-signals:
+  signals:
     void taskSelected(int task);
     void followPresent(); // the user wants the present again
 
-private:
+  private:
     QSpinBox* cpu_ = nullptr;
     QLabel* why_ = nullptr;
     QLabel* when_ = nullptr;

@@ -20,7 +20,9 @@ int LatencyHistogram::binOf(Time delay) {
     return std::clamp(k, 0, kBins - 1);
 }
 
-double LatencyHistogram::binLowerUs(int bin) { return std::pow(10.0, bin / 5.0); }
+double LatencyHistogram::binLowerUs(int bin) {
+    return std::pow(10.0, bin / 5.0);
+}
 
 LatencyHistogram::LatencyHistogram(QWidget* parent) : QWidget(parent) {
     auto* lay = new QVBoxLayout(this);
@@ -86,15 +88,21 @@ void LatencyHistogram::refresh(const Trace& trace) {
     bars_->setWidth(0.9 / kBins);
     plot_->yAxis->setRange(0, maxCount * 1.1);
     const QString who = task_ >= 0 && size_t(task_) < trace.tasks.size()
-                            ? QString("%1:%2").arg(QString::fromStdString(trace.tasks[size_t(task_)].comm)).arg(trace.tasks[size_t(task_)].pid)
+                            ? QString("%1:%2")
+                                  .arg(QString::fromStdString(trace.tasks[size_t(task_)].comm))
+                                  .arg(trace.tasks[size_t(task_)].pid)
                             : tr("all tasks");
     if (delays.empty()) {
         title_->setText(tr("Scheduling delays of %1: none measured yet.").arg(who));
     } else {
         std::sort(delays.begin(), delays.end());
-        auto pct = [&](double p) { return QString::fromStdString(formatDuration(delays[size_t(p * double(delays.size() - 1))])); };
+        auto pct = [&](double p) {
+            return QString::fromStdString(formatDuration(delays[size_t(p * double(delays.size() - 1))]));
+        };
         title_->setText(tr("Scheduling delays of %1: %2 measurements, p50 %3, p99 %4, max %5")
-                            .arg(who).arg(delays.size()).arg(pct(0.5), pct(0.99), QString::fromStdString(formatDuration(delays.back()))));
+                            .arg(who)
+                            .arg(delays.size())
+                            .arg(pct(0.5), pct(0.99), QString::fromStdString(formatDuration(delays.back()))));
     }
     plot_->replot(QCustomPlot::rpQueuedReplot);
 }

@@ -15,7 +15,7 @@ namespace view {
 
 class LatencyHistogram : public QWidget {
     Q_OBJECT
-public:
+  public:
     explicit LatencyHistogram(QWidget* parent = nullptr);
     void setTask(sched::TaskId task) { task_ = task; }
     void refresh(const sched::Trace& trace);
@@ -25,10 +25,10 @@ public:
     static constexpr int kBins = 31;
     QCustomPlot* plot() const { return plot_; }
 
-protected:
+  protected:
     void changeEvent(QEvent* e) override;
 
-private:
+  private:
     void applyPalette();
     QCustomPlot* plot_ = nullptr;
     QCPBars* bars_ = nullptr;

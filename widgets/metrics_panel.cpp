@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "widgets/metrics_panel.h"
 
-#include "widgets/data_table.h"
 #include "metrics/latency.h"
 #include "metrics/perf_report.h"
+#include "widgets/data_table.h"
 
 #include <QLabel>
 #include <QTableWidget>
@@ -20,17 +20,22 @@ MetricsPanel::MetricsPanel(QWidget* parent) : QWidget(parent) {
     counts_->setWordWrap(true);
     lay->addWidget(counts_);
     table_ = new QTableWidget(this);
-    setUpDataTable(table_, {tr("Task"), tr("Runtime ms"), tr("Switches"), tr("Avg delay ms"), tr("Max delay ms"), tr("Sum delay ms")},
-                   {QStringLiteral("receiver:(4000)"), QStringLiteral("99999.999"), QStringLiteral("9999999")});
+    setUpDataTable(
+        table_,
+        {tr("Task"), tr("Runtime ms"), tr("Switches"), tr("Avg delay ms"), tr("Max delay ms"),
+         tr("Sum delay ms")},
+        {QStringLiteral("receiver:(4000)"), QStringLiteral("99999.999"), QStringLiteral("9999999")});
     table_->setEditTriggers(QAbstractItemView::NoEditTriggers);
-    table_->setToolTip(tr("perf sched latency: delay from wakeup (or a runnable switch-out) to the next switch-in"));
+    table_->setToolTip(
+        tr("perf sched latency: delay from wakeup (or a runnable switch-out) to the next switch-in"));
     lay->addWidget(table_, 1);
 }
 
 void MetricsPanel::refresh(const Trace& trace, Time now) {
     const auto rows = perfSchedLatency(trace);
     const SwitchCounts c = countSwitches(trace);
-    counts_->setText(tr("context-switches %1   voluntary %2   involuntary %3   migrations %4   (closed slices up to %5 ms)")
+    counts_->setText(tr("context-switches %1   voluntary %2   involuntary %3   migrations %4   (closed "
+                        "slices up to %5 ms)")
                          .arg(QString::fromStdString(groupThousands(double(c.total))))
                          .arg(QString::fromStdString(groupThousands(double(c.voluntary))))
                          .arg(QString::fromStdString(groupThousands(double(c.involuntary))))
@@ -39,8 +44,9 @@ void MetricsPanel::refresh(const Trace& trace, Time now) {
     table_->setRowCount(int(rows.size()));
     for (size_t r = 0; r < rows.size(); ++r) {
         const LatencyRow& row = rows[r];
-        const QString name = row.merged > 1 ? QString("%1:(%2)").arg(QString::fromStdString(row.comm)).arg(row.merged)
-                                            : QString("%1:%2").arg(QString::fromStdString(row.comm)).arg(row.pid);
+        const QString name = row.merged > 1
+                                 ? QString("%1:(%2)").arg(QString::fromStdString(row.comm)).arg(row.merged)
+                                 : QString("%1:%2").arg(QString::fromStdString(row.comm)).arg(row.pid);
         const QString cells[6] = {name,
                                   QString::number(double(row.runtime) / 1e6, 'f', 3),
                                   QString::number(row.count),

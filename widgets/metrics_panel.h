@@ -13,12 +13,12 @@ namespace view {
 
 class MetricsPanel : public QWidget {
     Q_OBJECT
-public:
+  public:
     QSize sizeHint() const override { return QSize(330, 260); } // narrow: the timeline comes first
     explicit MetricsPanel(QWidget* parent = nullptr);
     void refresh(const sched::Trace& trace, sched::Time now);
 
-private:
+  private:
     QLabel* counts_ = nullptr;
     QTableWidget* table_ = nullptr;
 };

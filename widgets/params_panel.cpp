@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "widgets/params_panel.h"
 
-#include "widgets/data_table.h"
 #include "base/duration.h"
+#include "widgets/data_table.h"
 #include "widgets/policy_delegate.h"
 
 #include <QCheckBox>
@@ -40,10 +40,12 @@ ParamsPanel::ParamsPanel(QWidget* parent) : QWidget(parent) {
     slice_->setDecimals(2);
     slice_->setSingleStep(0.1);
     slice_->setSuffix(" ms");
-    slice_->setToolTip(tr("base_slice_ns: the scaled base slice; tasks take it at their next placement or renewal"));
+    slice_->setToolTip(
+        tr("base_slice_ns: the scaled base slice; tasks take it at their next placement or renewal"));
     form->addRow(tr("Base slice"), slice_);
     hz_ = new QComboBox(this);
-    for (int h : {100, 250, 300, 1000}) hz_->addItem(QString::number(h), h);
+    for (int h : {100, 250, 300, 1000})
+        hz_->addItem(QString::number(h), h);
     form->addRow(tr("HZ"), hz_);
     lay->addLayout(form);
 
@@ -64,11 +66,13 @@ ParamsPanel::ParamsPanel(QWidget* parent) : QWidget(parent) {
     setUpDataTable(tasks_, {tr("task"), tr("pid"), tr("policy"), tr("nice/prio"), tr("slice ms")},
                    {QStringLiteral("receiver"), QStringLiteral("99999"), QStringLiteral("deadline")});
     tasks_->setItemDelegateForColumn(2, new PolicyDelegate(tasks_));
-    tasks_->setToolTip(tr("Edit policy, nice (rt priority for SCHED_FIFO/RR) or slice (0 = base slice) to call sched_setattr() now"));
+    tasks_->setToolTip(tr("Edit policy, nice (rt priority for SCHED_FIFO/RR) or slice (0 = base slice) to "
+                          "call sched_setattr() now"));
     lay->addWidget(tasks_, 1);
 
     connect(model_, &QComboBox::currentIndexChanged, this, [this] {
-        if (!syncing_) emit changeRequested(ParamChange::preemptModel(PreemptModel(model_->currentData().toInt())));
+        if (!syncing_)
+            emit changeRequested(ParamChange::preemptModel(PreemptModel(model_->currentData().toInt())));
     });
     connect(kernel_, &QComboBox::currentIndexChanged, this, [this] {
         if (!syncing_) emit kernelRequested(kernel_->currentData().toString());
@@ -89,17 +93,20 @@ ParamsPanel::ParamsPanel(QWidget* parent) : QWidget(parent) {
 void ParamsPanel::sync(const Engine& e) {
     syncing_ = true;
     const SchedConfig& c = e.config();
-    kernel_->setCurrentIndex(kernel_->findData(c.build == KernelBuild::Auto ? "auto-rfc"
-                                               : c.profile == KernelProfile::V6_12 ? "6.12" : "6.18"));
+    kernel_->setCurrentIndex(kernel_->findData(c.build == KernelBuild::Auto        ? "auto-rfc"
+                                               : c.profile == KernelProfile::V6_12 ? "6.12"
+                                                                                   : "6.18"));
     model_->setCurrentIndex(model_->findData(int(c.preempt)));
     for (int i = 0; i < model_->count(); ++i) { // lazy exists only on 6.13+ PREEMPT_DYNAMIC
         SchedConfig probe = c;
         probe.preempt = PreemptModel(model_->itemData(i).toInt());
-        if (auto* m = qobject_cast<QStandardItemModel*>(model_->model())) m->item(i)->setEnabled(probe.validate().empty());
+        if (auto* m = qobject_cast<QStandardItemModel*>(model_->model()))
+            m->item(i)->setEnabled(probe.validate().empty());
     }
     hz_->setCurrentIndex(hz_->findData(c.hz));
     if (!slice_->hasFocus()) slice_->setValue(double(c.baseSlice()) / 1e6);
-    for (size_t k = 0; k < kFeatureCount; ++k) features_[k]->setChecked(c.features[Feature(k)]);
+    for (size_t k = 0; k < kFeatureCount; ++k)
+        features_[k]->setChecked(c.features[Feature(k)]);
     const auto& tasks = e.tasks();
     if (tasks.size() != shown_.size()) tasks_->setRowCount(int(tasks.size()));
     shown_.resize(tasks.size());
@@ -111,15 +118,18 @@ void ParamsPanel::sync(const Engine& e) {
                 it = new QTableWidgetItem;
                 tasks_->setItem(int(i), col, it);
             }
-            if (it->text() != text && !(tasks_->currentItem() == it && tasks_->isPersistentEditorOpen(it))) it->setText(text);
-            it->setFlags(editable && t.state != TaskState::Dead ? it->flags() | Qt::ItemIsEditable : it->flags() & ~Qt::ItemIsEditable);
+            if (it->text() != text && !(tasks_->currentItem() == it && tasks_->isPersistentEditorOpen(it)))
+                it->setText(text);
+            it->setFlags(editable && t.state != TaskState::Dead ? it->flags() | Qt::ItemIsEditable
+                                                                : it->flags() & ~Qt::ItemIsEditable);
         };
         set(0, QString::fromStdString(t.comm), false);
         set(1, QString::number(t.pid), false);
         set(2, policyShortName(t.policy), true);
         set(3, QString::number(isRtPolicy(t.policy) ? t.rtPriority : t.nice), true);
         const SchedEntity& se = e.entities()[i];
-        set(4, se.customSlice ? QString::number(double(se.slice) / 1e6, 'g', 4) : QString("0"), !isRtPolicy(t.policy));
+        set(4, se.customSlice ? QString::number(double(se.slice) / 1e6, 'g', 4) : QString("0"),
+            !isRtPolicy(t.policy));
         shown_[i] = ShownTask{t.policy, t.nice, t.rtPriority};
     }
     syncing_ = false;

@@ -20,18 +20,18 @@ namespace view {
 
 class ParamsPanel : public QWidget {
     Q_OBJECT
-public:
+  public:
     QSize sizeHint() const override { return QSize(240, 420); } // narrow: the timeline comes first
     explicit ParamsPanel(QWidget* parent = nullptr);
     // Shows the engine's current settings and tasks (call after load and after each change).
     void sync(const sched::Engine& e);
 
-signals:
+  signals:
     void changeRequested(const sched::ParamChange& change);
     // A kernel build/version ("6.18", "6.12", "auto-rfc"): a boot-time choice, so a restart.
     void kernelRequested(const QString& spec);
 
-private:
+  private:
     void taskEdited(int row, int column);
     QComboBox* kernel_ = nullptr;
     QComboBox* model_ = nullptr;

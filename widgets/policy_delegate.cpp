@@ -13,7 +13,8 @@ QString policyShortName(Policy p) { // as chrt(1) prints them, and as parsePolic
     return QString::fromStdString(std::string(policyName(p))).mid(6).toLower();
 }
 
-QWidget* PolicyDelegate::createEditor(QWidget* parent, const QStyleOptionViewItem&, const QModelIndex&) const {
+QWidget* PolicyDelegate::createEditor(QWidget* parent, const QStyleOptionViewItem&,
+                                      const QModelIndex&) const {
     auto* box = new QComboBox(parent);
     for (Policy p : {Policy::Normal, Policy::Batch, Policy::Idle, Policy::Fifo, Policy::RR})
         box->addItem(policyShortName(p));
@@ -25,7 +26,8 @@ void PolicyDelegate::setEditorData(QWidget* editor, const QModelIndex& index) co
     box->setCurrentIndex(std::max(0, box->findText(index.data().toString())));
 }
 
-void PolicyDelegate::setModelData(QWidget* editor, QAbstractItemModel* model, const QModelIndex& index) const {
+void PolicyDelegate::setModelData(QWidget* editor, QAbstractItemModel* model,
+                                  const QModelIndex& index) const {
     model->setData(index, static_cast<QComboBox*>(editor)->currentText());
 }
 

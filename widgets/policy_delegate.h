@@ -12,7 +12,7 @@ namespace view {
 QString policyShortName(sched::Policy p); // "normal", "batch", "idle", "fifo", "rr"
 
 class PolicyDelegate : public QStyledItemDelegate {
-public:
+  public:
     using QStyledItemDelegate::QStyledItemDelegate;
     QWidget* createEditor(QWidget* parent, const QStyleOptionViewItem&, const QModelIndex&) const override;
     void setEditorData(QWidget* editor, const QModelIndex& index) const override;

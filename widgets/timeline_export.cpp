@@ -12,21 +12,30 @@ namespace view {
 
 bool exportFormatFromPath(const QString& path, ExportFormat& out) {
     const QString p = path.toLower();
-    if (p.endsWith(".png")) out = ExportFormat::Png;
-    else if (p.endsWith(".svg")) out = ExportFormat::Svg;
-    else if (p.endsWith(".pdf")) out = ExportFormat::Pdf;
-    else return false;
+    if (p.endsWith(".png"))
+        out = ExportFormat::Png;
+    else if (p.endsWith(".svg"))
+        out = ExportFormat::Svg;
+    else if (p.endsWith(".pdf"))
+        out = ExportFormat::Pdf;
+    else
+        return false;
     return true;
 }
 
 QString exportPicture(const QString& path, QSize size, const QString& title, const QColor& background,
                       const std::function<bool(QPaintDevice&, double)>& paint) {
     ExportFormat fmt;
-    if (!exportFormatFromPath(path, fmt)) return QObject::tr("%1: unknown file type; use .png, .svg or .pdf").arg(path);
+    if (!exportFormatFromPath(path, fmt))
+        return QObject::tr("%1: unknown file type; use .png, .svg or .pdf").arg(path);
     if (size.width() < 1 || size.height() < 1 || size.width() > 32768 || size.height() > 32768)
-        return QObject::tr("%1: a picture of %2 x %3 pixels; accepted: 1..32768 each way").arg(path).arg(size.width()).arg(size.height());
+        return QObject::tr("%1: a picture of %2 x %3 pixels; accepted: 1..32768 each way")
+            .arg(path)
+            .arg(size.width())
+            .arg(size.height());
     QSaveFile file(path);
-    if (!file.open(QIODevice::WriteOnly)) return QObject::tr("%1: cannot write (%2)").arg(path, file.errorString());
+    if (!file.open(QIODevice::WriteOnly))
+        return QObject::tr("%1: cannot write (%2)").arg(path, file.errorString());
     bool painted = false;
     if (fmt == ExportFormat::Png) {
         QImage img(size, QImage::Format_ARGB32_Premultiplied);
@@ -58,25 +67,27 @@ QString exportPicture(const QString& path, QSize size, const QString& title, con
     return {};
 }
 
-QString exportTimeline(const QString& path, const TimelineData& data, Time start, Time end, int width, int height,
-                       const QPalette& palette, const QFont& font) {
+QString exportTimeline(const QString& path, const TimelineData& data, Time start, Time end, int width,
+                       int height, const QPalette& palette, const QFont& font) {
     if (!data.trace) return QObject::tr("nothing to export: no run is loaded");
     if (end <= start) return QObject::tr("the time range is empty");
     TimelineLayout layout;
-    height = std::max(height, layout.height(data.trace->cpus, data.taskLanes ? int(data.trace->tasks.size()) : 0)); // all of it
+    height = std::max(height, layout.height(data.trace->cpus,
+                                            data.taskLanes ? int(data.trace->tasks.size()) : 0)); // all of it
     TimeAxis axis;
     axis.start = start;
     axis.end = end;
     axis.width = std::max(1, width - layout.gutter);
     const QRect rect(0, 0, width, height);
-    return exportPicture(path, rect.size(), "SchedScope timeline", palette.color(QPalette::Base), [&](QPaintDevice& dev, double scale) {
-        QPainter p;
-        if (!p.begin(&dev)) return false;
-        p.scale(scale, scale);
-        p.setRenderHint(QPainter::Antialiasing, false);
-        TimelinePainter::paint(p, rect, axis, data, layout, palette, font);
-        return p.end();
-    });
+    return exportPicture(path, rect.size(), "SchedScope timeline", palette.color(QPalette::Base),
+                         [&](QPaintDevice& dev, double scale) {
+                             QPainter p;
+                             if (!p.begin(&dev)) return false;
+                             p.scale(scale, scale);
+                             p.setRenderHint(QPainter::Antialiasing, false);
+                             TimelinePainter::paint(p, rect, axis, data, layout, palette, font);
+                             return p.end();
+                         });
 }
 
 } // namespace view

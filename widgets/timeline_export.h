@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-// Export of pictures (the timeline here, the charts in plot_export) as PNG (chosen resolution), SVG (QSvgGenerator) or PDF, painted by the
-// same TimelinePainter as the widget. Files are written atomically (QSaveFile).
+// Export of pictures (the timeline here, the charts in plot_export) as PNG (chosen resolution), SVG
+// (QSvgGenerator) or PDF, painted by the same TimelinePainter as the widget. Files are written atomically
+// (QSaveFile).
 #pragma once
 
 #include "widgets/timeline_painter.h"
@@ -23,7 +24,7 @@ QString exportPicture(const QString& path, QSize size, const QString& title, con
 
 // Renders [range.start, range.end) at width x height pixels (PNG) or the same size in points
 // (SVG, PDF). Returns an empty string on success, else what went wrong.
-QString exportTimeline(const QString& path, const TimelineData& data, Time start, Time end, int width, int height,
-                       const QPalette& palette, const QFont& font);
+QString exportTimeline(const QString& path, const TimelineData& data, Time start, Time end, int width,
+                       int height, const QPalette& palette, const QFont& font);
 
 } // namespace view

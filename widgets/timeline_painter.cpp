@@ -23,7 +23,9 @@ int TimelineLayout::cpuAt(int y, int cpus) const {
 
 namespace {
 
-bool isDark(const QPalette& pal) { return pal.color(QPalette::Base).lightness() < 128; }
+bool isDark(const QPalette& pal) {
+    return pal.color(QPalette::Base).lightness() < 128;
+}
 
 QColor colorFor(const TimelineData& d, TaskId t, bool dark) {
     if (t < 0 || !d.trace || size_t(t) >= d.trace->tasks.size()) return QColor(128, 128, 128);
@@ -33,7 +35,9 @@ QColor colorFor(const TimelineData& d, TaskId t, bool dark) {
 // Raster targets (the widget, PNG) get lanes written pixel by pixel into one image each: a
 // zoomed-out lane changes task nearly every pixel, and thousands of 1-pixel rectangles would
 // cost far more than the frame budget. Vector targets (SVG, PDF) keep rectangles.
-bool isRaster(const QPainter& p) { return p.paintEngine() && p.paintEngine()->type() == QPaintEngine::Raster; }
+bool isRaster(const QPainter& p) {
+    return p.paintEngine() && p.paintEngine()->type() == QPaintEngine::Raster;
+}
 
 // Calls fn(i) for every index whose time (a non-decreasing trace column) lies in [t0, t1).
 template <class Fn> void forEachInRange(std::span<const Time> times, Time t0, Time t1, Fn&& fn) {
@@ -85,7 +89,8 @@ void TimelinePainter::paint(QPainter& p, const QRect& rect, const TimeAxis& axis
     // thread while this one does the other half, then painting goes on in this thread.
     std::vector<LaneSummary> sums{size_t(cpus)};
     const auto summarizeFrom = [&](size_t first, size_t step) {
-        for (size_t k = first; k < shown.size(); k += step) sums[size_t(shown[k])] = summarize(shown[k], axis, d);
+        for (size_t k = first; k < shown.size(); k += step)
+            sums[size_t(shown[k])] = summarize(shown[k], axis, d);
     };
     if (shown.size() >= 8) {
         std::thread helper(summarizeFrom, 1, 2);
@@ -112,13 +117,15 @@ void TimelinePainter::paint(QPainter& p, const QRect& rect, const TimeAxis& axis
     }
     // The legend names what the lanes in view show; a legend of lanes scrolled away would not.
     const int legendY = rect.top() + L.legendTop(cpus);
-    if (legendY <= clip.bottom() && legendY + L.legend >= clip.top()) paintLegend(p, rect, L, d, pal, visibleTasks(axis, d, shown, sums));
+    if (legendY <= clip.bottom() && legendY + L.legend >= clip.top())
+        paintLegend(p, rect, L, d, pal, visibleTasks(axis, d, shown, sums));
     if (d.taskLanes) paintTaskLanes(p, rect, axis, d, L, pal);
     paintMarkers(p, rect, axis, d, L, pal);
     p.restore();
 }
 
-std::vector<std::pair<TaskId, double>> TimelinePainter::visibleTasks(const TimeAxis& axis, const TimelineData& d) {
+std::vector<std::pair<TaskId, double>> TimelinePainter::visibleTasks(const TimeAxis& axis,
+                                                                     const TimelineData& d) {
     std::vector<int> cpus;
     std::vector<LaneSummary> sums;
     for (int c = 0; d.trace && c < d.trace->cpus; ++c) {
@@ -128,7 +135,8 @@ std::vector<std::pair<TaskId, double>> TimelinePainter::visibleTasks(const TimeA
     return visibleTasks(axis, d, cpus, sums);
 }
 
-std::vector<std::pair<TaskId, double>> TimelinePainter::visibleTasks(const TimeAxis& axis, const TimelineData& d,
+std::vector<std::pair<TaskId, double>> TimelinePainter::visibleTasks(const TimeAxis& axis,
+                                                                     const TimelineData& d,
                                                                      const std::vector<int>& cpus,
                                                                      const std::vector<LaneSummary>& sums) {
     std::vector<double> ns(d.trace ? d.trace->tasks.size() : 0, 0.0);
@@ -139,25 +147,29 @@ std::vector<std::pair<TaskId, double>> TimelinePainter::visibleTasks(const TimeA
     for (int c : cpus) {
         const LaneSummary& s = sums[size_t(c)];
         if (!s.exact) {
-            for (const Column& col : s.cols) add(col.task, double(col.busy) * perColumn);
+            for (const Column& col : s.cols)
+                add(col.task, double(col.busy) * perColumn);
             continue;
         }
         const sched::Slices& sl = d.trace->slices;
         for (uint32_t i : d.lanes->slicesIn(c, axis.start, axis.end, size_t(axis.width)))
             add(sl.task[i], double(std::min(sl.end[i], axis.end) - std::max(sl.start[i], axis.start)));
         if (c < int(d.live.curr.size()) && d.live.curr[size_t(c)] >= 0)
-            add(d.live.curr[size_t(c)], double(std::max<Time>(0, std::min(d.live.now, axis.end) - std::max(d.live.sliceStart[size_t(c)], axis.start))));
+            add(d.live.curr[size_t(c)],
+                double(std::max<Time>(0, std::min(d.live.now, axis.end) -
+                                             std::max(d.live.sliceStart[size_t(c)], axis.start))));
     }
     std::vector<std::pair<TaskId, double>> out;
     for (size_t t = 0; t < ns.size(); ++t)
         if (ns[t] > 0) out.emplace_back(TaskId(t), ns[t]);
-    std::stable_sort(out.begin(), out.end(), [](const auto& a, const auto& b) { return a.second > b.second; });
+    std::stable_sort(out.begin(), out.end(),
+                     [](const auto& a, const auto& b) { return a.second > b.second; });
     return out;
 }
 
 // A swatch and "comm:pid" per task, the busiest first, as many as fit; then how many more.
-void TimelinePainter::paintLegend(QPainter& p, const QRect& r, const TimelineLayout& L, const TimelineData& d, const QPalette& pal,
-                                  const std::vector<std::pair<TaskId, double>>& tasks) {
+void TimelinePainter::paintLegend(QPainter& p, const QRect& r, const TimelineLayout& L, const TimelineData& d,
+                                  const QPalette& pal, const std::vector<std::pair<TaskId, double>>& tasks) {
     const bool dark = isDark(pal);
     const int y = r.top() + L.legendTop(d.trace->cpus);
     const QFontMetrics fm(p.font());
@@ -178,7 +190,8 @@ void TimelinePainter::paintLegend(QPainter& p, const QRect& r, const TimelineLay
         }
         QColor col = colorFor(d, tasks[k].first, dark);
         if (d.dimmed(tasks[k].first)) col.setAlpha(110);
-        p.setPen(d.isSelected(tasks[k].first) ? QPen(pal.color(QPalette::Text), 1.5) : QPen(col.darker(140), 1));
+        p.setPen(d.isSelected(tasks[k].first) ? QPen(pal.color(QPalette::Text), 1.5)
+                                              : QPen(col.darker(140), 1));
         p.setBrush(col);
         p.drawRect(QRect(x, y + (L.legend - 10) / 2, 10, 10));
         p.setPen(pal.color(QPalette::Text));
@@ -197,8 +210,10 @@ void TimelinePainter::paintTaskLanes(QPainter& p, const QRect& r, const TimeAxis
     const QRect clip = p.hasClipping() ? p.clipBoundingRect().toAlignedRect() : r;
     const int x0 = r.left() + L.gutter;
     p.setPen(pal.color(QPalette::PlaceholderText));
-    p.drawText(QRect(r.left(), r.top() + L.laneTop(cpus) + L.legend, 400, 14), Qt::AlignLeft | Qt::AlignVCenter,
-               QCoreApplication::translate("TimelinePainter", "task lanes: running / runnable (striped) / sleeping"));
+    p.drawText(QRect(r.left(), r.top() + L.laneTop(cpus) + L.legend, 400, 14),
+               Qt::AlignLeft | Qt::AlignVCenter,
+               QCoreApplication::translate("TimelinePainter",
+                                           "task lanes: running / runnable (striped) / sleeping"));
     QFont small = p.font();
     small.setPointSizeF(small.pointSizeF() * 0.8);
     p.setFont(small);
@@ -212,20 +227,23 @@ void TimelinePainter::paintTaskLanes(QPainter& p, const QRect& r, const TimeAxis
         Time runningSince = -1;
         for (size_t c = 0; c < d.live.curr.size(); ++c)
             if (d.live.curr[c] == t) runningSince = d.live.sliceStart[c];
-        const auto cols = d.taskLanes->columns(t, axis.start, axis.end, axis.width, d.live.curr.empty() ? -1 : d.live.now, runningSince);
+        const auto cols = d.taskLanes->columns(t, axis.start, axis.end, axis.width,
+                                               d.live.curr.empty() ? -1 : d.live.now, runningSince);
         const QColor run = colorFor(d, t, dark);
         QColor wait = run;
         wait.setAlpha(90);
         const int h = L.taskRow - 3;
         QImage img(axis.width, h, QImage::Format_ARGB32_Premultiplied);
-        img.fill(d.isSelected(t) ? (dark ? QColor(60, 60, 70) : QColor(225, 230, 245)) : QColor(Qt::transparent));
+        img.fill(d.isSelected(t) ? (dark ? QColor(60, 60, 70) : QColor(225, 230, 245))
+                                 : QColor(Qt::transparent));
         const Pixels px(img);
         const QRgb runRgb = run.rgba(), waitRgb = qPremultiply(wait.rgba());
         for (int x = 0; x < axis.width; ++x) {
             const TaskState s = cols[size_t(x)];
             if (s == TaskState::Sleeping) continue;
             for (int yy = 0; yy < h; ++yy)
-                if (s == TaskState::Running || ((x + yy) % 4) < 2) px.at(x, yy) = s == TaskState::Running ? runRgb : waitRgb;
+                if (s == TaskState::Running || ((x + yy) % 4) < 2)
+                    px.at(x, yy) = s == TaskState::Running ? runRgb : waitRgb;
         }
         p.drawImage(x0, y + 1, img);
     }
@@ -258,12 +276,14 @@ LaneSummary TimelinePainter::summarize(int cpu, const TimeAxis& axis, const Time
         const Time openStart = cpu < int(d.live.sliceStart.size()) ? d.live.sliceStart[size_t(cpu)] : 0;
         s.cols = d.lanes->columns(cpu, axis.start, axis.end, axis.width, openTask, openStart, d.live.now);
     }
-    for (int bit = 0; bit < 2; ++bit) s.flags[size_t(bit)] = d.flags->columns(cpu, bit, axis.start, axis.end, axis.width);
+    for (int bit = 0; bit < 2; ++bit)
+        s.flags[size_t(bit)] = d.flags->columns(cpu, bit, axis.start, axis.end, axis.width);
     return s;
 }
 
-void TimelinePainter::paintLane(QPainter& p, int cpu, const QRect& r, const TimeAxis& axis, const TimelineData& d,
-                                const TimelineLayout& L, bool dark, const LaneSummary& sum) {
+void TimelinePainter::paintLane(QPainter& p, int cpu, const QRect& r, const TimeAxis& axis,
+                                const TimelineData& d, const TimelineLayout& L, bool dark,
+                                const LaneSummary& sum) {
     const int x0 = r.left() + L.gutter;
     const int y = r.top() + L.laneTop(cpu);
     p.fillRect(QRect(x0, y, axis.width, L.lane), dark ? QColor(40, 40, 44) : QColor(236, 236, 240));
@@ -296,7 +316,9 @@ void TimelinePainter::paintLane(QPainter& p, int cpu, const QRect& r, const Time
         const Column& c = cols[size_t(x)];
         const int level = int(std::lround(c.busy * 8));
         int e = x + 1;
-        while (e < axis.width && cols[size_t(e)].task == c.task && int(std::lround(cols[size_t(e)].busy * 8)) == level) ++e;
+        while (e < axis.width && cols[size_t(e)].task == c.task &&
+               int(std::lround(cols[size_t(e)].busy * 8)) == level)
+            ++e;
         if (level > 0 && c.task >= 0) {
             const int h = std::max(2, L.lane * level / 8);
             QColor col = colorFor(d, c.task, dark);
@@ -313,7 +335,10 @@ void TimelinePainter::paintSlicesExact(QPainter& p, int cpu, const QRect& r, con
     const int x0 = r.left() + L.gutter;
     const int y = r.top() + L.laneTop(cpu);
     const sched::Slices& s = d.trace->slices;
-    struct S { Time a, b; TaskId t; };
+    struct S {
+        Time a, b;
+        TaskId t;
+    };
     std::vector<S> items;
     for (uint32_t i : d.lanes->slicesIn(cpu, axis.start, axis.end, size_t(axis.width)))
         items.push_back({s.start[i], s.end[i], s.task[i]});
@@ -322,15 +347,19 @@ void TimelinePainter::paintSlicesExact(QPainter& p, int cpu, const QRect& r, con
     p.save();
     p.setClipRect(QRect(x0, y, axis.width, L.lane));
     for (const S& it : items) {
-        const double xa = std::max(-2.0, axis.toX(it.a)), xb = std::min(double(axis.width) + 2, axis.toX(it.b));
+        const double xa = std::max(-2.0, axis.toX(it.a)),
+                     xb = std::min(double(axis.width) + 2, axis.toX(it.b));
         QRectF rr(x0 + xa, y + 1, std::max(1.0, xb - xa), L.lane - 2);
         QColor col = colorFor(d, it.t, dark);
         const bool sel = d.isSelected(it.t);
         if (d.dimmed(it.t)) col.setAlpha(110);
         // Outlines only where there is room for them; thin slices would turn black otherwise.
-        if (sel) p.setPen(QPen(dark ? Qt::white : Qt::black, 2));
-        else if (rr.width() > 6) p.setPen(QPen(col.darker(140), 1));
-        else p.setPen(Qt::NoPen);
+        if (sel)
+            p.setPen(QPen(dark ? Qt::white : Qt::black, 2));
+        else if (rr.width() > 6)
+            p.setPen(QPen(col.darker(140), 1));
+        else
+            p.setPen(Qt::NoPen);
         p.setBrush(col);
         p.drawRect(rr);
         if (rr.width() > 40 && it.t >= 0) {
@@ -359,7 +388,10 @@ void TimelinePainter::paintSlicesExact(QPainter& p, int cpu, const QRect& r, con
     forEachInRange(mg.time, axis.start, axis.end, [&](size_t i) {
         if (mg.to[i] != cpu) return;
         const double x = x0 + axis.toX(mg.time[i]);
-        const QPointF pts[4] = {{x, double(y + L.lane - 8)}, {x + 4, double(y + L.lane - 4)}, {x, double(y + L.lane)}, {x - 4, double(y + L.lane - 4)}};
+        const QPointF pts[4] = {{x, double(y + L.lane - 8)},
+                                {x + 4, double(y + L.lane - 4)},
+                                {x, double(y + L.lane)},
+                                {x - 4, double(y + L.lane - 4)}};
         p.drawPolygon(pts, 4);
     });
     // Wakeups landing on this CPU: small triangles on the lane's top edge.
@@ -376,8 +408,9 @@ void TimelinePainter::paintSlicesExact(QPainter& p, int cpu, const QRect& r, con
     p.restore();
 }
 
-void TimelinePainter::paintFlags(QPainter& p, int cpu, const QRect& r, const TimeAxis& axis, const TimelineData& d,
-                                 const TimelineLayout& L, bool dark, const LaneSummary& sum) {
+void TimelinePainter::paintFlags(QPainter& p, int cpu, const QRect& r, const TimeAxis& axis,
+                                 const TimelineData& d, const TimelineLayout& L, bool dark,
+                                 const LaneSummary& sum) {
     const int x0 = r.left() + L.gutter;
     const int y = r.top() + L.laneTop(cpu) + L.lane + 1;
     const int half = (L.flagLane - 1) / 2;
@@ -392,25 +425,32 @@ void TimelinePainter::paintFlags(QPainter& p, int cpu, const QRect& r, const Tim
         // Runs of set columns; an instant set-and-clear still gets 2 pixels.
         std::vector<std::pair<int, int>> runs;
         for (int x = 0; x < axis.width;) {
-            if (!cols[size_t(x)]) { ++x; continue; }
+            if (!cols[size_t(x)]) {
+                ++x;
+                continue;
+            }
             int e = x + 1;
-            while (e < axis.width && cols[size_t(e)]) ++e;
+            while (e < axis.width && cols[size_t(e)])
+                ++e;
             runs.emplace_back(x, std::max(2, e - x));
             x = e;
         }
         if (isRaster(p) && runs.size() > 64) { // many short runs: one image instead of many rectangles
-            QImage img(axis.width, half, QImage::Format_RGB32); // opaque on the lane's background: copied, not blended
+            QImage img(axis.width, half,
+                       QImage::Format_RGB32); // opaque on the lane's background: copied, not blended
             img.fill(dark ? QColor(30, 30, 33) : QColor(246, 246, 248));
             const Pixels px(img);
             const QRgb rgb = col.rgb();
             for (const auto& [x, w] : runs)
                 for (int yy = 0; yy < half; ++yy) {
                     QRgb* line = &px.at(0, yy);
-                    for (int k = x; k < std::min(axis.width, x + w); ++k) line[k] = rgb;
+                    for (int k = x; k < std::min(axis.width, x + w); ++k)
+                        line[k] = rgb;
                 }
             p.drawImage(x0, by, img);
         } else {
-            for (const auto& [x, w] : runs) p.drawRect(QRect(x0 + x, by, w, half));
+            for (const auto& [x, w] : runs)
+                p.drawRect(QRect(x0 + x, by, w, half));
         }
         if (cpu < int(d.live.flag.size()) && d.live.flag[size_t(cpu)][size_t(bit)]) { // still set now
             const double xa = std::max(0.0, axis.toX(d.live.flagSetAt[size_t(cpu)][size_t(bit)]));
@@ -436,7 +476,8 @@ void TimelinePainter::paintMarkers(QPainter& p, const QRect& r, const TimeAxis& 
         forEachInRange(w.time, axis.start, axis.end, [&](size_t i) {
             if (w.wakerCpu[i] == w.targetCpu[i] || drawn >= 2000) return;
             const double x = x0 + axis.toX(w.time[i]);
-            p.drawLine(QPointF(x, r.top() + L.laneTop(w.wakerCpu[i]) + L.lane / 2.0), QPointF(x, r.top() + L.laneTop(w.targetCpu[i])));
+            p.drawLine(QPointF(x, r.top() + L.laneTop(w.wakerCpu[i]) + L.lane / 2.0),
+                       QPointF(x, r.top() + L.laneTop(w.targetCpu[i])));
             ++drawn;
         });
     }
@@ -447,7 +488,8 @@ void TimelinePainter::paintMarkers(QPainter& p, const QRect& r, const TimeAxis& 
             p.setPen(QPen(mk, 1, Qt::DashLine));
             p.drawLine(x, top, x, bottom);
             p.setPen(mk);
-            p.drawText(QRect(x + 3, top, 300, L.markerBand), Qt::AlignLeft | Qt::AlignVCenter, QString::fromStdString(m.text));
+            p.drawText(QRect(x + 3, top, 300, L.markerBand), Qt::AlignLeft | Qt::AlignVCenter,
+                       QString::fromStdString(m.text));
         }
     }
     auto vline = [&](std::optional<Time> t, const QColor& c, const QString& label) {
@@ -455,7 +497,8 @@ void TimelinePainter::paintMarkers(QPainter& p, const QRect& r, const TimeAxis& 
         const int x = x0 + int(std::lround(axis.toX(*t)));
         p.setPen(QPen(c, 1));
         p.drawLine(x, top, x, bottom);
-        if (!label.isEmpty()) p.drawText(QRect(x + 3, bottom - 16, 200, 16), Qt::AlignLeft | Qt::AlignVCenter, label);
+        if (!label.isEmpty())
+            p.drawText(QRect(x + 3, bottom - 16, 200, 16), Qt::AlignLeft | Qt::AlignVCenter, label);
     };
     vline(d.markerA, QColor(0, 160, 80), "A");
     vline(d.markerB, QColor(0, 160, 80), "B");

@@ -8,8 +8,8 @@
 #include <QPainter>
 #include <QToolTip>
 #include <QWheelEvent>
-#include <cmath>
 #include <algorithm>
+#include <cmath>
 
 namespace view {
 
@@ -77,9 +77,13 @@ void TimelineView::clearRun() {
     update();
 }
 
-TimelineData TimelineView::data() const { return data_; }
+TimelineData TimelineView::data() const {
+    return data_;
+}
 
-QSize TimelineView::sizeHint() const { return QSize(900, layout_.height(data_.trace ? data_.trace->cpus : 2)); }
+QSize TimelineView::sizeHint() const {
+    return QSize(900, layout_.height(data_.trace ? data_.trace->cpus : 2));
+}
 
 void TimelineView::setRange(Time t0, Time t1) {
     axis_.setRange(t0, t1);
@@ -125,7 +129,8 @@ void TimelineView::resizeEvent(QResizeEvent*) {
 void TimelineView::fitLanes() {
     const int cpus = data_.trace ? std::max(1, data_.trace->cpus) : 2;
     const int taskRows = data_.taskLanes && data_.trace ? int(data_.trace->tasks.size()) : 0;
-    const int avail = height() - layout_.ruler - layout_.markerBand - layout_.legend - 4 - (taskRows ? 14 + taskRows * layout_.taskRow : 0);
+    const int avail = height() - layout_.ruler - layout_.markerBand - layout_.legend - 4 -
+                      (taskRows ? 14 + taskRows * layout_.taskRow : 0);
     layout_.lane = std::clamp(avail / cpus - layout_.flagLane - layout_.gap, 22, 80);
 }
 
@@ -192,15 +197,20 @@ void TimelineView::paintEvent(QPaintEvent*) {
     if (selecting_) {
         QColor c = palette().color(QPalette::Highlight);
         c.setAlpha(60);
-        p.fillRect(QRect(QPoint(std::min(selectFrom_, selectTo_), layout_.ruler), QPoint(std::max(selectFrom_, selectTo_), height())), c);
+        p.fillRect(QRect(QPoint(std::min(selectFrom_, selectTo_), layout_.ruler),
+                         QPoint(std::max(selectFrom_, selectTo_), height())),
+                   c);
     }
     if (data_.cursor) { // time readout next to the cursor line
         const int x = layout_.gutter + int(axis_.toX(*data_.cursor));
         QString label = QString::fromStdString(sched::formatDuration(*data_.cursor));
         if (data_.markerA && data_.markerB)
-            label += QString("   \u0394t(A,B) = %1").arg(QString::fromStdString(sched::formatDuration(std::llabs(*data_.markerB - *data_.markerA))));
+            label += QString("   \u0394t(A,B) = %1")
+                         .arg(QString::fromStdString(
+                             sched::formatDuration(std::llabs(*data_.markerB - *data_.markerA))));
         p.setPen(palette().color(QPalette::Text));
-        p.drawText(QRect(x + 4, layout_.ruler, 400, layout_.markerBand), Qt::AlignLeft | Qt::AlignVCenter, label);
+        p.drawText(QRect(x + 4, layout_.ruler, 400, layout_.markerBand), Qt::AlignLeft | Qt::AlignVCenter,
+                   label);
     }
 }
 
@@ -214,7 +224,8 @@ TimelineView::PictureKey TimelineView::pictureKey(const QRect& shown) const {
     k.axis = axis_;
     k.trace = data_.trace;
     if (const sched::Trace* t = data_.trace)
-        k.lengths = {t->slices.size(), t->flags.size(), t->wakeups.size(), t->migrations.size(), t->markers.size(), t->tasks.size()};
+        k.lengths = {t->slices.size(),     t->flags.size(),   t->wakeups.size(),
+                     t->migrations.size(), t->markers.size(), t->tasks.size()};
     k.now = data_.live.now;
     k.curr = data_.live.curr;
     k.sliceStart = data_.live.sliceStart;
@@ -282,7 +293,8 @@ void TimelineView::mouseReleaseEvent(QMouseEvent* e) {
         dragging_ = false;
         if ((e->pos() - pressPos_).manhattanLength() < 3) { // a click selects the task under it
             const TaskId t = taskAt(e->pos());
-            if (e->modifiers() & Qt::ControlModifier) { // Ctrl+click adds a task to the selection or removes it
+            if (e->modifiers() &
+                Qt::ControlModifier) { // Ctrl+click adds a task to the selection or removes it
                 if (t >= 0) emit taskToggled(t);
             } else {
                 setSelectedTask(t);
@@ -303,18 +315,34 @@ void TimelineView::keyPressEvent(QKeyEvent* e) {
     if (frozen_) return;
     const double w = axis_.width;
     switch (e->key()) {
-    case Qt::Key_W: case Qt::Key_Up: axis_.zoomAt(w / 2, 1.5); break;
-    case Qt::Key_S: case Qt::Key_Down: axis_.zoomAt(w / 2, 1 / 1.5); break;
-    case Qt::Key_A: case Qt::Key_Left: axis_.pan(-w / 8); break;
-    case Qt::Key_D: case Qt::Key_Right: axis_.pan(w / 8); break;
-    case Qt::Key_Home: zoomToFit(); return;
+    case Qt::Key_W:
+    case Qt::Key_Up:
+        axis_.zoomAt(w / 2, 1.5);
+        break;
+    case Qt::Key_S:
+    case Qt::Key_Down:
+        axis_.zoomAt(w / 2, 1 / 1.5);
+        break;
+    case Qt::Key_A:
+    case Qt::Key_Left:
+        axis_.pan(-w / 8);
+        break;
+    case Qt::Key_D:
+    case Qt::Key_Right:
+        axis_.pan(w / 8);
+        break;
+    case Qt::Key_Home:
+        zoomToFit();
+        return;
     case Qt::Key_1: // marker A at the cursor
         if (data_.cursor) data_.markerA = data_.cursor;
         break;
     case Qt::Key_2: // marker B at the cursor
         if (data_.cursor) data_.markerB = data_.cursor;
         break;
-    default: QWidget::keyPressEvent(e); return;
+    default:
+        QWidget::keyPressEvent(e);
+        return;
     }
     follow_ = false;
     changed();
@@ -332,8 +360,8 @@ TaskId TimelineView::taskAt(const QPoint& pos, uint32_t* sliceOut) const {
             return data_.trace->slices.task[i];
         }
     }
-    if (cpu < int(data_.live.curr.size()) && data_.live.curr[size_t(cpu)] >= 0 && t >= data_.live.sliceStart[size_t(cpu)] &&
-        t <= data_.live.now)
+    if (cpu < int(data_.live.curr.size()) && data_.live.curr[size_t(cpu)] >= 0 &&
+        t >= data_.live.sliceStart[size_t(cpu)] && t <= data_.live.now)
         return data_.live.curr[size_t(cpu)];
     return sched::kNoTask;
 }
@@ -343,15 +371,20 @@ QString TimelineView::tooltipAt(const QPoint& pos) const {
     const TaskId t = taskAt(pos, &i);
     if (t < 0) return {};
     const auto& task = data_.trace->tasks[size_t(t)];
-    QString s = QString("<b>%1</b> pid %2").arg(QString::fromStdString(task.comm).toHtmlEscaped()).arg(task.pid);
+    QString s =
+        QString("<b>%1</b> pid %2").arg(QString::fromStdString(task.comm).toHtmlEscaped()).arg(task.pid);
     if (i == UINT32_MAX) return s + tr("<br>running now");
     const sched::Slices& sl = data_.trace->slices;
-    s += tr("<br>start %1, ran %2").arg(QString::fromStdString(sched::formatDuration(sl.start[i])),
-                                         QString::fromStdString(sched::formatDuration(sl.end[i] - sl.start[i])));
+    s += tr("<br>start %1, ran %2")
+             .arg(QString::fromStdString(sched::formatDuration(sl.start[i])),
+                  QString::fromStdString(sched::formatDuration(sl.end[i] - sl.start[i])));
     if (sl.endPoint[i] != sched::kStillRunning) {
-        s += tr("<br>left the CPU: %1").arg(QString::fromStdString(std::string(sched::switchPointName(sched::SwitchPoint(sl.endPoint[i])))));
+        s += tr("<br>left the CPU: %1")
+                 .arg(QString::fromStdString(
+                     std::string(sched::switchPointName(sched::SwitchPoint(sl.endPoint[i])))));
         if (sl.endReason[i] != sched::kNoReason)
-            s += tr(" (%1)").arg(QString::fromStdString(std::string(sched::reschedReasonName(sched::ReschedReason(sl.endReason[i])))));
+            s += tr(" (%1)").arg(QString::fromStdString(
+                std::string(sched::reschedReasonName(sched::ReschedReason(sl.endReason[i])))));
     }
     return s;
 }
@@ -361,8 +394,10 @@ bool TimelineView::event(QEvent* e) {
     if (e->type() == QEvent::ToolTip) {
         auto* he = static_cast<QHelpEvent*>(e);
         const QString tip = tooltipAt(he->pos());
-        if (tip.isEmpty()) QToolTip::hideText();
-        else QToolTip::showText(he->globalPos(), tip, this);
+        if (tip.isEmpty())
+            QToolTip::hideText();
+        else
+            QToolTip::showText(he->globalPos(), tip, this);
         return true;
     }
     return QWidget::event(e);

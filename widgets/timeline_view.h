@@ -15,7 +15,7 @@ namespace view {
 
 class TimelineView : public QWidget {
     Q_OBJECT
-public:
+  public:
     explicit TimelineView(QWidget* parent = nullptr);
 
     // The run to show. The indexes are caught up with the trace on every call.
@@ -29,7 +29,9 @@ public:
     void setShowTaskLanes(bool on);
     bool follow() const { return follow_; }
     void setSelectedTasks(const std::vector<TaskId>& tasks); // the primary one first
-    void setSelectedTask(TaskId t) { setSelectedTasks(t >= 0 ? std::vector<TaskId>{t} : std::vector<TaskId>{}); }
+    void setSelectedTask(TaskId t) {
+        setSelectedTasks(t >= 0 ? std::vector<TaskId>{t} : std::vector<TaskId>{});
+    }
     const std::vector<TaskId>& selectedTasks() const { return data_.selection; }
     // While the engine runs in a worker thread the view must not read the trace: it shows the
     // picture it had, dimmed, with a progress note.
@@ -41,15 +43,15 @@ public:
     void setMarkerA(std::optional<Time> t); // e.g. the event two compared runs are aligned at
     std::optional<Time> markerB() const { return data_.markerB; }
 
-signals:
+  signals:
     void rangeChanged(qint64 start, qint64 end);
     void cursorMoved(qint64 time, int cpu);
-    void taskSelected(int task); // a click: this task alone (kNoTask: none)
-    void taskToggled(int task);  // a Ctrl+click: add it to the selection or remove it
-    void runToRequested(qint64 time); // double-click: go (forward or back) to that time
+    void taskSelected(int task);              // a click: this task alone (kNoTask: none)
+    void taskToggled(int task);               // a Ctrl+click: add it to the selection or remove it
+    void runToRequested(qint64 time);         // double-click: go (forward or back) to that time
     void momentClicked(qint64 time, int cpu); // a click on a lane: inspect that moment
 
-protected:
+  protected:
     void paintEvent(QPaintEvent*) override;
     void resizeEvent(QResizeEvent*) override;
     void wheelEvent(QWheelEvent*) override;
@@ -61,7 +63,7 @@ protected:
     bool event(QEvent*) override;
     QSize sizeHint() const override;
 
-private:
+  private:
     Time timeAtX(int x) const { return axis_.toTime(x - layout_.gutter); }
     void changed();
     void fitLanes();

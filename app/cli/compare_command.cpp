@@ -1,11 +1,11 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "app/cli/compare_command.h"
 
-#include "metrics/align.h"
-#include "scenarios/builtin_scenarios.h"
 #include "app/cli/options.h"
-#include "metrics/compare.h"
 #include "base/duration.h"
+#include "metrics/align.h"
+#include "metrics/compare.h"
+#include "scenarios/builtin_scenarios.h"
 #include "trace/file.h"
 
 #include <filesystem>
@@ -22,7 +22,8 @@ struct Side {
 
 bool isScenarioSpec(const std::string& spec) {
     std::error_code ec;
-    if (!std::filesystem::is_regular_file(spec, ec)) return true; // a built-in name (or an error the scenario loader names)
+    if (!std::filesystem::is_regular_file(spec, ec))
+        return true; // a built-in name (or an error the scenario loader names)
     const std::string ext = std::filesystem::path(spec).extension().string();
     return ext == ".json";
 }
@@ -46,7 +47,10 @@ std::string loadSide(const std::string& spec, Side& side) {
             if (comma == std::string::npos) comma = rest.size();
             const std::string kv = rest.substr(p, comma - p);
             const size_t eq = kv.find('=');
-            if (eq == std::string::npos || eq == 0) return "'" + kv + "' in '" + spec + "' is not a setting; write key=value (preempt=full, kernel=6.12, cpus=4, feature=PREEMPT_SHORT=off, seed=2, duration=2s, base-slice=0.7ms)";
+            if (eq == std::string::npos || eq == 0)
+                return "'" + kv + "' in '" + spec +
+                       "' is not a setting; write key=value (preempt=full, kernel=6.12, cpus=4, "
+                       "feature=PREEMPT_SHORT=off, seed=2, duration=2s, base-slice=0.7ms)";
             args.push_back("--" + kv.substr(0, eq));
             args.push_back(kv.substr(eq + 1));
             p = comma + 1;
@@ -74,10 +78,12 @@ std::string parseCompareOptions(const std::vector<std::string>& args, CompareOpt
         if (a == "--from" || a == "--to") {
             if (i + 1 >= args.size()) return a + ": needs a time with a unit, e.g. 500ms";
             const auto d = parseDuration(args[++i]);
-            if (!d || *d < 0) return a + ": '" + args[i] + "' is not a time; write a number with a unit: ns, us, ms or s";
+            if (!d || *d < 0)
+                return a + ": '" + args[i] + "' is not a time; write a number with a unit: ns, us, ms or s";
             (a == "--from" ? out.from : out.to) = *d;
         } else if (a == "--align") {
-            if (i + 1 >= args.size()) return "--align: needs an event both runs have: start, run:COMM, wake:COMM or marker:TEXT";
+            if (i + 1 >= args.size())
+                return "--align: needs an event both runs have: start, run:COMM, wake:COMM or marker:TEXT";
             out.align = args[++i];
         } else if (!a.empty() && a[0] == '-') {
             return "unknown option '" + a + "'; accepted: --from T, --to T, --align EVENT";
@@ -114,7 +120,8 @@ int compareCommand(const CompareOptions& o, std::ostream& out, std::ostream& err
     const Time from = o.from >= 0 ? o.from : std::max<Time>(0, -shift);
     const Time to = o.to >= 0 ? o.to : std::min(a.trace.endTime, b.trace.endTime - shift);
     if (to <= from) {
-        err << "schedscope-cli compare: the window " << formatDuration(from) << " .. " << formatDuration(to) << " is empty\n";
+        err << "schedscope-cli compare: the window " << formatDuration(from) << " .. " << formatDuration(to)
+            << " is empty\n";
         return 2;
     }
     Comparison c = compareRuns(a.trace, b.trace, from, to, shift);

@@ -10,7 +10,8 @@
 
 struct CompareOptions {
     std::string a, b;
-    long long from = -1, to = -1; // ns, in A's time; -1: from the start (or, aligned, where both have begun) to the shorter run's end
+    long long from = -1, to = -1; // ns, in A's time; -1: from the start (or, aligned, where both have begun)
+                                  // to the shorter run's end
     std::string align;            // an event both runs have (align.h's keys): B is shifted to meet A there
 };
 

@@ -5,7 +5,6 @@
 #include "app/common/atomic_file.h"
 #include "scenarios/workload.h"
 
-
 #include <atomic>
 #include <chrono>
 #include <thread>
@@ -19,13 +18,17 @@ std::string parseExperimentOptions(const std::vector<std::string>& args, Experim
             long long n = 0;
             if (i + 1 >= args.size()) return a + ": needs " + what;
             if (!scen::wholeNumber(args[++i], lo, hi, n))
-                return a + ": '" + args[i] + "' is not " + what + "; accepted: " + std::to_string(lo) + " to " + std::to_string(hi);
+                return a + ": '" + args[i] + "' is not " + what + "; accepted: " + std::to_string(lo) +
+                       " to " + std::to_string(hi);
             dst = int(n);
             return {};
         };
-        if (a == "--quick") out.quick = true;
-        else if (a == "--json") out.json = true;
-        else if (a == "--csv") out.csv = true;
+        if (a == "--quick")
+            out.quick = true;
+        else if (a == "--json")
+            out.json = true;
+        else if (a == "--csv")
+            out.csv = true;
         else if (a == "--repeat" || a == "-r") {
             if (auto e = value(1, 1000, out.repeat, "a run count"); !e.empty()) return e;
         } else if (a == "--jobs" || a == "-j") {
@@ -34,7 +37,8 @@ std::string parseExperimentOptions(const std::vector<std::string>& args, Experim
             if (i + 1 >= args.size()) return a + ": needs a file name";
             out.output = args[++i];
         } else if (!a.empty() && a[0] == '-') {
-            return "unknown option '" + a + "'; accepted: --quick, --repeat N, --json, --csv, --jobs N, --output FILE";
+            return "unknown option '" + a +
+                   "'; accepted: --quick, --repeat N, --json, --csv, --jobs N, --output FILE";
         } else if (out.file.empty()) {
             out.file = a;
         } else {
@@ -79,16 +83,20 @@ int experimentCommand(const ExperimentOptions& o, std::ostream& out, std::ostrea
         }
     };
     std::vector<std::thread> pool;
-    for (size_t j = 1; j < jobs; ++j) pool.emplace_back(worker);
+    for (size_t j = 1; j < jobs; ++j)
+        pool.emplace_back(worker);
     worker();
-    for (auto& t : pool) t.join();
+    for (auto& t : pool)
+        t.join();
     const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
 
-    std::string text = o.json ? experimentJson(x, configs) : o.csv ? experimentCsv(x, configs) : formatExperiment(x, configs);
+    std::string text = o.json  ? experimentJson(x, configs)
+                       : o.csv ? experimentCsv(x, configs)
+                               : formatExperiment(x, configs);
     if (!o.json && !o.csv) {
         char b[200];
-        std::snprintf(b, sizeof b, "\n %zu runs (%zu configurations x %d) in %.2f s wall on %zu threads\n", total, x.configs.size(), x.repeat,
-                      wall, jobs);
+        std::snprintf(b, sizeof b, "\n %zu runs (%zu configurations x %d) in %.2f s wall on %zu threads\n",
+                      total, x.configs.size(), x.repeat, wall, jobs);
         text += b;
     }
     if (o.output.empty()) {
@@ -96,7 +104,8 @@ int experimentCommand(const ExperimentOptions& o, std::ostream& out, std::ostrea
         return 0;
     }
     if (std::string why; !saveTextAtomically(o.output, text, &why)) {
-        err << "schedscope-cli experiment: cannot write " << o.output << ": " << why << " (nothing was changed)\n";
+        err << "schedscope-cli experiment: cannot write " << o.output << ": " << why
+            << " (nothing was changed)\n";
         return 1;
     }
     err << "wrote " << o.output << "\n";

@@ -11,7 +11,7 @@ struct ExperimentOptions {
     bool quick = false;
     int repeat = 0; // 0 = the file's
     bool json = false, csv = false;
-    int jobs = 0;   // worker threads; 0 = one per core
+    int jobs = 0; // worker threads; 0 = one per core
     std::string output;
 };
 

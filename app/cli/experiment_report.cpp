@@ -15,12 +15,15 @@ namespace {
 
 std::string configSummary(const scen::Scenario& s) {
     const SchedConfig& c = s.config;
-    std::string out = "kernel " + std::string(kernelProfileName(c.profile)) + " " + std::string(kernelBuildName(c.build)) +
-                      ", preempt=" + std::string(preemptModelName(c.preempt)) + ", " + std::to_string(c.cpus) + " CPUs, HZ " +
-                      std::to_string(c.hz) + ", base slice " + formatDuration(c.baseSlice());
+    std::string out =
+        "kernel " + std::string(kernelProfileName(c.profile)) + " " + std::string(kernelBuildName(c.build)) +
+        ", preempt=" + std::string(preemptModelName(c.preempt)) + ", " + std::to_string(c.cpus) +
+        " CPUs, HZ " + std::to_string(c.hz) + ", base slice " + formatDuration(c.baseSlice());
     for (size_t k = 0; k < kFeatureCount; ++k) {
         const bool dflt = Feature(k) != Feature::HrTick; // every feature but HRTICK is on by default
-        if (c.features[Feature(k)] != dflt) out += std::string(", ") + (c.features[Feature(k)] ? "" : "NO_") + std::string(featureName(Feature(k)));
+        if (c.features[Feature(k)] != dflt)
+            out += std::string(", ") + (c.features[Feature(k)] ? "" : "NO_") +
+                   std::string(featureName(Feature(k)));
     }
     return out;
 }
@@ -50,7 +53,8 @@ std::vector<std::string> latencyComms(const scen::Experiment& x, const ConfigRun
     if (!x.rows.empty()) return x.rows;
     std::vector<std::string> comms;
     if (!c.runs.empty())
-        for (const LatencyRow& r : c.runs[0].rows) comms.push_back(r.comm);
+        for (const LatencyRow& r : c.runs[0].rows)
+            comms.push_back(r.comm);
     return comms;
 }
 
@@ -61,14 +65,18 @@ std::string change(double a, double b) {
 
 // Side-by-side table: one line per metric, a column per configuration (mean and spread), and
 // the change of each later configuration against the first.
-std::string sideBySide(const std::vector<ConfigRuns>& configs, const std::vector<std::vector<MetricSamples>>& metrics,
+std::string sideBySide(const std::vector<ConfigRuns>& configs,
+                       const std::vector<std::vector<MetricSamples>>& metrics,
                        const std::vector<std::pair<std::string, std::string>>& shown, bool stderrSpread) {
-    std::string out = "\n Side by side: mean " + std::string(stderrSpread ? "+- standard error" : "(std deviation)") + " over " +
+    std::string out = "\n Side by side: mean " +
+                      std::string(stderrSpread ? "+- standard error" : "(std deviation)") + " over " +
                       std::to_string(configs.empty() ? 0 : configs[0].runs.size()) + " runs\n";
     const size_t col = 28;
     std::string head = pad("", 32);
-    for (const auto& c : configs) head += pad(c.label, col, true);
-    for (size_t i = 1; i < configs.size(); ++i) head += pad("vs " + configs[0].label, 20, true);
+    for (const auto& c : configs)
+        head += pad(c.label, col, true);
+    for (size_t i = 1; i < configs.size(); ++i)
+        head += pad("vs " + configs[0].label, 20, true);
     out += head + "\n";
     for (const auto& [metric, title] : shown) {
         std::string line = pad(" " + title, 32);
@@ -86,24 +94,29 @@ std::string sideBySide(const std::vector<ConfigRuns>& configs, const std::vector
             means.push_back(st.mean);
             const double spread = stderrSpread ? st.stderror : st.stddev;
             const bool whole = st.mean >= 1000;
-            std::string cell = whole ? groupThousands(st.mean) : fmt(st.mean >= 10 ? "%.2f" : "%.4f", st.mean);
+            std::string cell =
+                whole ? groupThousands(st.mean) : fmt(st.mean >= 10 ? "%.2f" : "%.4f", st.mean);
             cell += stderrSpread ? " +- " : " (";
             cell += whole ? groupThousands(spread) : fmt(st.mean >= 10 ? "%.2f" : "%.4f", spread);
             if (!stderrSpread) cell += ")";
             line += pad(cell, col, true);
         }
-        for (size_t ci = 1; ci < configs.size(); ++ci) line += pad(change(means[0], means[ci]), 20, true);
+        for (size_t ci = 1; ci < configs.size(); ++ci)
+            line += pad(change(means[0], means[ci]), 20, true);
         out += line + "\n";
     }
     return out;
 }
 
 std::string latencyRunRow(int run, const LatencyRow& r) {
-    std::string name = std::to_string(run) + "  " + r.comm + (r.merged > 1 ? ":(" + std::to_string(r.merged) + ") " : ":" + std::to_string(r.merged) + " ");
+    std::string name =
+        std::to_string(run) + "  " + r.comm +
+        (r.merged > 1 ? ":(" + std::to_string(r.merged) + ") " : ":" + std::to_string(r.merged) + " ");
     name = pad(name, 26);
     char b[200];
-    std::snprintf(b, sizeof b, "|%11.3f ms |%9lld | avg:%8.3f ms | max:%8.3f ms | sum:%9.3f ms |", double(r.runtime) / 1e6,
-                  (long long)r.count, double(r.avgDelay()) / 1e6, double(r.maxDelay) / 1e6, double(r.totalDelay) / 1e6);
+    std::snprintf(b, sizeof b, "|%11.3f ms |%9lld | avg:%8.3f ms | max:%8.3f ms | sum:%9.3f ms |",
+                  double(r.runtime) / 1e6, (long long)r.count, double(r.avgDelay()) / 1e6,
+                  double(r.maxDelay) / 1e6, double(r.totalDelay) / 1e6);
     return name + b + "\n";
 }
 
@@ -113,7 +126,8 @@ std::vector<MetricSamples> experimentMetrics(const scen::Experiment& x, const Co
     std::vector<MetricSamples> m;
     auto add = [&](const std::string& name, auto get) {
         MetricSamples s{name, {}};
-        for (const RunResult& r : c.runs) s.values.push_back(get(r));
+        for (const RunResult& r : c.runs)
+            s.values.push_back(get(r));
         m.push_back(std::move(s));
     };
     add("context_switches", [](const RunResult& r) { return double(r.switches.total); });
@@ -133,23 +147,30 @@ std::vector<MetricSamples> experimentMetrics(const scen::Experiment& x, const Co
     for (const std::string& comm : latencyComms(x, c)) {
         add(comm + ".runtime_ms", [&](const RunResult& r) { return double(rowOf(r, comm).runtime) / 1e6; });
         add(comm + ".switches", [&](const RunResult& r) { return double(rowOf(r, comm).count); });
-        add(comm + ".avg_delay_ms", [&](const RunResult& r) { return double(rowOf(r, comm).avgDelay()) / 1e6; });
-        add(comm + ".max_delay_ms", [&](const RunResult& r) { return double(rowOf(r, comm).maxDelay) / 1e6; });
-        add(comm + ".sum_delay_ms", [&](const RunResult& r) { return double(rowOf(r, comm).totalDelay) / 1e6; });
+        add(comm + ".avg_delay_ms",
+            [&](const RunResult& r) { return double(rowOf(r, comm).avgDelay()) / 1e6; });
+        add(comm + ".max_delay_ms",
+            [&](const RunResult& r) { return double(rowOf(r, comm).maxDelay) / 1e6; });
+        add(comm + ".sum_delay_ms",
+            [&](const RunResult& r) { return double(rowOf(r, comm).totalDelay) / 1e6; });
     }
     return m;
 }
 
 std::string formatExperiment(const scen::Experiment& x, const std::vector<ConfigRuns>& configs) {
-    std::string out = "# " + (x.title.empty() ? x.name : x.title) + "\n# experiment " + x.source + (x.quick ? " (quick size)" : "") + "\n";
+    std::string out = "# " + (x.title.empty() ? x.name : x.title) + "\n# experiment " + x.source +
+                      (x.quick ? " (quick size)" : "") + "\n";
     if (!configs.empty() && configs[0].scenario) {
         const scen::Scenario& s = *configs[0].scenario;
-        for (const scen::Workload& w : s.workloads) out += "# $ " + w.tool + " " + w.args + "\n";
-        out += "# simulated up to " + formatDuration(s.duration) + " per run, seeds " + std::to_string(s.seed) + ".." +
-               std::to_string(s.seed + uint64_t(configs[0].runs.size()) - 1) + "\n";
+        for (const scen::Workload& w : s.workloads)
+            out += "# $ " + w.tool + " " + w.args + "\n";
+        out += "# simulated up to " + formatDuration(s.duration) + " per run, seeds " +
+               std::to_string(s.seed) + ".." + std::to_string(s.seed + uint64_t(configs[0].runs.size()) - 1) +
+               "\n";
     }
     std::vector<std::vector<MetricSamples>> metrics;
-    for (const auto& c : configs) metrics.push_back(experimentMetrics(x, c));
+    for (const auto& c : configs)
+        metrics.push_back(experimentMetrics(x, c));
     for (const auto& c : configs) {
         out += "\n## " + c.label + ": " + configSummary(*c.scenario) + "\n";
         for (const RunResult& r : c.runs)
@@ -176,10 +197,14 @@ std::string formatExperiment(const scen::Experiment& x, const std::vector<Config
                 const scen::Workload& w = c.scenario->workloads[k];
                 if (!std::holds_alternative<scen::KernbenchArgs>(w.params)) continue;
                 size_t idx = 0;
-                for (size_t j = 0; j < k; ++j) idx += std::holds_alternative<scen::KernbenchArgs>(c.scenario->workloads[j].params);
+                for (size_t j = 0; j < k; ++j)
+                    idx += std::holds_alternative<scen::KernbenchArgs>(c.scenario->workloads[j].params);
                 std::vector<scen::KernbenchNumbers> runs;
-                for (const RunResult& r : c.runs) runs.push_back(r.kernbench[idx]);
-                out += scen::formatKernbench(scen::kernbenchLoadName(std::get<scen::KernbenchArgs>(w.params), c.scenario->config.cpus), runs);
+                for (const RunResult& r : c.runs)
+                    runs.push_back(r.kernbench[idx]);
+                out += scen::formatKernbench(
+                    scen::kernbenchLoadName(std::get<scen::KernbenchArgs>(w.params), c.scenario->config.cpus),
+                    runs);
                 for (const auto& n : runs)
                     if (!n.finished) {
                         out += "(make had not finished within the simulated time in some runs)\n";
@@ -189,12 +214,13 @@ std::string formatExperiment(const scen::Experiment& x, const std::vector<Config
             break;
         }
         case scen::ExperimentReport::PerfSchedLatency: {
-            const std::string header =
-                "    Task                  |   Runtime ms  | Switches | Avg delay ms    | Max delay ms    | Sum delay ms     |";
+            const std::string header = "    Task                  |   Runtime ms  | Switches | Avg delay ms  "
+                                       "  | Max delay ms    | Sum delay ms     |";
             const std::string dashes = " " + std::string(header.size() - 1, '-');
             out += dashes + "\n" + header + "\n" + dashes + "\n";
             for (const std::string& comm : latencyComms(x, c)) {
-                for (size_t r = 0; r < c.runs.size(); ++r) out += latencyRunRow(int(r + 1), rowOf(c.runs[r], comm));
+                for (size_t r = 0; r < c.runs.size(); ++r)
+                    out += latencyRunRow(int(r + 1), rowOf(c.runs[r], comm));
             }
             out += dashes + "\n";
             break;
@@ -212,8 +238,9 @@ std::string formatExperiment(const scen::Experiment& x, const std::vector<Config
                  {"elapsed_s", "seconds time elapsed"}};
     } else if (x.report == scen::ExperimentReport::Kernbench) {
         stderrSpread = false;
-        shown = {{"kernbench.elapsed_s", "wall"},        {"kernbench.user_s", "utime"},         {"kernbench.system_s", "stime"},
-                 {"kernbench.percent_cpu", "%cpu"},      {"kernbench.involuntary", "inv-csw"}, {"kernbench.voluntary", "vol-csw"}};
+        shown = {{"kernbench.elapsed_s", "wall"},      {"kernbench.user_s", "utime"},
+                 {"kernbench.system_s", "stime"},      {"kernbench.percent_cpu", "%cpu"},
+                 {"kernbench.involuntary", "inv-csw"}, {"kernbench.voluntary", "vol-csw"}};
     } else {
         stderrSpread = false;
         for (const std::string& comm : latencyComms(x, configs.empty() ? ConfigRuns{} : configs[0])) {
@@ -226,7 +253,8 @@ std::string formatExperiment(const scen::Experiment& x, const std::vector<Config
     out += sideBySide(configs, metrics, shown, stderrSpread);
     if (!x.reference.empty()) {
         out += "\n The published numbers (the post in the title), for comparison:\n";
-        for (const std::string& line : x.reference) out += "   " + line + "\n";
+        for (const std::string& line : x.reference)
+            out += "   " + line + "\n";
     }
     return out;
 }
@@ -236,16 +264,20 @@ std::string experimentJson(const scen::Experiment& x, const std::vector<ConfigRu
                     ",\n  \"quick\": " + (x.quick ? "true" : "false") + ",\n  \"configurations\": [";
     for (size_t ci = 0; ci < configs.size(); ++ci) {
         const ConfigRuns& c = configs[ci];
-        j += std::string(ci ? "," : "") + "\n    {\"label\": " + jsonQuote(c.label) + ", \"settings\": " + jsonQuote(configSummary(*c.scenario)) +
+        j += std::string(ci ? "," : "") + "\n    {\"label\": " + jsonQuote(c.label) +
+             ", \"settings\": " + jsonQuote(configSummary(*c.scenario)) +
              ", \"runs\": " + std::to_string(c.runs.size()) + ",\n     \"metrics\": {";
         const auto metrics = experimentMetrics(x, c);
         for (size_t mi = 0; mi < metrics.size(); ++mi) {
             const RunStats s = computeRunStats(metrics[mi].values);
             char b[320];
-            std::snprintf(b, sizeof b, "{\"mean\": %.6f, \"stddev\": %.6f, \"stderr\": %.6f, \"min\": %.6f, \"max\": %.6f, \"n\": %d, \"values\": [",
+            std::snprintf(b, sizeof b,
+                          "{\"mean\": %.6f, \"stddev\": %.6f, \"stderr\": %.6f, \"min\": %.6f, \"max\": "
+                          "%.6f, \"n\": %d, \"values\": [",
                           s.mean, s.stddev, s.stderror, s.min, s.max, s.n);
             j += std::string(mi ? "," : "") + "\n       " + jsonQuote(metrics[mi].name) + ": " + b;
-            for (size_t v = 0; v < metrics[mi].values.size(); ++v) j += (v ? ", " : "") + fmt("%.6f", metrics[mi].values[v]);
+            for (size_t v = 0; v < metrics[mi].values.size(); ++v)
+                j += (v ? ", " : "") + fmt("%.6f", metrics[mi].values[v]);
             j += "]}";
         }
         j += "}}";
@@ -258,14 +290,16 @@ std::string experimentCsv(const scen::Experiment& x, const std::vector<ConfigRun
     auto csvField = [](const std::string& s) {
         if (s.find_first_of(",\"\n") == std::string::npos) return s;
         std::string q = "\"";
-        for (char ch : s) q += ch == '"' ? std::string("\"\"") : std::string(1, ch);
+        for (char ch : s)
+            q += ch == '"' ? std::string("\"\"") : std::string(1, ch);
         return q + "\"";
     };
     for (const ConfigRuns& c : configs)
         for (const MetricSamples& m : experimentMetrics(x, c)) {
             const RunStats s = computeRunStats(m.values);
             char b[256];
-            std::snprintf(b, sizeof b, ",%d,%.6f,%.6f,%.6f,%.6f,%.6f\n", s.n, s.mean, s.stddev, s.stderror, s.min, s.max);
+            std::snprintf(b, sizeof b, ",%d,%.6f,%.6f,%.6f,%.6f,%.6f\n", s.n, s.mean, s.stddev, s.stderror,
+                          s.min, s.max);
             out += csvField(x.name) + "," + csvField(c.label) + "," + csvField(m.name) + b;
         }
     return out;

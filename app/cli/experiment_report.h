@@ -5,8 +5,8 @@
 // or CSV with mean, stddev, standard error, min and max of every metric.
 #pragma once
 
-#include "scenarios/experiment.h"
 #include "app/cli/simulate.h"
+#include "scenarios/experiment.h"
 
 #include <string>
 #include <vector>

@@ -12,7 +12,8 @@ namespace {
 // Every command: parse its options (an error names the command and exits 2), then run it.
 template <class Options>
 int command(const std::string& name, const std::vector<std::string>& args,
-            std::string (*parse)(const std::vector<std::string>&, Options&), int (*run)(const Options&, std::ostream&, std::ostream&)) {
+            std::string (*parse)(const std::vector<std::string>&, Options&),
+            int (*run)(const Options&, std::ostream&, std::ostream&)) {
     Options o;
     if (std::string e = parse(args, o); !e.empty()) {
         std::cerr << "schedscope-cli " << name << ": " << e << "\n";
@@ -36,15 +37,17 @@ int main(int argc, char** argv) {
             return 0;
         }
     if (cmd == "run")
-        return command<RunOptions>(cmd, args, parseRunOptions, [](const RunOptions& o, std::ostream& out, std::ostream& err) {
-            return runCommand(o, out, err, writeTimelineImage);
-        });
+        return command<RunOptions>(cmd, args, parseRunOptions,
+                                   [](const RunOptions& o, std::ostream& out, std::ostream& err) {
+                                       return runCommand(o, out, err, writeTimelineImage);
+                                   });
     if (cmd == "list") return listCommand(std::cout);
     if (cmd == "bench") return command(cmd, args, parseBenchOptions, benchCommand);
     if (cmd == "experiment") return command(cmd, args, parseExperimentOptions, experimentCommand);
     if (cmd == "trace") return command(cmd, args, parseTraceOptions, traceCommand);
     if (cmd == "derive") return command(cmd, args, parseDeriveOptions, deriveCommand);
     if (cmd == "compare") return command(cmd, args, parseCompareOptions, compareCommand);
-    std::cerr << "schedscope-cli: unknown command '" << cmd << "'; accepted: run, list, bench, experiment, trace, compare, derive (see --help)\n";
+    std::cerr << "schedscope-cli: unknown command '" << cmd
+              << "'; accepted: run, list, bench, experiment, trace, compare, derive (see --help)\n";
     return 2;
 }

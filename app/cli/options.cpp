@@ -87,7 +87,9 @@ Examples:
 
 namespace {
 
-std::string needValue(const std::string& flag) { return flag + ": a value is missing"; }
+std::string needValue(const std::string& flag) {
+    return flag + ": a value is missing";
+}
 
 bool parseInt(const std::string& s, long long lo, long long hi, long long& out) {
     if (s.empty()) return false;
@@ -99,10 +101,15 @@ bool parseInt(const std::string& s, long long lo, long long hi, long long& out) 
     return true;
 }
 
-std::string durationArg(const std::string& flag, const std::string& v, Time lo, Time hi, std::optional<Time>& out) {
+std::string durationArg(const std::string& flag, const std::string& v, Time lo, Time hi,
+                        std::optional<Time>& out) {
     const auto d = parseDuration(v);
-    if (!d) return flag + ": '" + v + "' is not a duration; write a number with a unit: ns, us, ms or s (e.g. 0.7ms)";
-    if (*d < lo || *d > hi) return flag + ": '" + v + "' is out of range; accepted: " + formatDuration(lo) + " to " + formatDuration(hi);
+    if (!d)
+        return flag + ": '" + v +
+               "' is not a duration; write a number with a unit: ns, us, ms or s (e.g. 0.7ms)";
+    if (*d < lo || *d > hi)
+        return flag + ": '" + v + "' is out of range; accepted: " + formatDuration(lo) + " to " +
+               formatDuration(hi);
     out = *d;
     return {};
 }
@@ -119,36 +126,55 @@ std::string parseRunOptions(const std::vector<std::string>& args, RunOptions& o)
         };
         std::string v;
         long long n = 0;
-        if (a == "--json") { o.json = true; continue; }
-        if (a == "--pids") { o.perTask = true; continue; }
-        if (a == "--all-tables") { o.allTables = true; continue; }
-        if (a == "--no-batch") { o.batch = false; continue; }
+        if (a == "--json") {
+            o.json = true;
+            continue;
+        }
+        if (a == "--pids") {
+            o.perTask = true;
+            continue;
+        }
+        if (a == "--all-tables") {
+            o.allTables = true;
+            continue;
+        }
+        if (a == "--no-batch") {
+            o.batch = false;
+            continue;
+        }
         if (a.rfind("--", 0) != 0) {
-            if (!o.scenario.empty()) return "unexpected argument '" + a + "' (the scenario is already '" + o.scenario + "')";
+            if (!o.scenario.empty())
+                return "unexpected argument '" + a + "' (the scenario is already '" + o.scenario + "')";
             o.scenario = a;
             continue;
         }
         if (!value(v)) return needValue(a);
         if (a == "--preempt") {
             PreemptModel m;
-            if (!parsePreemptModel(v, m)) return "--preempt: '" + v + "' is not a preemption model; accepted: none, voluntary, full, lazy";
+            if (!parsePreemptModel(v, m))
+                return "--preempt: '" + v +
+                       "' is not a preemption model; accepted: none, voluntary, full, lazy";
             o.preempt = m;
         } else if (a == "--kernel") {
             KernelBuild b;
             KernelProfile p;
-            if (!parseKernelSpec(v, b, p)) return "--kernel: '" + v + "' is not a kernel; accepted: 6.18, 6.12, auto-rfc";
+            if (!parseKernelSpec(v, b, p))
+                return "--kernel: '" + v + "' is not a kernel; accepted: 6.18, 6.12, auto-rfc";
             o.kernel = v;
         } else if (a == "--cpus") {
-            if (!parseInt(v, 1, kMaxCpus, n)) return "--cpus: '" + v + "' is not a CPU count; accepted: 1 to " + std::to_string(kMaxCpus);
+            if (!parseInt(v, 1, kMaxCpus, n))
+                return "--cpus: '" + v + "' is not a CPU count; accepted: 1 to " + std::to_string(kMaxCpus);
             o.cpus = int(n);
         } else if (a == "--hz") {
             if (!parseInt(v, 1, 100000, n) || (n != 100 && n != 250 && n != 300 && n != 1000))
                 return "--hz: '" + v + "' is not a kernel HZ; accepted: 100, 250, 300, 1000";
             o.hz = int(n);
         } else if (a == "--base-slice") {
-            if (auto e = durationArg(a, v, kCustomSliceMin, kCustomSliceMax, o.baseSlice); !e.empty()) return e;
+            if (auto e = durationArg(a, v, kCustomSliceMin, kCustomSliceMax, o.baseSlice); !e.empty())
+                return e;
         } else if (a == "--sysctl-base-slice") {
-            if (auto e = durationArg(a, v, kCustomSliceMin, kCustomSliceMax, o.sysctlBaseSlice); !e.empty()) return e;
+            if (auto e = durationArg(a, v, kCustomSliceMin, kCustomSliceMax, o.sysctlBaseSlice); !e.empty())
+                return e;
         } else if (a == "--duration") {
             if (auto e = durationArg(a, v, kNsPerUs, 3600 * kNsPerSec, o.duration); !e.empty()) return e;
         } else if (a == "--feature") {
@@ -157,21 +183,26 @@ std::string parseRunOptions(const std::vector<std::string>& args, RunOptions& o)
             const auto f = parseFeature(name);
             if (!f) {
                 std::string list;
-                for (size_t k = 0; k < kFeatureCount; ++k) list += (k ? ", " : "") + std::string(featureName(Feature(k)));
+                for (size_t k = 0; k < kFeatureCount; ++k)
+                    list += (k ? ", " : "") + std::string(featureName(Feature(k)));
                 return "--feature: unknown feature '" + name + "'; accepted: " + list;
             }
             const std::string state = eq == std::string::npos ? "" : v.substr(eq + 1);
-            if (state != "on" && state != "off") return "--feature: write NAME=on or NAME=off (got '" + v + "')";
+            if (state != "on" && state != "off")
+                return "--feature: write NAME=on or NAME=off (got '" + v + "')";
             o.features.emplace_back(*f, state == "on");
         } else if (a == "--seed") {
-            if (!parseInt(v, 0, INT64_MAX, n)) return "--seed: '" + v + "' is not a non-negative whole number";
+            if (!parseInt(v, 0, INT64_MAX, n))
+                return "--seed: '" + v + "' is not a non-negative whole number";
             o.seed = uint64_t(n);
         } else if (a == "--repeat") {
-            if (!parseInt(v, 1, 10000, n)) return "--repeat: '" + v + "' is not a run count; accepted: 1 to 10000";
+            if (!parseInt(v, 1, 10000, n))
+                return "--repeat: '" + v + "' is not a run count; accepted: 1 to 10000";
             o.repeat = int(n);
         } else if (a == "--export-timeline") {
             const std::string low = v.size() >= 4 ? v.substr(v.size() - 4) : v;
-            if (low != ".png" && low != ".svg" && low != ".pdf") return "--export-timeline: '" + v + "' must end in .png, .svg or .pdf";
+            if (low != ".png" && low != ".svg" && low != ".pdf")
+                return "--export-timeline: '" + v + "' must end in .png, .svg or .pdf";
             o.exportTimeline = v;
         } else if (a == "--export-ftrace") {
             o.exportFtrace = v;
@@ -179,15 +210,18 @@ std::string parseRunOptions(const std::vector<std::string>& args, RunOptions& o)
             const size_t dash = v.find('-');
             const auto a0 = dash == std::string::npos ? std::nullopt : parseDuration(v.substr(0, dash));
             const auto a1 = dash == std::string::npos ? std::nullopt : parseDuration(v.substr(dash + 1));
-            if (!a0 || !a1 || *a1 <= *a0) return "--range: '" + v + "' is not a range; write START-END with units, e.g. 0ms-50ms";
+            if (!a0 || !a1 || *a1 <= *a0)
+                return "--range: '" + v + "' is not a range; write START-END with units, e.g. 0ms-50ms";
             o.rangeStart = *a0;
             o.rangeEnd = *a1;
         } else if (a == "--width") {
-            if (!parseInt(v, 200, 20000, n)) return "--width: '" + v + "' is not an image width; accepted: 200 to 20000 pixels";
+            if (!parseInt(v, 200, 20000, n))
+                return "--width: '" + v + "' is not an image width; accepted: 200 to 20000 pixels";
             o.exportWidth = int(n);
         } else if (a == "--sort") {
             std::vector<LatencySortKey> keys;
-            if (!parseLatencySort(v, keys)) return "--sort: '" + v + "' is not a key list; accepted keys: avg, max, switch, runtime, sum";
+            if (!parseLatencySort(v, keys))
+                return "--sort: '" + v + "' is not a key list; accepted keys: avg, max, switch, runtime, sum";
             o.sort = v;
         } else {
             return "unknown option '" + a + "' (see schedscope-cli --help)";
@@ -200,11 +234,14 @@ std::string parseBenchOptions(const std::vector<std::string>& args, BenchOptions
     for (size_t i = 0; i < args.size(); ++i) {
         if (args[i] == "--duration") {
             if (i + 1 >= args.size()) return needValue("--duration");
-            if (auto e = durationArg("--duration", args[++i], kNsPerMs, 3600 * kNsPerSec, o.duration); !e.empty()) return e;
+            if (auto e = durationArg("--duration", args[++i], kNsPerMs, 3600 * kNsPerSec, o.duration);
+                !e.empty())
+                return e;
         } else if (args[i] == "--runs") {
             long long n = 0;
             if (i + 1 >= args.size()) return needValue("--runs");
-            if (!parseInt(args[++i], 1, 100, n)) return "--runs: '" + args[i] + "' is not a run count; accepted: 1 to 100";
+            if (!parseInt(args[++i], 1, 100, n))
+                return "--runs: '" + args[i] + "' is not a run count; accepted: 1 to 100";
             o.runs = int(n);
         } else if (args[i] == "--no-batch") {
             o.batch = false;
@@ -222,9 +259,13 @@ std::string applyOverrides(const RunOptions& o, scen::Scenario& s) {
     if (o.cpus) {
         c.cpus = *o.cpus;
         for (auto& t : s.tasks) {
-            if (t.startCpu >= c.cpus) return "--cpus " + std::to_string(c.cpus) + ": task '" + t.comm + "' starts on CPU " + std::to_string(t.startCpu);
+            if (t.startCpu >= c.cpus)
+                return "--cpus " + std::to_string(c.cpus) + ": task '" + t.comm + "' starts on CPU " +
+                       std::to_string(t.startCpu);
             for (size_t k = size_t(c.cpus); k < t.affinity.size(); ++k)
-                if (t.affinity.test(k)) return "--cpus " + std::to_string(c.cpus) + ": task '" + t.comm + "' is pinned to CPU " + std::to_string(k);
+                if (t.affinity.test(k))
+                    return "--cpus " + std::to_string(c.cpus) + ": task '" + t.comm + "' is pinned to CPU " +
+                           std::to_string(k);
         }
     }
     if (o.hz) c.hz = *o.hz;
@@ -232,7 +273,8 @@ std::string applyOverrides(const RunOptions& o, scen::Scenario& s) {
     if (o.preempt) c.preempt = *o.preempt;
     if (o.baseSlice) c.normalizedBaseSlice = *o.baseSlice;
     if (o.sysctlBaseSlice) c.baseSliceOverride = *o.sysctlBaseSlice;
-    for (const auto& [f, on] : o.features) c.features.set(f, on);
+    for (const auto& [f, on] : o.features)
+        c.features.set(f, on);
     if (o.duration) s.duration = *o.duration;
     if (o.seed) s.seed = *o.seed;
     if (std::string e = c.validate(); !e.empty()) return e;

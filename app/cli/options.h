@@ -18,11 +18,11 @@ struct RunOptions {
     std::optional<uint64_t> seed;
     int repeat = 1;
     bool json = false;
-    bool perTask = false;  // one latency row per tid (perf sched latency -p)
+    bool perTask = false; // one latency row per tid (perf sched latency -p)
     bool allTables = false;
     std::string sort = "avg,max,switch,runtime";
-    std::string exportTimeline;           // PNG / SVG / PDF of run 1's timeline
-    std::string exportFtrace;             // run 1 as ftrace text
+    std::string exportTimeline;                // PNG / SVG / PDF of run 1's timeline
+    std::string exportFtrace;                  // run 1 as ftrace text
     sched::Time rangeStart = 0, rangeEnd = -1; // -1 = the end of the run
     int exportWidth = 1600;
     bool batch = true; // false: one event per operation (--no-batch; the same results, slower)

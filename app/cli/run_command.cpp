@@ -3,13 +3,13 @@
 
 #include "scenarios/workload.h"
 
-#include "scenarios/builtin_scenarios.h"
 #include "app/cli/export.h"
-#include "base/duration.h"
-#include "metrics/latency.h"
-#include "metrics/export.h"
-#include "metrics/perf_report.h"
 #include "app/cli/simulate.h"
+#include "base/duration.h"
+#include "metrics/export.h"
+#include "metrics/latency.h"
+#include "metrics/perf_report.h"
+#include "scenarios/builtin_scenarios.h"
 
 #include <cstdio>
 #include <sstream>
@@ -20,8 +20,10 @@ namespace {
 
 std::string jsonStats(const RunStats& s) {
     char b[256];
-    std::snprintf(b, sizeof b, "{\"mean\": %.6f, \"stddev\": %.6f, \"stderr\": %.6f, \"min\": %.6f, \"max\": %.6f, \"n\": %d}",
-                  s.mean, s.stddev, s.stderror, s.min, s.max, s.n);
+    std::snprintf(
+        b, sizeof b,
+        "{\"mean\": %.6f, \"stddev\": %.6f, \"stderr\": %.6f, \"min\": %.6f, \"max\": %.6f, \"n\": %d}",
+        s.mean, s.stddev, s.stderror, s.min, s.max, s.n);
     return b;
 }
 
@@ -29,11 +31,12 @@ void printHeader(const scen::Scenario& s, std::ostream& out) {
     const SchedConfig& c = s.config;
     out << "# scenario " << s.name << " (" << s.source << ")\n";
     out << "# " << c.cpus << " CPUs, HZ=" << c.hz << ", kernel " << kernelProfileName(c.profile) << " "
-        << kernelBuildName(c.build) << ", preempt=" << preemptModelName(c.preempt)
-        << ", base slice " << formatDuration(c.baseSlice()) << ", simulated " << formatDuration(s.duration) << "\n";
+        << kernelBuildName(c.build) << ", preempt=" << preemptModelName(c.preempt) << ", base slice "
+        << formatDuration(c.baseSlice()) << ", simulated " << formatDuration(s.duration) << "\n";
     std::string off;
     for (size_t k = 0; k < kFeatureCount; ++k)
-        if (!c.features[Feature(k)] && Feature(k) != Feature::HrTick) off += " NO_" + std::string(featureName(Feature(k)));
+        if (!c.features[Feature(k)] && Feature(k) != Feature::HrTick)
+            off += " NO_" + std::string(featureName(Feature(k)));
     if (c.features[Feature::HrTick]) off += " HRTICK";
     if (!off.empty()) out << "# features:" << off << "\n";
 }
@@ -84,11 +87,14 @@ int runCommand(const RunOptions& o, std::ostream& out, std::ostream& err, Timeli
     }
     if (o.json) {
         std::ostringstream j;
-        j << "{\n  \"scenario\": " << jsonQuote(s.name) << ",\n  \"preempt\": " << jsonQuote(std::string(preemptModelName(s.config.preempt)))
-          << ",\n  \"kernel\": " << jsonQuote(std::string(kernelProfileName(s.config.profile))) << ",\n  \"build\": "
-          << jsonQuote(std::string(kernelBuildName(s.config.build))) << ",\n  \"cpus\": " << s.config.cpus << ",\n  \"hz\": " << s.config.hz
+        j << "{\n  \"scenario\": " << jsonQuote(s.name)
+          << ",\n  \"preempt\": " << jsonQuote(std::string(preemptModelName(s.config.preempt)))
+          << ",\n  \"kernel\": " << jsonQuote(std::string(kernelProfileName(s.config.profile)))
+          << ",\n  \"build\": " << jsonQuote(std::string(kernelBuildName(s.config.build)))
+          << ",\n  \"cpus\": " << s.config.cpus << ",\n  \"hz\": " << s.config.hz
           << ",\n  \"repeat\": " << o.repeat << ",\n  \"context_switches\": " << jsonStats(ps.switches)
-          << ",\n  \"voluntary\": " << jsonStats(ps.voluntary) << ",\n  \"involuntary\": " << jsonStats(ps.involuntary)
+          << ",\n  \"voluntary\": " << jsonStats(ps.voluntary)
+          << ",\n  \"involuntary\": " << jsonStats(ps.involuntary)
           << ",\n  \"elapsed_s\": " << jsonStats(ps.elapsedSec) << ",\n  \"runs\": [";
         for (size_t r = 0; r < runs.size(); ++r) {
             j << (r ? "," : "") << "\n    {\"seed\": " << s.seed + r << ", \"latency\": [";
@@ -96,10 +102,12 @@ int runCommand(const RunOptions& o, std::ostream& out, std::ostream& err, Timeli
                 j << (i ? ", " : "") << "\n      " << latencyRowJson(runs[r].rows[i]);
             }
             j << "],\n     \"cpu_busy_ns\": [";
-            for (size_t c = 0; c < runs[r].cpu.size(); ++c) j << (c ? ", " : "") << runs[r].cpu[c].busy;
+            for (size_t c = 0; c < runs[r].cpu.size(); ++c)
+                j << (c ? ", " : "") << runs[r].cpu[c].busy;
             j << "],\n     \"tool_output\": {";
             for (size_t w = 0; w < s.workloads.size(); ++w)
-                j << (w ? ", " : "") << jsonQuote(s.workloads[w].tool + " " + s.workloads[w].args) << ": " << jsonQuote(runs[r].toolOutput[w]);
+                j << (w ? ", " : "") << jsonQuote(s.workloads[w].tool + " " + s.workloads[w].args) << ": "
+                  << jsonQuote(runs[r].toolOutput[w]);
             j << "}}";
         }
         j << "\n  ]\n}\n";
@@ -110,22 +118,27 @@ int runCommand(const RunOptions& o, std::ostream& out, std::ostream& err, Timeli
     printHeader(s, out);
     for (size_t r = 0; r < runs.size(); ++r) {
         if (r > 0 && !o.allTables) break;
-        if (runs.size() > 1) out << "\n# perf sched latency, run " << r + 1 << " of " << runs.size() << " (seed " << s.seed + r << ")";
+        if (runs.size() > 1)
+            out << "\n# perf sched latency, run " << r + 1 << " of " << runs.size() << " (seed " << s.seed + r
+                << ")";
         out << formatLatencyTable(runs[r].rows);
     }
     ps.target = "system wide";
     out << formatPerfStat(ps);
-    if (o.repeat > 1) out << " (+- is the standard error of the mean over " << o.repeat << " runs, as perf stat --repeat prints it)\n";
+    if (o.repeat > 1)
+        out << " (+- is the standard error of the mean over " << o.repeat
+            << " runs, as perf stat --repeat prints it)\n";
     out << "\n CPU utilisation (run 1):\n";
     const Time span = std::max<Time>(1, runs[0].elapsed);
     for (size_t c = 0; c < runs[0].cpu.size(); ++c) {
         char b[128];
-        std::snprintf(b, sizeof b, "   CPU%-3zu %6.2f%% busy  %9lld slices\n", c, 100.0 * double(runs[0].cpu[c].busy) / double(span),
-                      (long long)runs[0].cpu[c].switches);
+        std::snprintf(b, sizeof b, "   CPU%-3zu %6.2f%% busy  %9lld slices\n", c,
+                      100.0 * double(runs[0].cpu[c].busy) / double(span), (long long)runs[0].cpu[c].switches);
         out << b;
     }
     for (size_t w = 0; w < s.workloads.size(); ++w) // each tool's own output, as it prints it
-        out << "\n$ " << s.workloads[w].tool << " " << s.workloads[w].args << "   (run 1)\n" << runs[0].toolOutput[w];
+        out << "\n$ " << s.workloads[w].tool << " " << s.workloads[w].args << "   (run 1)\n"
+            << runs[0].toolOutput[w];
     return 0;
 }
 
@@ -137,7 +150,8 @@ int listCommand(std::ostream& out) {
             out << b.name << "  (invalid: " << e.text() << ")\n";
             continue;
         }
-        out << b.name << (std::string(b.name) == scen::kDefaultScenario ? "  [default]" : "") << "\n    " << s.description << "\n";
+        out << b.name << (std::string(b.name) == scen::kDefaultScenario ? "  [default]" : "") << "\n    "
+            << s.description << "\n";
     }
     return 0;
 }

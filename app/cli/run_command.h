@@ -11,6 +11,7 @@
 // option is refused.
 using TimelineImageWriter = int (*)(const RunOptions& o, const scen::Scenario& s, std::ostream& err);
 
-int runCommand(const RunOptions& o, std::ostream& out, std::ostream& err, TimelineImageWriter image = nullptr);
+int runCommand(const RunOptions& o, std::ostream& out, std::ostream& err,
+               TimelineImageWriter image = nullptr);
 int listCommand(std::ostream& out);
 int benchCommand(const BenchOptions& o, std::ostream& out, std::ostream& err);

@@ -16,13 +16,16 @@ RunResult simulate(const scen::Scenario& s, uint64_t seed, const LatencyOptions&
     for (const scen::Workload& w : s.workloads) {
         if (!w.background) continue;
         int count = 0;
-        for (size_t g = w.firstGroup; g < w.firstGroup + w.groups; ++g) count += s.tasks[g].count;
-        if (background.size() < size_t(w.firstTask + count)) background.resize(size_t(w.firstTask + count), 0);
+        for (size_t g = w.firstGroup; g < w.firstGroup + w.groups; ++g)
+            count += s.tasks[g].count;
+        if (background.size() < size_t(w.firstTask + count))
+            background.resize(size_t(w.firstTask + count), 0);
         std::fill(background.begin() + w.firstTask, background.begin() + w.firstTask + count, 1);
     }
     const auto foregroundDone = [&] {
         for (size_t t = 0; t < e.tasks().size(); ++t)
-            if ((t >= background.size() || !background[t]) && e.tasks()[t].state != TaskState::Dead) return false;
+            if ((t >= background.size() || !background[t]) && e.tasks()[t].state != TaskState::Dead)
+                return false;
         return true;
     };
     // The trace is folded into the reports and dropped every kFoldEvery of simulated time (see
@@ -62,7 +65,8 @@ RunResult simulate(const scen::Scenario& s, uint64_t seed, const LatencyOptions&
     const std::vector<LatencyRow> perTaskRows = fold.rows(tasks, perTask);
     for (const scen::Workload& w : s.workloads) {
         r.toolOutput.push_back(scen::workloadReport(w, e, &perTaskRows));
-        if (std::holds_alternative<scen::KernbenchArgs>(w.params)) r.kernbench.push_back(scen::kernbenchNumbers(w, e));
+        if (std::holds_alternative<scen::KernbenchArgs>(w.params))
+            r.kernbench.push_back(scen::kernbenchNumbers(w, e));
     }
     return r;
 }

@@ -4,8 +4,8 @@
 // own output and numbers. Shared by `run` and `experiment`.
 #pragma once
 
-#include "metrics/latency.h"
 #include "metrics/export.h"
+#include "metrics/latency.h"
 #include "scenarios/scenario.h"
 
 #include <string>
@@ -17,9 +17,10 @@ struct RunResult {
     std::vector<sched::CpuUsage> cpu;
     sched::Time elapsed = 0;
     std::string engineError;
-    std::vector<std::string> toolOutput;          // per scenario workload, the tool's own output
+    std::vector<std::string> toolOutput;           // per scenario workload, the tool's own output
     std::vector<scen::KernbenchNumbers> kernbench; // per kernbench workload, in scenario order
 };
 
 // batch: run operations that cannot interact ahead (sched::TraceOptions::batchOps; same results).
-RunResult simulate(const scen::Scenario& s, uint64_t seed, const sched::LatencyOptions& lo, bool batch = true);
+RunResult simulate(const scen::Scenario& s, uint64_t seed, const sched::LatencyOptions& lo,
+                   bool batch = true);

@@ -1,12 +1,12 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "app/cli/trace_command.h"
 
-#include "scenarios/derive.h"
+#include "app/common/atomic_file.h"
 #include "metrics/latency.h"
 #include "metrics/perf_report.h"
-#include "app/common/atomic_file.h"
-#include "trace/file.h"
+#include "scenarios/derive.h"
 #include "scenarios/workload.h"
+#include "trace/file.h"
 
 #include <chrono>
 #include <cstdio>
@@ -16,11 +16,14 @@ using namespace sched;
 std::string parseTraceOptions(const std::vector<std::string>& args, TraceOptions2& out) {
     for (size_t i = 0; i < args.size(); ++i) {
         const std::string& a = args[i];
-        if (a == "--all") out.all = true;
-        else if (a == "--pids") out.perTask = true;
+        if (a == "--all")
+            out.all = true;
+        else if (a == "--pids")
+            out.perTask = true;
         else if (a == "--root") {
             long long n = 0;
-            if (i + 1 >= args.size() || !scen::wholeNumber(args[++i], 1, 1 << 30, n)) return "--root: needs a pid (a whole number above 0)";
+            if (i + 1 >= args.size() || !scen::wholeNumber(args[++i], 1, 1 << 30, n))
+                return "--root: needs a pid (a whole number above 0)";
             out.rootPid = int(n);
         } else if (a == "--sort") {
             if (i + 1 >= args.size()) return "--sort: needs keys, e.g. avg,max,switch,runtime";
@@ -33,7 +36,9 @@ std::string parseTraceOptions(const std::vector<std::string>& args, TraceOptions
             return "one trace at a time (got '" + out.file + "' and '" + a + "')";
         }
     }
-    if (out.file.empty()) return "needs a trace file (ftrace text, trace-cmd report or perf script output, trace.dat, .xz/.gz/.zst)";
+    if (out.file.empty())
+        return "needs a trace file (ftrace text, trace-cmd report or perf script output, trace.dat, "
+               ".xz/.gz/.zst)";
     if (out.all && out.rootPid > 0) return "--all and --root: choose one";
     return {};
 }
@@ -42,7 +47,8 @@ int traceCommand(const TraceOptions2& o, std::ostream& out, std::ostream& err) {
     LatencyOptions lo;
     lo.mergeByComm = !o.perTask;
     if (!parseLatencySort(o.sort, lo.sort)) {
-        err << "schedscope-cli trace: --sort: '" << o.sort << "' has an unknown key; accepted: avg, max, switch, runtime, sum\n";
+        err << "schedscope-cli trace: --sort: '" << o.sort
+            << "' has an unknown key; accepted: avg, max, switch, runtime, sum\n";
         return 2;
     }
     Trace trace;
@@ -71,23 +77,29 @@ int traceCommand(const TraceOptions2& o, std::ostream& out, std::ostream& err) {
     if (root > 0) {
         workload = descendantsOf(trace, root);
         size_t n = 0;
-        for (char c : workload) n += c != 0;
-        out << "# workload: pid " << root << " and its descendants, " << n << " tasks" << (o.rootPid > 0 ? "" : " (from the marker)") << "\n";
+        for (char c : workload)
+            n += c != 0;
+        out << "# workload: pid " << root << " and its descendants, " << n << " tasks"
+            << (o.rootPid > 0 ? "" : " (from the marker)") << "\n";
         lo.only = &workload;
     }
     out << formatLatencyTable(perfSchedLatency(trace, lo));
     const SwitchCounts all = countSwitches(trace);
     if (root > 0) {
         const SwitchCounts w = countSwitchesOf(trace, workload);
-        out << "\n The workload's switches as the kernel counts them (nvcsw / nivcsw, summed as getrusage() does):\n";
-        std::snprintf(b, sizeof b, "%18s      voluntary context-switches\n%18s      involuntary context-switches\n%18s      context-switches "
-                                   "(perf stat -e cs of the workload)\n%18s      migrations\n",
-                      groupThousands(double(w.voluntary)).c_str(), groupThousands(double(w.involuntary)).c_str(),
-                      groupThousands(double(w.total)).c_str(), groupThousands(double(w.migrations)).c_str());
+        out << "\n The workload's switches as the kernel counts them (nvcsw / nivcsw, summed as getrusage() "
+               "does):\n";
+        std::snprintf(b, sizeof b,
+                      "%18s      voluntary context-switches\n%18s      involuntary context-switches\n%18s    "
+                      "  context-switches "
+                      "(perf stat -e cs of the workload)\n%18s      migrations\n",
+                      groupThousands(double(w.voluntary)).c_str(),
+                      groupThousands(double(w.involuntary)).c_str(), groupThousands(double(w.total)).c_str(),
+                      groupThousands(double(w.migrations)).c_str());
         out << b;
     }
-    std::snprintf(b, sizeof b, "\n System wide: %s context-switches (perf stat -a -e cs), %s migrations\n", groupThousands(double(all.total)).c_str(),
-                  groupThousands(double(all.migrations)).c_str());
+    std::snprintf(b, sizeof b, "\n System wide: %s context-switches (perf stat -a -e cs), %s migrations\n",
+                  groupThousands(double(all.total)).c_str(), groupThousands(double(all.migrations)).c_str());
     out << b;
     return 0;
 }
@@ -97,34 +109,43 @@ std::string parseDeriveOptions(const std::vector<std::string>& args, DeriveCliOp
         const std::string& a = args[i];
         long long n = 0;
         const auto need = [&]() -> bool { return i + 1 < args.size(); };
-        if (a == "--all") out.all = true;
+        if (a == "--all")
+            out.all = true;
         else if (a == "-o" || a == "--output") {
             if (!need()) return a + ": needs a file name";
             out.output = args[++i];
         } else if (a == "--root") {
-            if (!need() || !scen::wholeNumber(args[++i], 1, 1 << 30, n)) return "--root: needs a pid (a whole number above 0)";
+            if (!need() || !scen::wholeNumber(args[++i], 1, 1 << 30, n))
+                return "--root: needs a pid (a whole number above 0)";
             out.rootPid = int(n);
         } else if (a == "--cpus") {
-            if (!need() || !scen::wholeNumber(args[++i], 1, 256, n)) return "--cpus: needs a CPU count from 1 to 256";
+            if (!need() || !scen::wholeNumber(args[++i], 1, 256, n))
+                return "--cpus: needs a CPU count from 1 to 256";
             out.cpus = int(n);
         } else if (a == "--hz") {
-            if (!need() || !scen::wholeNumber(args[++i], 100, 1000, n) || (n != 100 && n != 250 && n != 300 && n != 1000))
+            if (!need() || !scen::wholeNumber(args[++i], 100, 1000, n) ||
+                (n != 100 && n != 250 && n != 300 && n != 1000))
                 return "--hz: accepted: 100, 250, 300, 1000";
             out.hz = int(n);
         } else if (a == "--preempt") {
             PreemptModel m;
-            if (!need() || !parsePreemptModel(args[++i], m)) return "--preempt: accepted: none, voluntary, full, lazy";
+            if (!need() || !parsePreemptModel(args[++i], m))
+                return "--preempt: accepted: none, voluntary, full, lazy";
             out.preempt = args[i];
         } else if (a == "--kernel") {
             KernelBuild b;
             KernelProfile p;
-            if (!need() || !parseKernelSpec(args[++i], b, p)) return "--kernel: accepted: 6.18, 6.12, auto-rfc";
+            if (!need() || !parseKernelSpec(args[++i], b, p))
+                return "--kernel: accepted: 6.18, 6.12, auto-rfc";
             out.kernel = args[i];
         } else if (a == "--classes") {
-            if (!need() || !scen::wholeNumber(args[++i], 1, 20, n)) return "--classes: needs a count of burst classes from 1 (bursts drawn independently) to 20";
+            if (!need() || !scen::wholeNumber(args[++i], 1, 20, n))
+                return "--classes: needs a count of burst classes from 1 (bursts drawn independently) to 20";
             out.cycleClasses = int(n);
         } else if (!a.empty() && a[0] == '-') {
-            return "unknown option '" + a + "'; accepted: -o FILE, --root PID, --all, --cpus N, --hz N, --preempt M, --kernel K, --classes N";
+            return "unknown option '" + a +
+                   "'; accepted: -o FILE, --root PID, --all, --cpus N, --hz N, --preempt M, --kernel K, "
+                   "--classes N";
         } else if (out.file.empty()) {
             out.file = a;
         } else {
@@ -155,19 +176,22 @@ int deriveCommand(const DeriveCliOptions& o, std::ostream& out, std::ostream& er
     scen::DeriveSummary sum;
     const std::string json = scen::deriveScenarioJson(trace, d, &sum);
     if (json.empty()) {
-        err << "schedscope-cli derive: no task of " << (d.rootPid > 0 ? "pid " + std::to_string(d.rootPid) + " and its descendants" : "the trace")
-            << " ran in " << o.file << ": nothing to derive (--all takes every task, --root PID one workload)\n";
+        err << "schedscope-cli derive: no task of "
+            << (d.rootPid > 0 ? "pid " + std::to_string(d.rootPid) + " and its descendants" : "the trace")
+            << " ran in " << o.file
+            << ": nothing to derive (--all takes every task, --root PID one workload)\n";
         return 2;
     }
-    err << "derived " << sum.tasks << " tasks in " << sum.entries << " entries (" << sum.bursts << " CPU bursts, " << sum.sleeps
-        << " sleeps, " << double(sum.runtime) / 1e9 << " s of CPU)" << (d.rootPid > 0 ? " from pid " + std::to_string(d.rootPid) + " and its descendants" : "")
-        << "\n";
+    err << "derived " << sum.tasks << " tasks in " << sum.entries << " entries (" << sum.bursts
+        << " CPU bursts, " << sum.sleeps << " sleeps, " << double(sum.runtime) / 1e9 << " s of CPU)"
+        << (d.rootPid > 0 ? " from pid " + std::to_string(d.rootPid) + " and its descendants" : "") << "\n";
     if (o.output.empty()) {
         out << json;
         return 0;
     }
     if (std::string why; !saveTextAtomically(o.output, json, &why)) {
-        err << "schedscope-cli derive: cannot write " << o.output << ": " << why << " (nothing was changed)\n";
+        err << "schedscope-cli derive: cannot write " << o.output << ": " << why
+            << " (nothing was changed)\n";
         return 1;
     }
     return 0;

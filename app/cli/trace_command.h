@@ -9,8 +9,8 @@
 
 struct TraceOptions2 {
     std::string file;
-    int rootPid = -1;  // the workload: this pid and its descendants; -1: from a "VALID root=" marker
-    bool all = false;  // every task of the trace
+    int rootPid = -1; // the workload: this pid and its descendants; -1: from a "VALID root=" marker
+    bool all = false; // every task of the trace
     bool perTask = false;
     std::string sort = "avg,max,switch,runtime";
 };

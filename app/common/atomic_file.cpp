@@ -27,7 +27,9 @@ std::string baseNameOf(const std::string& path) {
 
 AtomicFile::AtomicFile(std::string path) : path_(std::move(path)) {}
 
-AtomicFile::~AtomicFile() { discard(); }
+AtomicFile::~AtomicFile() {
+    discard();
+}
 
 bool AtomicFile::fail(int err) {
     if (!failed_) error_ = std::generic_category().message(err);

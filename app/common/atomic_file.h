@@ -12,7 +12,7 @@
 #include <string_view>
 
 class AtomicFile {
-public:
+  public:
     explicit AtomicFile(std::string path);
     ~AtomicFile(); // without commit(): the temporary file is removed, the target untouched
     AtomicFile(const AtomicFile&) = delete;
@@ -24,7 +24,7 @@ public:
     // Why the last step failed, as the system says it ("No space left on device").
     const std::string& error() const { return error_; }
 
-private:
+  private:
     bool flush();
     bool fail(int err);
     void discard();

@@ -9,4 +9,5 @@
 #include <string>
 
 // Returns the reason it could not be written (nothing was changed then), or an empty string.
-std::string saveTraceFile(const sched::Trace& trace, const std::string& path, const sched::FtraceExportOptions& o);
+std::string saveTraceFile(const sched::Trace& trace, const std::string& path,
+                          const sched::FtraceExportOptions& o);

@@ -20,7 +20,8 @@ QWidget* row(QWidget* parent, std::initializer_list<QWidget*> ws) {
     auto* w = new QWidget(parent);
     auto* l = new QHBoxLayout(w);
     l->setContentsMargins(0, 0, 0, 0);
-    for (QWidget* x : ws) l->addWidget(x);
+    for (QWidget* x : ws)
+        l->addWidget(x);
     l->addStretch(1);
     return w;
 }
@@ -39,13 +40,17 @@ BranchDialog::BranchDialog(const Engine& e, Time remaining, QWidget* parent) : Q
     setWindowTitle(tr("Branch here"));
     const SchedConfig& cfg = e.config();
     auto* lay = new QVBoxLayout(this);
-    auto* intro = new QLabel(tr("From %1 ms on, run the present twice: A as it is, B with one setting changed now. "
-                                "Both runs are compared side by side.").arg(double(e.now()) / 1e6, 0, 'f', 3), this);
+    auto* intro =
+        new QLabel(tr("From %1 ms on, run the present twice: A as it is, B with one setting changed now. "
+                      "Both runs are compared side by side.")
+                       .arg(double(e.now()) / 1e6, 0, 'f', 3),
+                   this);
     intro->setWordWrap(true);
     lay->addWidget(intro);
     auto* form = new QFormLayout;
     kind_ = new QComboBox(this);
-    kind_->addItems({tr("Preemption model"), tr("Base slice"), tr("HZ"), tr("Scheduler feature"), tr("A task's nice"), tr("A task's slice")});
+    kind_->addItems({tr("Preemption model"), tr("Base slice"), tr("HZ"), tr("Scheduler feature"),
+                     tr("A task's nice"), tr("A task's slice")});
     form->addRow(tr("Change"), kind_);
     editors_ = new QStackedWidget(this);
 
@@ -68,11 +73,13 @@ BranchDialog::BranchDialog(const Engine& e, Time remaining, QWidget* parent) : Q
         if (h != cfg.hz) hz_->addItem(QString::number(h), h);
     editors_->addWidget(row(this, {hz_}));
     feature_ = new QComboBox(this);
-    for (size_t k = 0; k < kFeatureCount; ++k) feature_->addItem(QString::fromStdString(std::string(featureName(Feature(k)))), int(k));
+    for (size_t k = 0; k < kFeatureCount; ++k)
+        feature_->addItem(QString::fromStdString(std::string(featureName(Feature(k)))), int(k));
     featureOn_ = new QCheckBox(tr("on"), this);
-    connect(feature_, &QComboBox::currentIndexChanged, this, [this, cfg] { // propose the flip of its present value
-        featureOn_->setChecked(!cfg.features[Feature(feature_->currentData().toInt())]);
-    });
+    connect(feature_, &QComboBox::currentIndexChanged, this,
+            [this, cfg] { // propose the flip of its present value
+                featureOn_->setChecked(!cfg.features[Feature(feature_->currentData().toInt())]);
+            });
     featureOn_->setChecked(!cfg.features[Feature(0)]);
     editors_->addWidget(row(this, {feature_, featureOn_}));
     niceTask_ = taskCombo(e, this);
@@ -109,13 +116,16 @@ BranchDialog::BranchDialog(const Engine& e, Time remaining, QWidget* parent) : Q
 ParamChange BranchDialog::change() const {
     ParamChange c;
     switch (kind_->currentIndex()) {
-    case 0: return ParamChange::preemptModel(PreemptModel(model_->currentData().toInt()));
+    case 0:
+        return ParamChange::preemptModel(PreemptModel(model_->currentData().toInt()));
     case 1:
         c.kind = ParamChange::Kind::BaseSlice;
         c.value = Time(slice_->value() * 1e6);
         return c;
-    case 2: return ParamChange::hzChange(hz_->currentData().toInt());
-    case 3: return ParamChange::featureChange(Feature(feature_->currentData().toInt()), featureOn_->isChecked());
+    case 2:
+        return ParamChange::hzChange(hz_->currentData().toInt());
+    case 3:
+        return ParamChange::featureChange(Feature(feature_->currentData().toInt()), featureOn_->isChecked());
     case 4:
         c.kind = ParamChange::Kind::TaskNice;
         c.task = niceTask_->currentData().toInt();
@@ -129,4 +139,6 @@ ParamChange BranchDialog::change() const {
     }
 }
 
-Time BranchDialog::span() const { return Time(span_->value() * 1e6); }
+Time BranchDialog::span() const {
+    return Time(span_->value() * 1e6);
+}

@@ -15,12 +15,12 @@ class QStackedWidget;
 
 class BranchDialog : public QDialog {
     Q_OBJECT
-public:
+  public:
     BranchDialog(const sched::Engine& e, sched::Time remaining, QWidget* parent = nullptr);
     sched::ParamChange change() const;
     sched::Time span() const;
 
-private:
+  private:
     QComboBox* kind_ = nullptr;
     QStackedWidget* editors_ = nullptr;
     QComboBox* model_ = nullptr;

@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "app/gui/compare_window.h"
 
-#include "widgets/data_table.h"
-#include "base/duration.h"
 #include "app/common/atomic_file.h"
+#include "base/duration.h"
+#include "widgets/data_table.h"
 #include "widgets/timeline_view.h"
 
 #include <QComboBox>
@@ -21,21 +21,29 @@
 using namespace sched;
 
 namespace {
-QString ms(Time t) { return QString::number(double(t) / 1e6, 'f', 3); }
+QString ms(Time t) {
+    return QString::number(double(t) / 1e6, 'f', 3);
+}
 // The change from a to b as a signed percentage (or count), coloured by whether lower is better.
 QTableWidgetItem* changeItem(double a, double b, bool percent, bool lowerIsBetter) {
     QString text;
-    if (a == b) text = "=";
-    else if (!percent) text = QString::asprintf("%+.0f", b - a);
-    else if (a == 0) text = QObject::tr("new");
-    else text = QString::asprintf("%+.1f%%", 100.0 * (b - a) / a);
+    if (a == b)
+        text = "=";
+    else if (!percent)
+        text = QString::asprintf("%+.0f", b - a);
+    else if (a == 0)
+        text = QObject::tr("new");
+    else
+        text = QString::asprintf("%+.1f%%", 100.0 * (b - a) / a);
     auto* it = new QTableWidgetItem(text);
     it->setTextAlignment(Qt::AlignRight | Qt::AlignVCenter);
     if (a != b && lowerIsBetter) it->setForeground((b < a) ? QColor(30, 150, 60) : QColor(200, 50, 50));
     return it;
 }
 // "+ 46.408ms" / "- 1.2s": how far B's clock is from A's.
-QString signedShift(Time d) { return QString::fromStdString((d < 0 ? "- " : "+ ") + formatDuration(std::llabs(d))); }
+QString signedShift(Time d) {
+    return QString::fromStdString((d < 0 ? "- " : "+ ") + formatDuration(std::llabs(d)));
+}
 QTableWidgetItem* number(const QString& text) {
     auto* it = new QTableWidgetItem(text);
     it->setTextAlignment(Qt::AlignRight | Qt::AlignVCenter);
@@ -43,7 +51,8 @@ QTableWidgetItem* number(const QString& text) {
 }
 } // namespace
 
-CompareWindow::CompareWindow(Side a, Side b, Time from, Time to, QWidget* parent) : QWidget(parent, Qt::Window) {
+CompareWindow::CompareWindow(Side a, Side b, Time from, Time to, QWidget* parent)
+    : QWidget(parent, Qt::Window) {
     sides_[0] = std::move(a);
     sides_[1] = std::move(b);
     from_ = from;
@@ -59,13 +68,17 @@ CompareWindow::CompareWindow(Side a, Side b, Time from, Time to, QWidget* parent
     align_ = new QComboBox(this);
     align_->addItem(tr("one time axis (the same time in A and B)"));
     for (const AlignPoint& p : points_)
-        align_->addItem(tr("B aligned with A at the %1  (B = A %2)").arg(QString::fromStdString(p.label), signedShift(p.shift())));
+        align_->addItem(tr("B aligned with A at the %1  (B = A %2)")
+                            .arg(QString::fromStdString(p.label), signedShift(p.shift())));
     align_->addItem(tr("B aligned with A at marker A of each timeline (hover the event in each, press 1)"));
-    align_->setToolTip(tr("Line the two runs up at an event both have: a trace's workload starts wherever the tracer "
-                          "found it. The axes then move together, B shifted; the table measures B over the shifted window."));
+    align_->setToolTip(tr(
+        "Line the two runs up at an event both have: a trace's workload starts wherever the tracer "
+        "found it. The axes then move together, B shifted; the table measures B over the shifted window."));
     connect(align_, &QComboBox::currentIndexChanged, this, [this](int i) {
-        if (i == align_->count() - 1) alignAtMarkers();
-        else alignTo(i - 1);
+        if (i == align_->count() - 1)
+            alignAtMarkers();
+        else
+            alignTo(i - 1);
     });
     axes->addWidget(align_, 1);
     axes->addStretch(0);
@@ -76,7 +89,8 @@ CompareWindow::CompareWindow(Side a, Side b, Time from, Time to, QWidget* parent
         auto* bl = new QVBoxLayout(box);
         bl->setContentsMargins(0, 0, 0, 0);
         bl->setSpacing(0);
-        auto* title = new QLabel(QString("<b>%1</b>&nbsp;&nbsp;%2").arg(k == 0 ? "A" : "B", sides_[k].label.toHtmlEscaped()), box);
+        auto* title = new QLabel(
+            QString("<b>%1</b>&nbsp;&nbsp;%2").arg(k == 0 ? "A" : "B", sides_[k].label.toHtmlEscaped()), box);
         title->setContentsMargins(6, 2, 6, 2);
         titles_[k] = title;
         bl->addWidget(title);
@@ -87,7 +101,8 @@ CompareWindow::CompareWindow(Side a, Side b, Time from, Time to, QWidget* parent
         bl->addWidget(t, 1);
         timelines_[k] = t;
         split->addWidget(box);
-        connect(t, &view::TimelineView::rangeChanged, this, [this, k](qint64 s, qint64 e) { syncRange(k, s, e); });
+        connect(t, &view::TimelineView::rangeChanged, this,
+                [this, k](qint64 s, qint64 e) { syncRange(k, s, e); });
         connect(t, &view::TimelineView::taskSelected, this, [this, k](int task) { syncSelection(k, task); });
     }
     auto* bottom = new QWidget(split);
@@ -100,9 +115,10 @@ CompareWindow::CompareWindow(Side a, Side b, Time from, Time to, QWidget* parent
     table_ = new QTableWidget(bottom);
     // Set up once; fillTable() refills the rows whenever the alignment changes.
     view::setUpDataTable(table_,
-                         {tr("task group"), tr("runtime A ms"), tr("runtime B ms"), tr("change"), tr("switches A"), tr("switches B"),
-                          tr("change"), tr("vol A/B"), tr("invol A/B"), tr("avg delay A ms"), tr("avg delay B ms"), tr("change"),
-                          tr("max delay A/B ms"), tr("sum delay A/B ms"), tr("p50 A/B ms"), tr("p99 A/B ms")},
+                         {tr("task group"), tr("runtime A ms"), tr("runtime B ms"), tr("change"),
+                          tr("switches A"), tr("switches B"), tr("change"), tr("vol A/B"), tr("invol A/B"),
+                          tr("avg delay A ms"), tr("avg delay B ms"), tr("change"), tr("max delay A/B ms"),
+                          tr("sum delay A/B ms"), tr("p50 A/B ms"), tr("p99 A/B ms")},
                          {});
     table_->setEditTriggers(QAbstractItemView::NoEditTriggers);
     table_->setSelectionBehavior(QAbstractItemView::SelectRows);
@@ -111,9 +127,11 @@ CompareWindow::CompareWindow(Side a, Side b, Time from, Time to, QWidget* parent
     buttons->addStretch(1);
     auto* save = new QPushButton(tr("Save table..."), bottom);
     connect(save, &QPushButton::clicked, this, [this] {
-        const QString path = QFileDialog::getSaveFileName(this, tr("Save comparison"), "compare.txt", tr("Text (*.txt)"));
+        const QString path =
+            QFileDialog::getSaveFileName(this, tr("Save comparison"), "compare.txt", tr("Text (*.txt)"));
         if (path.isEmpty()) return;
-        if (const QString err = saveTable(path); !err.isEmpty()) QMessageBox::warning(this, tr("Save failed"), err);
+        if (const QString err = saveTable(path); !err.isEmpty())
+            QMessageBox::warning(this, tr("Save failed"), err);
     });
     buttons->addWidget(save);
     bottomLay->addLayout(buttons);
@@ -132,8 +150,11 @@ void CompareWindow::fillTable() {
         const CompareRow& row = cmp_.rows[size_t(r)];
         const GroupSide &a = row.a, &b = row.b;
         int c = 0;
-        table_->setItem(r, c++, new QTableWidgetItem(QString::fromStdString(row.group) +
-                                                     (std::max(a.tasks, b.tasks) > 1 ? QString(":(%1)").arg(std::max(a.tasks, b.tasks)) : QString())));
+        table_->setItem(r, c++,
+                        new QTableWidgetItem(QString::fromStdString(row.group) +
+                                             (std::max(a.tasks, b.tasks) > 1
+                                                  ? QString(":(%1)").arg(std::max(a.tasks, b.tasks))
+                                                  : QString())));
         table_->setItem(r, c++, number(ms(a.runtime)));
         table_->setItem(r, c++, number(ms(b.runtime)));
         table_->setItem(r, c++, changeItem(double(a.runtime), double(b.runtime), true, false));
@@ -151,27 +172,33 @@ void CompareWindow::fillTable() {
         table_->setItem(r, c++, number(QString("%1 / %2").arg(ms(a.p99), ms(b.p99))));
     }
     table_->resizeColumnsToContents();
-    const auto pct = [](double x, double y) { return x == 0 ? QString() : QString::asprintf(" (%+.1f%%)", 100.0 * (y - x) / x); };
+    const auto pct = [](double x, double y) {
+        return x == 0 ? QString() : QString::asprintf(" (%+.1f%%)", 100.0 * (y - x) / x);
+    };
     const QString windowB = cmp_.shiftB == 0 && cmp_.alignedAt.empty()
                                 ? QString()
                                 : tr(" (B: %1 - %2, aligned at the %3)")
                                       .arg(QString::fromStdString(formatDuration(cmp_.from + cmp_.shiftB)),
-                                           QString::fromStdString(formatDuration(cmp_.to + cmp_.shiftB)), QString::fromStdString(cmp_.alignedAt));
-    summary_->setText(tr("Window %1 - %2 (%3 ms)%16, measured as perf would over that window.   context-switches A %4, B %5%6;   "
-                         "voluntary %7 / %8;   involuntary %9 / %10;   migrations %11 / %12;   CPU time %13 / %14 ms%15")
-                          .arg(QString::fromStdString(formatDuration(cmp_.from)), QString::fromStdString(formatDuration(cmp_.to)), ms(cmp_.to - cmp_.from))
-                          .arg(cmp_.a.total)
-                          .arg(cmp_.b.total)
-                          .arg(pct(double(cmp_.a.total), double(cmp_.b.total)))
-                          .arg(cmp_.a.voluntary)
-                          .arg(cmp_.b.voluntary)
-                          .arg(cmp_.a.involuntary)
-                          .arg(cmp_.b.involuntary)
-                          .arg(cmp_.a.migrations)
-                          .arg(cmp_.b.migrations)
-                          .arg(ms(cmp_.busyA), ms(cmp_.busyB))
-                          .arg(pct(double(cmp_.busyA), double(cmp_.busyB)))
-                          .arg(windowB));
+                                           QString::fromStdString(formatDuration(cmp_.to + cmp_.shiftB)),
+                                           QString::fromStdString(cmp_.alignedAt));
+    summary_->setText(
+        tr("Window %1 - %2 (%3 ms)%16, measured as perf would over that window.   context-switches A %4, B "
+           "%5%6;   "
+           "voluntary %7 / %8;   involuntary %9 / %10;   migrations %11 / %12;   CPU time %13 / %14 ms%15")
+            .arg(QString::fromStdString(formatDuration(cmp_.from)),
+                 QString::fromStdString(formatDuration(cmp_.to)), ms(cmp_.to - cmp_.from))
+            .arg(cmp_.a.total)
+            .arg(cmp_.b.total)
+            .arg(pct(double(cmp_.a.total), double(cmp_.b.total)))
+            .arg(cmp_.a.voluntary)
+            .arg(cmp_.b.voluntary)
+            .arg(cmp_.a.involuntary)
+            .arg(cmp_.b.involuntary)
+            .arg(cmp_.a.migrations)
+            .arg(cmp_.b.migrations)
+            .arg(ms(cmp_.busyA), ms(cmp_.busyB))
+            .arg(pct(double(cmp_.busyA), double(cmp_.busyB)))
+            .arg(windowB));
 }
 
 void CompareWindow::syncRange(int from, qint64 start, qint64 end) {
@@ -182,7 +209,9 @@ void CompareWindow::syncRange(int from, qint64 start, qint64 end) {
     syncing_ = false;
 }
 
-Time CompareWindow::endOf(int side) const { return sides_[side].live.now > 0 ? sides_[side].live.now : sides_[side].trace->endTime; }
+Time CompareWindow::endOf(int side) const {
+    return sides_[side].live.now > 0 ? sides_[side].live.now : sides_[side].trace->endTime;
+}
 
 bool CompareWindow::alignTo(const std::string& key, std::string& error) {
     AlignPoint p;
@@ -206,8 +235,9 @@ bool CompareWindow::alignAtMarkers() {
     const QSignalBlocker block(align_);
     if (!a || !b) {
         align_->setCurrentIndex(applied_); // what is still in force
-        summary_->setText(tr("<b>Put marker A on the event in both timelines first</b>: hover it and press 1 (A) in each, "
-                             "then choose this again."));
+        summary_->setText(
+            tr("<b>Put marker A on the event in both timelines first</b>: hover it and press 1 (A) in each, "
+               "then choose this again."));
         return false;
     }
     align_->setCurrentIndex(align_->count() - 1);
@@ -229,7 +259,8 @@ void CompareWindow::applyAlignment(const AlignPoint* p) {
     cmp_ = compareRuns(*sides_[0].trace, *sides_[1].trace, from, std::max(to, from + 1), shift_);
     if (p) cmp_.alignedAt = p->label;
     fillTable();
-    const QString shifted = p ? tr("&nbsp;&nbsp;<i>shifted: B time = A time %1</i>").arg(signedShift(shift_)) : QString();
+    const QString shifted =
+        p ? tr("&nbsp;&nbsp;<i>shifted: B time = A time %1</i>").arg(signedShift(shift_)) : QString();
     titles_[1]->setText(QString("<b>B</b>&nbsp;&nbsp;%1%2").arg(sides_[1].label.toHtmlEscaped(), shifted));
     // Keep A's zoom, bring the event into view a tenth from the left, mark it in both.
     const Time span = timelines_[0]->axis().end - timelines_[0]->axis().start;
@@ -245,7 +276,9 @@ void CompareWindow::syncSelection(int from, int task) {
     const Trace& src = *sides_[from].trace;
     const Trace& dst = *sides_[1 - from].trace;
     TaskId other = kNoTask;
-    if (task >= 0 && size_t(task) < dst.tasks.size() && dst.tasks[size_t(task)].comm == src.tasks[size_t(task)].comm) other = task;
+    if (task >= 0 && size_t(task) < dst.tasks.size() &&
+        dst.tasks[size_t(task)].comm == src.tasks[size_t(task)].comm)
+        other = task;
     else if (task >= 0)
         for (TaskId t = 0; t < TaskId(dst.tasks.size()); ++t)
             if (dst.tasks[size_t(t)].comm == src.tasks[size_t(task)].comm) {
@@ -256,7 +289,8 @@ void CompareWindow::syncSelection(int from, int task) {
 }
 
 QString CompareWindow::saveTable(const QString& path) const {
-    const std::string text = formatComparison(cmp_, sides_[0].label.toStdString(), sides_[1].label.toStdString());
+    const std::string text =
+        formatComparison(cmp_, sides_[0].label.toStdString(), sides_[1].label.toStdString());
     if (std::string why; !saveTextAtomically(QFile::encodeName(path).toStdString(), text, &why))
         return tr("%1: cannot write (%2)").arg(path, QString::fromStdString(why));
     return {};

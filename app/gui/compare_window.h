@@ -25,7 +25,7 @@ class TimelineView;
 
 class CompareWindow : public QWidget {
     Q_OBJECT
-public:
+  public:
     struct Side {
         QString label;
         std::shared_ptr<const sched::Trace> trace; // kept alive by the window
@@ -45,7 +45,7 @@ public:
     sched::Time shift() const { return shift_; }
     QComboBox* alignCombo() const { return align_; }
 
-private:
+  private:
     void fillTable();
     void applyAlignment(const sched::AlignPoint* p); // null: one time axis
     sched::Time endOf(int side) const;

@@ -11,15 +11,18 @@ JobRunner::JobRunner(QObject* parent) : QObject(parent) {
 }
 
 JobRunner::~JobRunner() {
-    for (auto& [control, future] : running_) control->cancel_ = true;
-    for (auto& [control, future] : running_) future.waitForFinished();
+    for (auto& [control, future] : running_)
+        control->cancel_ = true;
+    for (auto& [control, future] : running_)
+        future.waitForFinished();
 }
 
 std::shared_ptr<JobControl> JobRunner::begin() {
     if (control_) control_->cancel_ = true; // superseded: its result will be dropped
     // Forget the workers that have returned (their queued results are stale or delivered).
-    running_.erase(std::remove_if(running_.begin(), running_.end(), [](const auto& r) { return r.second.isFinished(); }),
-                   running_.end());
+    running_.erase(
+        std::remove_if(running_.begin(), running_.end(), [](const auto& r) { return r.second.isFinished(); }),
+        running_.end());
     control_ = std::make_shared<JobControl>();
     ++current_;
     poll_.start();

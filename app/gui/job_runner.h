@@ -19,11 +19,11 @@
 
 // What a running job sees of its runner: whether it should stop, and where its progress goes.
 class JobControl {
-public:
+  public:
     bool cancelled() const { return cancel_.load(std::memory_order_relaxed); }
     void setProgress(int permille) { progress_.store(permille, std::memory_order_relaxed); }
 
-private:
+  private:
     friend class JobRunner;
     std::atomic<bool> cancel_{false};
     std::atomic<int> progress_{-1}; // -1: none reported yet
@@ -31,7 +31,7 @@ private:
 
 class JobRunner : public QObject {
     Q_OBJECT
-public:
+  public:
     explicit JobRunner(QObject* parent = nullptr);
     ~JobRunner() override; // cancels every job and waits for it; their results are dropped
 
@@ -46,12 +46,12 @@ public:
     bool busy() const { return busy_; }
     quint64 currentId() const { return current_; }
 
-signals:
+  signals:
     // While the current job reports progress: every 100 ms, 0..1000.
     void progress(quint64 id, int permille);
     void busyChanged(bool busy);
 
-private:
+  private:
     std::shared_ptr<JobControl> begin();
     bool end(quint64 id); // true when id is still the current job: deliver its result
 
@@ -68,14 +68,16 @@ quint64 JobRunner::start(std::function<Result(JobControl&)> work, std::function<
     const quint64 id = current_;
     // The result travels by a queued call to this object: if the runner is gone by then, Qt drops
     // the call with it (and the destructor waited for the worker, so nothing else is touched).
-    QFuture<void> f = QtConcurrent::run([this, id, control, work = std::move(work), done = std::move(done)]() mutable {
-        auto result = std::make_shared<Result>(work(*control));
-        QMetaObject::invokeMethod(
-            this, [this, id, result, done = std::move(done)]() mutable {
-                if (end(id)) done(std::move(*result));
-            },
-            Qt::QueuedConnection);
-    });
+    QFuture<void> f =
+        QtConcurrent::run([this, id, control, work = std::move(work), done = std::move(done)]() mutable {
+            auto result = std::make_shared<Result>(work(*control));
+            QMetaObject::invokeMethod(
+                this,
+                [this, id, result, done = std::move(done)]() mutable {
+                    if (end(id)) done(std::move(*result));
+                },
+                Qt::QueuedConnection);
+        });
     running_.emplace_back(std::move(control), std::move(f));
     return id;
 }

@@ -1,14 +1,14 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // schedscope: the desktop app. Opens the scenario given on the command line, else the last one,
 // else the default built-in scenario.
-#include "scenarios/builtin_scenarios.h"
-#include "base/duration.h"
-#include "widgets/timeline_view.h"
 #include "app/gui/compare_window.h"
 #include "app/gui/main_window.h"
-#include "app/gui/trace_window.h"
 #include "app/gui/session.h"
 #include "app/gui/theme.h"
+#include "app/gui/trace_window.h"
+#include "base/duration.h"
+#include "scenarios/builtin_scenarios.h"
+#include "widgets/timeline_view.h"
 
 #include <QApplication>
 #include <QCommandLineParser>
@@ -27,32 +27,52 @@ int main(int argc, char** argv) {
     parser.addVersionOption();
     parser.addPositionalArgument("scenario", "scenario file or built-in name (default: the last one opened)");
     QCommandLineOption play("play", "start playing at once");
-    QCommandLineOption runTo("run-to", "run the simulation up to TIME (e.g. 300ms) before showing it", "time");
+    QCommandLineOption runTo("run-to", "run the simulation up to TIME (e.g. 300ms) before showing it",
+                             "time");
     QCommandLineOption range("range", "show the time range A-B (e.g. 280ms-320ms)", "range");
     QCommandLineOption select("select", "select the first task with this comm (several: a,b,c)", "comms");
-    QCommandLineOption chart("chart", "show the chart 'eevdf' (default) or 'delay' (the delay histogram)", "name");
+    QCommandLineOption chart("chart", "show the chart 'eevdf' (default) or 'delay' (the delay histogram)",
+                             "name");
     QCommandLineOption taskLanes("task-lanes", "show a lane per task under the CPU lanes");
     QCommandLineOption dark("dark", "use the dark theme for this start (same as --theme dark)");
-    QCommandLineOption themeOpt("theme", "colour theme for this start: system, light or dark (default: as chosen in View > Theme)", "name");
-    QCommandLineOption branch("branch", "branch at the present moment (after --run-to) with CHANGE, e.g. preempt=full, "
-                              "base_slice=3ms, NO_PREEMPT_SHORT, 'hog nice=5', and open the comparison", "change");
-    QCommandLineOption branchFor("branch-for", "how far both continuations of --branch run (default 100ms)", "time");
+    QCommandLineOption themeOpt(
+        "theme", "colour theme for this start: system, light or dark (default: as chosen in View > Theme)",
+        "name");
+    QCommandLineOption branch("branch",
+                              "branch at the present moment (after --run-to) with CHANGE, e.g. preempt=full, "
+                              "base_slice=3ms, NO_PREEMPT_SHORT, 'hog nice=5', and open the comparison",
+                              "change");
+    QCommandLineOption branchFor("branch-for", "how far both continuations of --branch run (default 100ms)",
+                                 "time");
     QCommandLineOption eventLog("event-log", "bring the event log to the front of its dock");
-    QCommandLineOption inspect("inspect", "show CPU 0's runqueue in the inspector at an earlier TIME", "time");
-    QCommandLineOption traceOpt("trace", "open a trace from a real machine (ftrace text, trace-cmd report, perf script, trace.dat; .xz/.gz/.zst) in its own window", "file");
-    QCommandLineOption compareTrace("compare-trace", "with --trace: compare the simulation's run so far (after --run-to) with the trace");
-    QCommandLineOption deriveOpt("derive", "with --trace: derive a scenario from the trace's workload, save it as FILE and open it "
-                                           "(before --run-to), as the trace window's 'Simulate this workload' does", "file");
-    QCommandLineOption alignOpt("align", "with --compare-trace: line the trace up with the simulation at an event both have "
-                                         "(start, run:COMM, wake:COMM, marker:TEXT)", "event");
-    parser.addOptions({play, runTo, range, select, chart, taskLanes, dark, themeOpt, eventLog, inspect, branch, branchFor, traceOpt, compareTrace, deriveOpt, alignOpt});
+    QCommandLineOption inspect("inspect", "show CPU 0's runqueue in the inspector at an earlier TIME",
+                               "time");
+    QCommandLineOption traceOpt("trace",
+                                "open a trace from a real machine (ftrace text, trace-cmd report, perf "
+                                "script, trace.dat; .xz/.gz/.zst) in its own window",
+                                "file");
+    QCommandLineOption compareTrace(
+        "compare-trace", "with --trace: compare the simulation's run so far (after --run-to) with the trace");
+    QCommandLineOption deriveOpt(
+        "derive",
+        "with --trace: derive a scenario from the trace's workload, save it as FILE and open it "
+        "(before --run-to), as the trace window's 'Simulate this workload' does",
+        "file");
+    QCommandLineOption alignOpt(
+        "align",
+        "with --compare-trace: line the trace up with the simulation at an event both have "
+        "(start, run:COMM, wake:COMM, marker:TEXT)",
+        "event");
+    parser.addOptions({play, runTo, range, select, chart, taskLanes, dark, themeOpt, eventLog, inspect,
+                       branch, branchFor, traceOpt, compareTrace, deriveOpt, alignOpt});
     parser.process(app);
     // --dark / --theme apply to this start only; otherwise the theme chosen in View > Theme.
     Theme theme = themeFromName(QSettings().value("theme", "system").toString());
     if (parser.isSet(themeOpt)) {
         bool ok = false;
         theme = themeFromName(parser.value(themeOpt), &ok);
-        if (!ok) qWarning("--theme: '%s' is not one of system, light, dark", qPrintable(parser.value(themeOpt)));
+        if (!ok)
+            qWarning("--theme: '%s' is not one of system, light, dark", qPrintable(parser.value(themeOpt)));
     }
     if (parser.isSet(dark)) theme = Theme::Dark;
     applyTheme(theme);
@@ -61,24 +81,29 @@ int main(int argc, char** argv) {
     MainWindow w(&session);
     QString scenario = parser.positionalArguments().value(0);
     if (scenario.isEmpty()) scenario = QSettings().value("lastScenario", scen::kDefaultScenario).toString();
-    if (!w.openScenario(scenario) && scenario != scen::kDefaultScenario) w.openScenario(scen::kDefaultScenario);
+    if (!w.openScenario(scenario) && scenario != scen::kDefaultScenario)
+        w.openScenario(scen::kDefaultScenario);
     w.resize(1400, 900);
     w.show();
-    if (parser.isSet(deriveOpt) && !parser.isSet(traceOpt)) qWarning("--derive: needs --trace FILE (the trace to derive the scenario from)");
+    if (parser.isSet(deriveOpt) && !parser.isSet(traceOpt))
+        qWarning("--derive: needs --trace FILE (the trace to derive the scenario from)");
     // What follows the scenario's opening; with --trace it waits for the import (a background job),
     // since --derive opens the derived scenario first and --compare-trace compares with the trace.
     const auto arrange = [&](TraceWindow* traceWindow) {
         if (parser.isSet(runTo)) {
             const auto t = sched::parseDuration(parser.value(runTo).toStdString());
-            if (!t) qWarning("--run-to: '%s' is not a duration (e.g. 300ms)", qPrintable(parser.value(runTo)));
-            else session.runTo(*t);
+            if (!t)
+                qWarning("--run-to: '%s' is not a duration (e.g. 300ms)", qPrintable(parser.value(runTo)));
+            else
+                session.runTo(*t);
         }
         if (parser.isSet(range)) {
             const QStringList ab = parser.value(range).split('-');
             sched::Time a = 0, b = 0;
             bool ok = ab.size() == 2;
             if (ok) {
-                const auto pa = sched::parseDuration(ab[0].toStdString()), pb = sched::parseDuration(ab[1].toStdString());
+                const auto pa = sched::parseDuration(ab[0].toStdString()),
+                           pb = sched::parseDuration(ab[1].toStdString());
                 ok = pa.has_value() && pb.has_value();
                 if (ok) a = pa.value(), b = pb.value();
             }
@@ -94,30 +119,39 @@ int main(int argc, char** argv) {
         if (parser.isSet(taskLanes)) w.setTaskLanes(true);
         if (parser.isSet(eventLog)) w.showEventLog();
         if (parser.isSet(inspect)) {
-            if (const auto t = sched::parseDuration(parser.value(inspect).toStdString())) w.inspectAt(*t, 0);
-            else qWarning("--inspect: '%s' is not a duration (e.g. 210ms)", qPrintable(parser.value(inspect)));
+            if (const auto t = sched::parseDuration(parser.value(inspect).toStdString()))
+                w.inspectAt(*t, 0);
+            else
+                qWarning("--inspect: '%s' is not a duration (e.g. 210ms)", qPrintable(parser.value(inspect)));
         }
         if (parser.isSet(branch)) {
             sched::ParamChange change;
             const std::string err = sched::parseParamChange(parser.value(branch).toStdString(), change);
             std::optional<sched::Time> span = sched::Time(100 * sched::kNsPerMs);
             if (parser.isSet(branchFor)) span = sched::parseDuration(parser.value(branchFor).toStdString());
-            if (!err.empty()) qWarning("--branch: %s", err.c_str());
-            else if (!span || *span <= 0) qWarning("--branch-for: '%s' is not a duration (e.g. 100ms)", qPrintable(parser.value(branchFor)));
-            else if (const QString why = session.branch(change, *span); !why.isEmpty()) qWarning("--branch: %s", qPrintable(why));
+            if (!err.empty())
+                qWarning("--branch: %s", err.c_str());
+            else if (!span || *span <= 0)
+                qWarning("--branch-for: '%s' is not a duration (e.g. 100ms)",
+                         qPrintable(parser.value(branchFor)));
+            else if (const QString why = session.branch(change, *span); !why.isEmpty())
+                qWarning("--branch: %s", qPrintable(why));
         }
         if (traceWindow && parser.isSet(compareTrace)) {
             CompareWindow* c = w.compareWithTrace(traceWindow);
             std::string why;
-            if (c && parser.isSet(alignOpt) && !c->alignTo(parser.value(alignOpt).toStdString(), why)) qWarning("--align: %s", why.c_str());
+            if (c && parser.isSet(alignOpt) && !c->alignTo(parser.value(alignOpt).toStdString(), why))
+                qWarning("--align: %s", why.c_str());
         }
         if (parser.isSet(play)) QTimer::singleShot(0, &session, &Session::play);
     };
     if (parser.isSet(traceOpt)) {
         w.openTrace(parser.value(traceOpt), [&](TraceWindow* traceWindow, const QString& error) {
             QString err;
-            if (!traceWindow) qWarning("--trace: %s", qPrintable(error));
-            else if (parser.isSet(deriveOpt) && !w.simulateTrace(traceWindow, parser.value(deriveOpt), &err)) qWarning("--derive: %s", qPrintable(err));
+            if (!traceWindow)
+                qWarning("--trace: %s", qPrintable(error));
+            else if (parser.isSet(deriveOpt) && !w.simulateTrace(traceWindow, parser.value(deriveOpt), &err))
+                qWarning("--derive: %s", qPrintable(err));
             arrange(traceWindow);
         });
     } else {

@@ -3,11 +3,15 @@
 
 #include "metrics/export.h"
 
+#include "app/common/atomic_file.h"
+#include "app/common/trace_save.h"
 #include "app/gui/branch_dialog.h"
-#include "scenarios/builtin_scenarios.h"
 #include "app/gui/compare_window.h"
-#include "trace/trace_dat.h"
+#include "app/gui/session.h"
+#include "app/gui/theme.h"
 #include "app/gui/trace_window.h"
+#include "scenarios/builtin_scenarios.h"
+#include "trace/trace_dat.h"
 #include "widgets/eevdf_chart.h"
 #include "widgets/event_log_panel.h"
 #include "widgets/inspector_panel.h"
@@ -16,10 +20,6 @@
 #include "widgets/metrics_panel.h"
 #include "widgets/params_panel.h"
 #include "widgets/plot_export.h"
-#include "app/common/atomic_file.h"
-#include "app/common/trace_save.h"
-#include "app/gui/session.h"
-#include "app/gui/theme.h"
 #include "widgets/timeline_export.h"
 #include "widgets/timeline_view.h"
 
@@ -29,14 +29,14 @@
 #include <QComboBox>
 #include <QDateTime>
 #include <QDockWidget>
+#include <QFile>
 #include <QFileDialog>
 #include <QFileInfo>
 #include <QLabel>
 #include <QMenuBar>
+#include <QMessageBox>
 #include <QProgressBar>
 #include <QPushButton>
-#include <QMessageBox>
-#include <QFile>
 #include <QScrollArea>
 #include <QSettings>
 #include <QSplitter>
@@ -93,7 +93,8 @@ MainWindow::MainWindow(Session* session, QWidget* parent) : QMainWindow(parent),
         progress_->setValue(pct);
         timeline_->setFrozenNote(tr("Simulating in the background... %1%").arg(pct));
     });
-    connect(session_, &Session::message, this, [this](const QString& m) { statusBar()->showMessage(m, 8000); });
+    connect(session_, &Session::message, this,
+            [this](const QString& m) { statusBar()->showMessage(m, 8000); });
     connect(session_, &Session::playingChanged, this, [this](bool on) {
         playAct_->setText(on ? tr("Pause") : tr("Play"));
         playAct_->setIcon(style()->standardIcon(on ? QStyle::SP_MediaPause : QStyle::SP_MediaPlay));
@@ -104,17 +105,25 @@ MainWindow::MainWindow(Session* session, QWidget* parent) : QMainWindow(parent),
     logTimer_->setSingleShot(true);
     logTimer_->setInterval(60);
     connect(logTimer_, &QTimer::timeout, this, [this] {
-        if (!session_->busy() && session_->loaded()) eventLog_->refresh(timeline_->data(), timeline_->axis().start, timeline_->axis().end);
+        if (!session_->busy() && session_->loaded())
+            eventLog_->refresh(timeline_->data(), timeline_->axis().start, timeline_->axis().end);
     });
     connect(timeline_, &view::TimelineView::rangeChanged, logTimer_, qOverload<>(&QTimer::start));
-    connect(eventLog_, &view::EventLogPanel::taskSelected, this, [this](int t) { select(t >= 0 ? std::vector<TaskId>{t} : std::vector<TaskId>{}); });
-    connect(eventLog_, &view::EventLogPanel::timeActivated, this, [this](qint64 t) { timeline_->centerOn(t); });
-    connect(timeline_, &view::TimelineView::taskSelected, this, [this](int t) { select(t >= 0 ? std::vector<TaskId>{t} : std::vector<TaskId>{}); });
+    connect(eventLog_, &view::EventLogPanel::taskSelected, this,
+            [this](int t) { select(t >= 0 ? std::vector<TaskId>{t} : std::vector<TaskId>{}); });
+    connect(eventLog_, &view::EventLogPanel::timeActivated, this,
+            [this](qint64 t) { timeline_->centerOn(t); });
+    connect(timeline_, &view::TimelineView::taskSelected, this,
+            [this](int t) { select(t >= 0 ? std::vector<TaskId>{t} : std::vector<TaskId>{}); });
     connect(timeline_, &view::TimelineView::taskToggled, this, [this](int t) {
         std::vector<TaskId> sel = timeline_->selectedTasks();
-        if (const auto it = std::find(sel.begin(), sel.end(), t); it != sel.end()) sel.erase(it);
-        else if (sel.size() < view::EevdfChart::kMaxTasks) sel.push_back(t);
-        else statusBar()->showMessage(tr("The chart shows at most %1 tasks.").arg(view::EevdfChart::kMaxTasks), 5000);
+        if (const auto it = std::find(sel.begin(), sel.end(), t); it != sel.end())
+            sel.erase(it);
+        else if (sel.size() < view::EevdfChart::kMaxTasks)
+            sel.push_back(t);
+        else
+            statusBar()->showMessage(tr("The chart shows at most %1 tasks.").arg(view::EevdfChart::kMaxTasks),
+                                     5000);
         select(sel);
     });
     connect(timeline_, &view::TimelineView::cursorMoved, this, [this](qint64, int cpu) {
@@ -131,12 +140,15 @@ MainWindow::MainWindow(Session* session, QWidget* parent) : QMainWindow(parent),
     });
     connect(inspector_, &view::InspectorPanel::taskSelected, this, [this](int t) { select({t}); });
     connect(session_, &Session::branchReady, this, &MainWindow::openComparison);
-    connect(params_, &view::ParamsPanel::changeRequested, session_, [this](const ParamChange& c) { session_->apply(c); });
+    connect(params_, &view::ParamsPanel::changeRequested, session_,
+            [this](const ParamChange& c) { session_->apply(c); });
     connect(params_, &view::ParamsPanel::kernelRequested, this, [this](const QString& spec) {
         const bool fresh = session_->engine().now() == 0;
-        if (!fresh && QMessageBox::question(this, tr("Restart with another kernel?"),
-                                            tr("A kernel build is chosen at boot: the run restarts from 0 with kernel %1, "
-                                               "without the live changes made so far.").arg(spec)) != QMessageBox::Yes) {
+        if (!fresh && QMessageBox::question(
+                          this, tr("Restart with another kernel?"),
+                          tr("A kernel build is chosen at boot: the run restarts from 0 with kernel %1, "
+                             "without the live changes made so far.")
+                              .arg(spec)) != QMessageBox::Yes) {
             params_->sync(session_->engine()); // show the kernel that still runs
             return;
         }
@@ -145,15 +157,16 @@ MainWindow::MainWindow(Session* session, QWidget* parent) : QMainWindow(parent),
 
     QSettings settings;
     restoreGeometry(settings.value("window/geometry").toByteArray());
-    if (!restoreState(settings.value("window/state").toByteArray())) // first start: sizes once the window has its size
+    if (!restoreState(
+            settings.value("window/state").toByteArray())) // first start: sizes once the window has its size
         QTimer::singleShot(0, this, [this] { defaultDockSizes_(); });
     updateRecentMenu();
 }
 
 void MainWindow::buildActions() {
     QMenu* file = menuBar()->addMenu(tr("&File"));
-    file->addAction(style()->standardIcon(QStyle::SP_DialogOpenButton), tr("&Open scenario..."), QKeySequence::Open, this,
-                    &MainWindow::openDialog);
+    file->addAction(style()->standardIcon(QStyle::SP_DialogOpenButton), tr("&Open scenario..."),
+                    QKeySequence::Open, this, &MainWindow::openDialog);
     builtinMenu_ = file->addMenu(tr("Open &built-in"));
     for (const auto& b : scen::builtinScenarios()) {
         const QString name = b.name;
@@ -162,51 +175,70 @@ void MainWindow::buildActions() {
     recentMenu_ = file->addMenu(tr("Open &recent"));
     file->addSeparator();
     file->addAction(tr("Open &trace..."), QKeySequence(tr("Ctrl+T")), this, [this] {
-        const QString path = QFileDialog::getOpenFileName(this, tr("Open a trace from a real machine"), QString(),
-                                                          tr("Traces (*.txt *.trace *.dat *.xz *.gz *.zst);;All files (*)"));
+        const QString path =
+            QFileDialog::getOpenFileName(this, tr("Open a trace from a real machine"), QString(),
+                                         tr("Traces (*.txt *.trace *.dat *.xz *.gz *.zst);;All files (*)"));
         if (path.isEmpty()) return;
         openTrace(path, [this](TraceWindow* w, const QString& err) {
             if (!w) QMessageBox::warning(this, tr("Cannot open the trace"), err);
         });
     });
     file->addSeparator();
-    file->addAction(tr("&Export timeline (PNG, SVG, PDF)..."), QKeySequence(tr("Ctrl+E")), this, &MainWindow::exportDialog);
+    file->addAction(tr("&Export timeline (PNG, SVG, PDF)..."), QKeySequence(tr("Ctrl+E")), this,
+                    &MainWindow::exportDialog);
     file->addAction(tr("Export &chart (PNG, SVG, PDF)..."), this, [this] {
-        const QString path = QFileDialog::getSaveFileName(this, tr("Export chart"), "chart.png",
-                                                          tr("PNG image (*.png);;SVG drawing (*.svg);;PDF document (*.pdf)"));
+        const QString path =
+            QFileDialog::getSaveFileName(this, tr("Export chart"), "chart.png",
+                                         tr("PNG image (*.png);;SVG drawing (*.svg);;PDF document (*.pdf)"));
         if (path.isEmpty()) return;
         const bool png = path.endsWith(".png", Qt::CaseInsensitive);
-        const QString err = exportChartTo(path, png ? 2 * charts_->currentWidget()->width() : 0, png ? 2 * charts_->currentWidget()->height() : 0);
-        if (!err.isEmpty()) QMessageBox::warning(this, tr("Export failed"), err);
-        else statusBar()->showMessage(tr("Exported %1").arg(path), 5000);
+        const QString err = exportChartTo(path, png ? 2 * charts_->currentWidget()->width() : 0,
+                                          png ? 2 * charts_->currentWidget()->height() : 0);
+        if (!err.isEmpty())
+            QMessageBox::warning(this, tr("Export failed"), err);
+        else
+            statusBar()->showMessage(tr("Exported %1").arg(path), 5000);
     });
     file->addAction(tr("Export &metrics (CSV, JSON)..."), this, [this] {
         const QString path = QFileDialog::getSaveFileName(this, tr("Export metrics"), "metrics.csv",
                                                           tr("CSV table (*.csv);;JSON (*.json)"));
         if (path.isEmpty()) return;
         const QString err = exportMetricsTo(path);
-        if (!err.isEmpty()) QMessageBox::warning(this, tr("Export failed"), err);
-        else statusBar()->showMessage(tr("Exported %1").arg(path), 5000);
+        if (!err.isEmpty())
+            QMessageBox::warning(this, tr("Export failed"), err);
+        else
+            statusBar()->showMessage(tr("Exported %1").arg(path), 5000);
     });
     file->addSeparator();
     file->addAction(tr("Export run as kernel &trace (ftrace text, trace.dat)..."), this, [this] {
-        const QString path = QFileDialog::getSaveFileName(this, tr("Export the run as a kernel trace"), "run.trace",
-                                                          tr("ftrace text (*.trace *.txt);;trace-cmd binary (*.dat);;All files (*)"));
+        const QString path = QFileDialog::getSaveFileName(
+            this, tr("Export the run as a kernel trace"), "run.trace",
+            tr("ftrace text (*.trace *.txt);;trace-cmd binary (*.dat);;All files (*)"));
         if (path.isEmpty()) return;
         const QString err = exportFtraceTo(path);
-        if (!err.isEmpty()) QMessageBox::warning(this, tr("Export failed"), err);
+        if (!err.isEmpty())
+            QMessageBox::warning(this, tr("Export failed"), err);
         else if (isTraceDatPath(path.toStdString()))
-            statusBar()->showMessage(tr("Exported %1 (trace.dat: trace-cmd report, KernelShark and File > Open trace read it)").arg(path), 6000);
-        else statusBar()->showMessage(tr("Exported %1 (ftrace text: Perfetto, trace viewers and File > Open trace read it)").arg(path), 6000);
+            statusBar()->showMessage(
+                tr("Exported %1 (trace.dat: trace-cmd report, KernelShark and File > Open trace read it)")
+                    .arg(path),
+                6000);
+        else
+            statusBar()->showMessage(
+                tr("Exported %1 (ftrace text: Perfetto, trace viewers and File > Open trace read it)")
+                    .arg(path),
+                6000);
     });
     file->addAction(tr("&Quit"), QKeySequence::Quit, this, &QWidget::close);
 
     QToolBar* tb = addToolBar(tr("Run"));
     tb->setObjectName("runToolbar");
-    playAct_ = tb->addAction(style()->standardIcon(QStyle::SP_MediaPlay), tr("Play"), session_, &Session::togglePlay);
+    playAct_ = tb->addAction(style()->standardIcon(QStyle::SP_MediaPlay), tr("Play"), session_,
+                             &Session::togglePlay);
     playAct_->setShortcut(Qt::Key_Space);
     playAct_->setToolTip(tr("Play / pause (Space)"));
-    QAction* step = tb->addAction(style()->standardIcon(QStyle::SP_MediaSeekForward), tr("Step event"), session_, &Session::stepEvent);
+    QAction* step = tb->addAction(style()->standardIcon(QStyle::SP_MediaSeekForward), tr("Step event"),
+                                  session_, &Session::stepEvent);
     step->setShortcut(Qt::Key_Period);
     step->setToolTip(tr("One scheduler event (.)"));
     QAction* tick = tb->addAction(tr("Next tick"), session_, &Session::stepTick);
@@ -215,27 +247,34 @@ void MainWindow::buildActions() {
     QAction* sw = tb->addAction(tr("Next switch"), session_, &Session::stepSwitch);
     sw->setShortcut(Qt::Key_N);
     sw->setToolTip(tr("Run to the next context switch (N)"));
-    QAction* back = tb->addAction(style()->standardIcon(QStyle::SP_MediaSeekBackward), tr("Step back"), session_, &Session::stepBackEvent);
+    QAction* back = tb->addAction(style()->standardIcon(QStyle::SP_MediaSeekBackward), tr("Step back"),
+                                  session_, &Session::stepBackEvent);
     back->setShortcut(Qt::Key_Comma);
     back->setToolTip(tr("Back one scheduler event (,) - rewinds to a snapshot and replays"));
     QAction* backTick = tb->addAction(tr("Back 1 ms"), this, [this] { session_->stepBack(kNsPerMs); });
     backTick->setShortcut(QKeySequence(tr("Shift+T")));
-    backTick->setToolTip(tr("Back one millisecond of simulated time (Shift+T); double-click the timeline to run or rewind to a time"));
-    QAction* reset = tb->addAction(style()->standardIcon(QStyle::SP_MediaSkipBackward), tr("Reset"), session_, &Session::reset);
+    backTick->setToolTip(tr("Back one millisecond of simulated time (Shift+T); double-click the timeline to "
+                            "run or rewind to a time"));
+    QAction* reset = tb->addAction(style()->standardIcon(QStyle::SP_MediaSkipBackward), tr("Reset"), session_,
+                                   &Session::reset);
     reset->setShortcut(QKeySequence(tr("Ctrl+R")));
     QAction* branch = tb->addAction(tr("Branch here..."), this, &MainWindow::branchDialog);
     branch->setShortcut(Qt::Key_B);
-    branch->setToolTip(tr("Continue from this moment twice - as it is and with one setting changed - and compare (B)"));
+    branch->setToolTip(
+        tr("Continue from this moment twice - as it is and with one setting changed - and compare (B)"));
     tb->addSeparator();
     tb->addWidget(new QLabel(tr(" Speed "), this));
     speed_ = new QComboBox(this);
-    const std::pair<const char*, double> speeds[] = {{"1 event / frame", -1}, {"10 us/s", 1e4}, {"100 us/s", 1e5},
-                                                     {"1 ms/s", 1e6},        {"10 ms/s", 1e7}, {"100 ms/s", 1e8},
-                                                     {"1 s/s", 1e9},         {"10 s/s", 1e10}, {"as fast as possible", 0}};
-    for (const auto& [label, v] : speeds) speed_->addItem(tr(label), v);
+    const std::pair<const char*, double> speeds[] = {
+        {"1 event / frame", -1}, {"10 us/s", 1e4}, {"100 us/s", 1e5},
+        {"1 ms/s", 1e6},         {"10 ms/s", 1e7}, {"100 ms/s", 1e8},
+        {"1 s/s", 1e9},          {"10 s/s", 1e10}, {"as fast as possible", 0}};
+    for (const auto& [label, v] : speeds)
+        speed_->addItem(tr(label), v);
     speed_->setCurrentIndex(4);
     speed_->setToolTip(tr("Simulated time per second of wall time"));
-    connect(speed_, &QComboBox::currentIndexChanged, this, [this] { session_->setSpeed(speed_->currentData().toDouble()); });
+    connect(speed_, &QComboBox::currentIndexChanged, this,
+            [this] { session_->setSpeed(speed_->currentData().toDouble()); });
     session_->setSpeed(speed_->currentData().toDouble());
     tb->addWidget(speed_);
     tb->addSeparator();
@@ -248,7 +287,8 @@ void MainWindow::buildActions() {
     connect(follow, &QAction::toggled, timeline_, &view::TimelineView::setFollow);
     taskLanesAct_ = tb->addAction(tr("Task lanes"));
     taskLanesAct_->setCheckable(true);
-    taskLanesAct_->setToolTip(tr("A lane per task under the CPUs: running, runnable (waiting for a CPU), sleeping"));
+    taskLanesAct_->setToolTip(
+        tr("A lane per task under the CPUs: running, runnable (waiting for a CPU), sleeping"));
     connect(taskLanesAct_, &QAction::toggled, timeline_, &view::TimelineView::setShowTaskLanes);
 }
 
@@ -279,13 +319,16 @@ void MainWindow::buildDocks() {
         resizeDocks({id, md}, {420, 380}, Qt::Vertical);
         resizeDocks({ld}, {170}, Qt::Vertical);
     };
-    for (QDockWidget* d : {pd, id, md, ld}) viewMenu->addAction(d->toggleViewAction());
+    for (QDockWidget* d : {pd, id, md, ld})
+        viewMenu->addAction(d->toggleViewAction());
     viewMenu->addSeparator();
     QMenu* themeMenu = viewMenu->addMenu(tr("&Theme"));
     auto* themes = new QActionGroup(this);
     const QString current = QSettings().value("theme", "system").toString();
     for (Theme t : {Theme::System, Theme::Light, Theme::Dark}) {
-        QAction* a = themeMenu->addAction(t == Theme::System ? tr("Follow the &system") : t == Theme::Light ? tr("&Light") : tr("&Dark"));
+        QAction* a = themeMenu->addAction(t == Theme::System  ? tr("Follow the &system")
+                                          : t == Theme::Light ? tr("&Light")
+                                                              : tr("&Dark"));
         a->setCheckable(true);
         a->setChecked(themeName(t) == current);
         themes->addAction(a);
@@ -296,12 +339,14 @@ void MainWindow::buildDocks() {
     }
     QMenu* help = menuBar()->addMenu(tr("&Help"));
     help->addAction(tr("&Keys"), this, [this] {
-        QMessageBox::information(this, tr("Keys"),
-                                 tr("Space play/pause   . one event   , back one event   T next tick   Shift+T back 1 ms   B branch here\n"
-                                    "N next switch   Ctrl+R reset   double-click the timeline: run or rewind to that time\n"
-                                    "Timeline: wheel zoom at the cursor, drag to pan, Shift+drag to zoom into a range,\n"
-                                    "W/S or Up/Down zoom, A/D or Left/Right pan, Home fit, 1/2 set markers A/B,\n"
-                                    "click a slice to select its task."));
+        QMessageBox::information(
+            this, tr("Keys"),
+            tr("Space play/pause   . one event   , back one event   T next tick   Shift+T back 1 ms   B "
+               "branch here\n"
+               "N next switch   Ctrl+R reset   double-click the timeline: run or rewind to that time\n"
+               "Timeline: wheel zoom at the cursor, drag to pan, Shift+drag to zoom into a range,\n"
+               "W/S or Up/Down zoom, A/D or Left/Right pan, Home fit, 1/2 set markers A/B,\n"
+               "click a slice to select its task."));
     });
 }
 
@@ -315,7 +360,8 @@ bool MainWindow::openScenario(const QString& nameOrPath) {
     QStringList recent = settings.value("recentFiles").toStringList();
     recent.removeAll(nameOrPath);
     recent.prepend(nameOrPath);
-    while (recent.size() > 10) recent.removeLast();
+    while (recent.size() > 10)
+        recent.removeLast();
     settings.setValue("recentFiles", recent);
     settings.setValue("lastScenario", nameOrPath);
     updateRecentMenu();
@@ -330,16 +376,20 @@ void MainWindow::updateRecentMenu() {
 }
 
 void MainWindow::openDialog() {
-    const QString path = QFileDialog::getOpenFileName(this, tr("Open scenario"), QString(), tr("Scenarios (*.json);;All files (*)"));
+    const QString path = QFileDialog::getOpenFileName(this, tr("Open scenario"), QString(),
+                                                      tr("Scenarios (*.json);;All files (*)"));
     if (!path.isEmpty()) openScenario(path);
 }
 
 QString MainWindow::exportTimelineTo(const QString& path, int width, int height) {
     if (!session_->loaded()) return tr("no run loaded");
     const view::TimelineData d = timeline_->data();
-    return view::exportTimeline(path, d, timeline_->axis().start, timeline_->axis().end, width > 0 ? width : timeline_->width(),
-                                height > 0 ? height : timeline_->layout().height(d.trace ? d.trace->cpus : 1, d.taskLanes ? int(d.trace->tasks.size()) : 0), palette(),
-                                timeline_->font());
+    return view::exportTimeline(
+        path, d, timeline_->axis().start, timeline_->axis().end, width > 0 ? width : timeline_->width(),
+        height > 0 ? height
+                   : timeline_->layout().height(d.trace ? d.trace->cpus : 1,
+                                                d.taskLanes ? int(d.trace->tasks.size()) : 0),
+        palette(), timeline_->font());
 }
 
 QString MainWindow::exportChartTo(const QString& path, int width, int height) {
@@ -351,7 +401,8 @@ QString MainWindow::exportChartTo(const QString& path, int width, int height) {
 QString MainWindow::exportMetricsTo(const QString& path) {
     if (!session_->loaded() || session_->busy()) return tr("no run to export");
     const bool json = path.endsWith(".json", Qt::CaseInsensitive);
-    if (!json && !path.endsWith(".csv", Qt::CaseInsensitive)) return tr("%1: use a .csv or .json file name").arg(path);
+    if (!json && !path.endsWith(".csv", Qt::CaseInsensitive))
+        return tr("%1: use a .csv or .json file name").arg(path);
     const Engine& e = session_->engine();
     const std::string text = json ? metricsJson(e.trace(), e.now()) : metricsCsv(e.trace(), e.now());
     if (std::string why; !saveTextAtomically(QFile::encodeName(path).toStdString(), text, &why))
@@ -363,18 +414,24 @@ QString MainWindow::exportFtraceTo(const QString& path) {
     if (!session_->loaded() || session_->busy()) return tr("no run to export");
     FtraceExportOptions o;
     o.offset = 100 * kNsPerSec; // a machine up for 100 s, as ftrace prints timestamps
-    if (const std::string why = saveTraceFile(session_->engine().trace(), QFile::encodeName(path).toStdString(), o); !why.empty())
+    if (const std::string why =
+            saveTraceFile(session_->engine().trace(), QFile::encodeName(path).toStdString(), o);
+        !why.empty())
         return tr("%1: cannot write (%2)").arg(path, QString::fromStdString(why));
     return {};
 }
 
 void MainWindow::exportDialog() {
-    const QString path = QFileDialog::getSaveFileName(this, tr("Export timeline"), "timeline.png",
-                                                      tr("PNG image (*.png);;SVG drawing (*.svg);;PDF document (*.pdf)"));
+    const QString path =
+        QFileDialog::getSaveFileName(this, tr("Export timeline"), "timeline.png",
+                                     tr("PNG image (*.png);;SVG drawing (*.svg);;PDF document (*.pdf)"));
     if (path.isEmpty()) return;
-    const QString err = exportTimelineTo(path, path.endsWith(".png", Qt::CaseInsensitive) ? 2 * timeline_->width() : 0);
-    if (!err.isEmpty()) QMessageBox::warning(this, tr("Export failed"), err);
-    else statusBar()->showMessage(tr("Exported %1").arg(path), 5000);
+    const QString err =
+        exportTimelineTo(path, path.endsWith(".png", Qt::CaseInsensitive) ? 2 * timeline_->width() : 0);
+    if (!err.isEmpty())
+        QMessageBox::warning(this, tr("Export failed"), err);
+    else
+        statusBar()->showMessage(tr("Exported %1").arg(path), 5000);
 }
 
 void MainWindow::branchDialog() {
@@ -382,7 +439,8 @@ void MainWindow::branchDialog() {
     const Engine& e = session_->engine();
     const Time remaining = session_->scenario().duration - e.now();
     if (remaining <= 0) {
-        statusBar()->showMessage(tr("The scenario is over: step back to branch from an earlier moment."), 6000);
+        statusBar()->showMessage(tr("The scenario is over: step back to branch from an earlier moment."),
+                                 6000);
         return;
     }
     BranchDialog d(e, remaining, this);
@@ -391,15 +449,18 @@ void MainWindow::branchDialog() {
     if (!err.isEmpty()) QMessageBox::warning(this, tr("Cannot branch"), err);
 }
 
-CompareWindow* MainWindow::openComparison(std::shared_ptr<Engine> a, std::shared_ptr<Engine> b, qint64 from, const QString& change) {
+CompareWindow* MainWindow::openComparison(std::shared_ptr<Engine> a, std::shared_ptr<Engine> b, qint64 from,
+                                          const QString& change) {
     const auto side = [](const std::shared_ptr<Engine>& e, const QString& label) {
         view::LiveState live; // both runs are finished: nothing is still running
         live.now = e->now();
         live.hz = e->config().hz;
         return CompareWindow::Side{label, std::shared_ptr<const Trace>(e, &e->trace()), live};
     };
-    const QString base = QString("preempt=%1").arg(QString::fromStdString(std::string(preemptModelName(a->config().preempt))));
-    auto* w = new CompareWindow(side(a, tr("original continuation (%1)").arg(base)), side(b, change), from, a->now(), nullptr);
+    const QString base =
+        QString("preempt=%1").arg(QString::fromStdString(std::string(preemptModelName(a->config().preempt))));
+    auto* w = new CompareWindow(side(a, tr("original continuation (%1)").arg(base)), side(b, change), from,
+                                a->now(), nullptr);
     w->setGeometry(geometry()); // over the main window, as large
     w->show();
     comparisons_.push_back(w);
@@ -410,19 +471,21 @@ CompareWindow* MainWindow::openComparison(std::shared_ptr<Engine> a, std::shared
 
 void MainWindow::openTrace(const QString& path, TraceOpened then) {
     if (importProgress_) importProgress_->deleteLater(); // a newer import supersedes it
-    auto* dialog = new QProgressDialog(tr("Importing %1...").arg(QFileInfo(path).fileName()), tr("Cancel"), 0, 1000, this);
+    auto* dialog = new QProgressDialog(tr("Importing %1...").arg(QFileInfo(path).fileName()), tr("Cancel"), 0,
+                                       1000, this);
     dialog->setWindowModality(Qt::WindowModal);
     dialog->setMinimumDuration(300);
     importProgress_ = dialog;
     connect(dialog, &QProgressDialog::canceled, imports_, &JobRunner::cancel);
-    const quint64 id = imports_->start<TraceImport>([path](JobControl& job) { return importTrace(path, job); },
-                                                    [this, path, dialog, then](TraceImport r) {
-                                                        dialog->reset();
-                                                        dialog->deleteLater();
-                                                        TraceWindow* w = r.trace ? showTrace(r, path) : nullptr;
-                                                        if (!w) statusBar()->showMessage(r.error, 8000);
-                                                        if (then) then(w, r.error);
-                                                    });
+    const quint64 id =
+        imports_->start<TraceImport>([path](JobControl& job) { return importTrace(path, job); },
+                                     [this, path, dialog, then](TraceImport r) {
+                                         dialog->reset();
+                                         dialog->deleteLater();
+                                         TraceWindow* w = r.trace ? showTrace(r, path) : nullptr;
+                                         if (!w) statusBar()->showMessage(r.error, 8000);
+                                         if (then) then(w, r.error);
+                                     });
     connect(imports_, &JobRunner::progress, dialog, [dialog, id](quint64 job, int permille) {
         if (job == id) dialog->setValue(permille);
     });
@@ -433,14 +496,16 @@ TraceWindow* MainWindow::showTrace(const TraceImport& r, const QString& path) {
     connect(w, &TraceWindow::compareRequested, this, [this](TraceWindow* t) { compareWithTrace(t); });
     connect(w, &TraceWindow::simulateRequested, this, [this](TraceWindow* t) {
         const QFileInfo in(t->path());
-        const QString path = QFileDialog::getSaveFileName(t, tr("Save the derived scenario"),
-                                                          in.dir().filePath(in.fileName().section('.', 0, 0) + ".scenario.json"), tr("Scenario (*.json)"));
+        const QString path = QFileDialog::getSaveFileName(
+            t, tr("Save the derived scenario"),
+            in.dir().filePath(in.fileName().section('.', 0, 0) + ".scenario.json"), tr("Scenario (*.json)"));
         if (!path.isEmpty()) simulateTrace(t, path);
     });
     w->show();
     traces_.push_back(w);
     connect(w, &QObject::destroyed, this, [this, w] { traces_.removeAll(w); });
-    statusBar()->showMessage(tr("Imported %1: %2 events").arg(QFileInfo(path).fileName()).arg(r.report.events), 6000);
+    statusBar()->showMessage(
+        tr("Imported %1: %2 events").arg(QFileInfo(path).fileName()).arg(r.report.events), 6000);
     return w;
 }
 
@@ -451,7 +516,8 @@ CompareWindow* MainWindow::compareWithTrace(TraceWindow* t) {
     }
     const Engine& e = session_->engine();
     if (e.now() <= 0) {
-        statusBar()->showMessage(tr("Run the simulation first: its run so far is compared with the trace"), 6000);
+        statusBar()->showMessage(tr("Run the simulation first: its run so far is compared with the trace"),
+                                 6000);
         return nullptr;
     }
     view::LiveState simLive;
@@ -459,13 +525,15 @@ CompareWindow* MainWindow::compareWithTrace(TraceWindow* t) {
     simLive.hz = e.config().hz;
     view::LiveState traceLive;
     traceLive.now = t->trace().endTime;
-    const QString simLabel = tr("simulation %1 (preempt=%2)")
-                                 .arg(QString::fromStdString(session_->scenario().name),
-                                      QString::fromStdString(std::string(preemptModelName(e.config().preempt))));
+    const QString simLabel =
+        tr("simulation %1 (preempt=%2)")
+            .arg(QString::fromStdString(session_->scenario().name),
+                 QString::fromStdString(std::string(preemptModelName(e.config().preempt))));
     const Time to = std::min(e.now(), t->trace().endTime);
-    auto* w = new CompareWindow(CompareWindow::Side{simLabel, std::make_shared<const Trace>(e.trace()), simLive},
-                                CompareWindow::Side{tr("trace %1").arg(QFileInfo(t->path()).fileName()), t->sharedTrace(), traceLive}, 0, to,
-                                nullptr);
+    auto* w = new CompareWindow(
+        CompareWindow::Side{simLabel, std::make_shared<const Trace>(e.trace()), simLive},
+        CompareWindow::Side{tr("trace %1").arg(QFileInfo(t->path()).fileName()), t->sharedTrace(), traceLive},
+        0, to, nullptr);
     w->setGeometry(geometry());
     w->show();
     comparisons_.push_back(w);
@@ -478,7 +546,10 @@ bool MainWindow::simulateTrace(TraceWindow* t, const QString& path, QString* err
     QString err = t->deriveScenarioTo(path, &summary);
     if (err.isEmpty() && !openScenario(path)) err = tr("The derived scenario %1 did not open").arg(path);
     if (error) *error = err;
-    statusBar()->showMessage(err.isEmpty() ? tr("Derived %1 from %2: run it, then compare it with the trace").arg(summary, QFileInfo(t->path()).fileName()) : err, 8000);
+    statusBar()->showMessage(err.isEmpty() ? tr("Derived %1 from %2: run it, then compare it with the trace")
+                                                 .arg(summary, QFileInfo(t->path()).fileName())
+                                           : err,
+                             8000);
     return err.isEmpty();
 }
 
@@ -505,9 +576,11 @@ void MainWindow::onBusy(bool busy) {
     progress_->setValue(0);
     progress_->setVisible(busy);
     cancel_->setVisible(busy);
-    for (QWidget* w : std::initializer_list<QWidget*>{params_, inspector_, metrics_, chart_, histogram_, eventLog_}) w->setEnabled(!busy);
+    for (QWidget* w :
+         std::initializer_list<QWidget*>{params_, inspector_, metrics_, chart_, histogram_, eventLog_})
+        w->setEnabled(!busy);
     if (busy) eventLog_->clear(); // it points into the trace the worker now grows
-    if (!busy) { // what the views indexed may predate the run: start them afresh
+    if (!busy) {                  // what the views indexed may predate the run: start them afresh
         timeline_->clearRun();
         chart_->setTrace(nullptr);
     }
@@ -536,8 +609,10 @@ void MainWindow::refreshPanels(bool force) {
     params_->sync(e);
     // The inspector shows an inspected earlier moment (replayed from a snapshot) or the present.
     if (inspectAt_ && *inspectAt_ < e.now()) {
-        if (const auto past = session_->stateAt(*inspectAt_)) inspector_->refresh(*past, true);
-        else inspector_->refresh(e);
+        if (const auto past = session_->stateAt(*inspectAt_))
+            inspector_->refresh(*past, true);
+        else
+            inspector_->refresh(e);
     } else {
         inspector_->refresh(e);
     }
@@ -567,7 +642,9 @@ void MainWindow::selectTasksByComm(const QStringList& comms) {
     select(sel);
 }
 
-void MainWindow::setTaskLanes(bool on) { taskLanesAct_->setChecked(on); }
+void MainWindow::setTaskLanes(bool on) {
+    taskLanesAct_->setChecked(on);
+}
 
 void MainWindow::inspectAt(qint64 time, int cpu) {
     inspector_->setCpu(cpu);
@@ -582,7 +659,9 @@ void MainWindow::showEventLog() {
     }
 }
 
-void MainWindow::showDelayHistogram() { charts_->setCurrentWidget(histogram_); }
+void MainWindow::showDelayHistogram() {
+    charts_->setCurrentWidget(histogram_);
+}
 
 void MainWindow::closeEvent(QCloseEvent* ev) {
     for (const QPointer<CompareWindow>& w : comparisons_)

@@ -9,8 +9,8 @@
 #include <QMainWindow>
 #include <QPointer>
 #include <QProgressDialog>
-#include <memory>
 #include <functional>
+#include <memory>
 #include <optional>
 #include <vector>
 
@@ -39,7 +39,7 @@ class EventLogPanel;
 
 class MainWindow : public QMainWindow {
     Q_OBJECT
-public:
+  public:
     explicit MainWindow(Session* session, QWidget* parent = nullptr);
     bool openScenario(const QString& nameOrPath);
     view::TimelineView* timeline() const { return timeline_; }
@@ -55,10 +55,12 @@ public:
     QString exportChartTo(const QString& path, int width = 0, int height = 0);
     // Metrics as .csv or .json, written atomically; returns an error text, empty on success.
     QString exportMetricsTo(const QString& path);
-    // The run so far as ftrace text (the kernel's layout) or, for a .dat path, trace-cmd's binary; written atomically.
+    // The run so far as ftrace text (the kernel's layout) or, for a .dat path, trace-cmd's binary; written
+    // atomically.
     QString exportFtraceTo(const QString& path);
     // A finished branch in a new comparison window (A: original continuation, B: changed).
-    CompareWindow* openComparison(std::shared_ptr<sched::Engine> a, std::shared_ptr<sched::Engine> b, qint64 from, const QString& change);
+    CompareWindow* openComparison(std::shared_ptr<sched::Engine> a, std::shared_ptr<sched::Engine> b,
+                                  qint64 from, const QString& change);
 
     // A real trace (ftrace, trace-cmd report, perf script, trace.dat; compressed or not), imported
     // on a worker thread behind a progress dialog with Cancel, then shown in its own window.
@@ -71,10 +73,10 @@ public:
     // A scenario derived from the trace, saved to path and opened here; false with *error set.
     bool simulateTrace(TraceWindow* trace, const QString& path, QString* error = nullptr);
 
-protected:
+  protected:
     void closeEvent(QCloseEvent*) override;
 
-private:
+  private:
     void buildActions();
     void buildDocks();
     void onAdvanced();

@@ -12,7 +12,8 @@ using namespace sched;
 Session::Session(QObject* parent) : QObject(parent) {
     timer_.setInterval(16);
     connect(&timer_, &QTimer::timeout, this, &Session::onFrame);
-    connect(&runs_, &JobRunner::progress, this, [this](quint64, int permille) { emit progress(permille / 10); });
+    connect(&runs_, &JobRunner::progress, this,
+            [this](quint64, int permille) { emit progress(permille / 10); });
     connect(&runs_, &JobRunner::busyChanged, this, &Session::busyChanged);
 }
 
@@ -25,7 +26,8 @@ void Session::runForwardInBackground(Time target) {
             while (engine_->now() < target && !job.cancelled()) {
                 engine_->runUntil(std::min<Time>(target, engine_->now() + snapEvery_));
                 takeSnapshot();
-                job.setProgress(int(1000.0 * double(engine_->now() - from) / double(std::max<Time>(1, target - from))));
+                job.setProgress(
+                    int(1000.0 * double(engine_->now() - from) / double(std::max<Time>(1, target - from))));
             }
             return job.cancelled();
         },
@@ -36,7 +38,9 @@ void Session::runForwardInBackground(Time target) {
         });
 }
 
-void Session::cancel() { runs_.cancel(); }
+void Session::cancel() {
+    runs_.cancel();
+}
 
 Session::~Session() = default; // the runners cancel their jobs and wait for them
 
@@ -53,9 +57,12 @@ QString Session::branch(const ParamChange& change, Time span) {
         return QString::fromStdString(err);
     }
     const Time from = engine_->now();
-    const QString label = tr("%1 at %2 ms").arg(QString::fromStdString(change.label())).arg(double(from) / 1e6, 0, 'f', 3);
+    const QString label =
+        tr("%1 at %2 ms").arg(QString::fromStdString(change.label())).arg(double(from) / 1e6, 0, 'f', 3);
     const Time to = std::min<Time>(scenario_.duration, from + span);
-    emit message(tr("Branching at %1 ms: running both continuations to %2 ms...").arg(double(from) / 1e6, 0, 'f', 3).arg(double(to) / 1e6, 0, 'f', 3));
+    emit message(tr("Branching at %1 ms: running both continuations to %2 ms...")
+                     .arg(double(from) / 1e6, 0, 'f', 3)
+                     .arg(double(to) / 1e6, 0, 'f', 3));
     using Pair = std::pair<std::shared_ptr<Engine>, std::shared_ptr<Engine>>;
     branches_.start<Pair>(
         [a, b, to](JobControl&) {
@@ -103,7 +110,8 @@ void Session::reset() {
 QString Session::restartWithKernel(const QString& spec) {
     if (busy()) return tr("a run is in progress in the background; cancel it first");
     SchedConfig cfg = scenario_.config;
-    if (!parseKernelSpec(spec.toStdString(), cfg.build, cfg.profile)) return tr("unknown kernel '%1' (6.18, 6.12, auto-rfc)").arg(spec);
+    if (!parseKernelSpec(spec.toStdString(), cfg.build, cfg.profile))
+        return tr("unknown kernel '%1' (6.18, 6.12, auto-rfc)").arg(spec);
     if (const std::string why = cfg.validate(); !why.empty()) {
         const QString err = tr("Kernel %1 refused: %2").arg(spec, QString::fromStdString(why));
         emit message(err);
@@ -119,7 +127,8 @@ QString Session::restartWithKernel(const QString& spec) {
 void Session::play() {
     if (!engine_ || busy() || timer_.isActive()) return;
     if (engine_->now() >= scenario_.duration) {
-        emit message(tr("The scenario's %1 ms are over; reset to run it again.").arg(scenario_.duration / 1e6));
+        emit message(
+            tr("The scenario's %1 ms are over; reset to run it again.").arg(scenario_.duration / 1e6));
         return;
     }
     wall_.restart();
@@ -134,15 +143,20 @@ void Session::pause() {
     emit playingChanged(false);
 }
 
-void Session::togglePlay() { playing() ? pause() : play(); }
+void Session::togglePlay() {
+    playing() ? pause() : play();
+}
 
 void Session::takeSnapshot(bool force) {
     if (!force && !snaps_.empty() && engine_->now() < snaps_.back().now() + snapEvery_) return;
-    if (!snaps_.empty() && snaps_.back().now() == engine_->now() && snaps_.back().eventsProcessed() == engine_->eventsProcessed()) return;
+    if (!snaps_.empty() && snaps_.back().now() == engine_->now() &&
+        snaps_.back().eventsProcessed() == engine_->eventsProcessed())
+        return;
     snaps_.push_back(engine_->snapshot());
     if (snaps_.size() > kMaxSnapshots) { // thin out: keep the first and every other one
         std::vector<Engine> kept;
-        for (size_t i = 0; i < snaps_.size(); i += 2) kept.push_back(std::move(snaps_[i]));
+        for (size_t i = 0; i < snaps_.size(); i += 2)
+            kept.push_back(std::move(snaps_[i]));
         snaps_ = std::move(kept);
         snapEvery_ *= 2;
     }
@@ -162,7 +176,8 @@ void Session::restoreBefore(Time t, uint64_t maxEvents) {
 void Session::finishedCheck() {
     if (engine_->now() >= scenario_.duration || !engine_->peekLive()) {
         pause();
-        emit message(tr("Reached the end of the scenario (%1 ms).").arg(double(engine_->now()) / 1e6, 0, 'f', 3));
+        emit message(
+            tr("Reached the end of the scenario (%1 ms).").arg(double(engine_->now()) / 1e6, 0, 'f', 3));
     }
 }
 
@@ -184,7 +199,8 @@ void Session::onFrame() {
             carry_ -= double(Time(carry_));
         }
         while (engine_->nextEventTime() <= target && budget.nsecsElapsed() < 12'000'000)
-            for (int i = 0; i < 256 && engine_->nextEventTime() <= target; ++i) engine_->step();
+            for (int i = 0; i < 256 && engine_->nextEventTime() <= target; ++i)
+                engine_->step();
         if (engine_->nextEventTime() > target) engine_->runUntil(target);
     }
     takeSnapshot();
@@ -211,7 +227,8 @@ void Session::stepTick() {
 void Session::stepSwitch() {
     if (!engine_ || busy()) return;
     pause();
-    if (!engine_->runUntilSwitch(scenario_.duration)) emit message(tr("No further context switch before the end."));
+    if (!engine_->runUntilSwitch(scenario_.duration))
+        emit message(tr("No further context switch before the end."));
     takeSnapshot();
     emit advanced();
 }
@@ -243,14 +260,17 @@ std::optional<Engine> Session::stateAt(Time t) const {
     return e;
 }
 
-void Session::stepBack(qint64 dt) { runTo(engine_ ? engine_->now() - dt : 0); }
+void Session::stepBack(qint64 dt) {
+    runTo(engine_ ? engine_->now() - dt : 0);
+}
 
 void Session::stepBackEvent() {
     if (!engine_ || busy() || engine_->eventsProcessed() == 0) return;
     pause();
     const uint64_t target = engine_->eventsProcessed() - 1;
     restoreBefore(engine_->now(), target);
-    while (engine_->eventsProcessed() < target && engine_->step()) {}
+    while (engine_->eventsProcessed() < target && engine_->step()) {
+    }
     emit advanced();
 }
 
@@ -259,7 +279,9 @@ QString Session::apply(const ParamChange& change) {
     if (busy()) return tr("a run is in progress in the background; cancel it first");
     const QString err = QString::fromStdString(engine_->apply(change));
     if (err.isEmpty()) takeSnapshot(true); // the changed present is a good place to come back to
-    emit message(err.isEmpty() ? tr("%1 at %2 ms").arg(QString::fromStdString(change.label())).arg(engine_->now() / 1e6, 0, 'f', 3)
+    emit message(err.isEmpty() ? tr("%1 at %2 ms")
+                                     .arg(QString::fromStdString(change.label()))
+                                     .arg(engine_->now() / 1e6, 0, 'f', 3)
                                : tr("Refused: %1").arg(err));
     emit advanced();
     return err;

@@ -16,7 +16,7 @@
 
 class Session : public QObject {
     Q_OBJECT
-public:
+  public:
     explicit Session(QObject* parent = nullptr);
     ~Session() override;
 
@@ -39,7 +39,7 @@ public:
     void setSpeed(double simNsPerSecond) { speed_ = simNsPerSecond; }
     double speed() const { return speed_; }
 
-public slots:
+  public slots:
     void cancel(); // stops a background run at the next chunk; the engine keeps what it did
     void play();
     void pause();
@@ -47,9 +47,9 @@ public slots:
     void stepEvent();
     void stepTick();
     void stepSwitch();
-    void runTo(qint64 time);       // forward, or back via the nearest snapshot and a replay
-    void stepBack(qint64 dt);      // runTo(now - dt)
-    void stepBackEvent();          // to the state just before the last event
+    void runTo(qint64 time);  // forward, or back via the nearest snapshot and a replay
+    void stepBack(qint64 dt); // runTo(now - dt)
+    void stepBackEvent();     // to the state just before the last event
     void reset();
     // A kernel build / version ("6.18", "6.12", "auto-rfc") is chosen at boot, so it cannot change
     // under a running engine: the scenario restarts with it. Returns an error text, empty on success.
@@ -63,18 +63,19 @@ public slots:
     QString branch(const sched::ParamChange& change, sched::Time span);
     bool branching() const { return branches_.busy(); }
 
-signals:
-    void reloaded();           // a new engine (load or reset)
-    void rewound();            // the engine went back in time; views must drop what they indexed
-    void advanced();           // simulated time moved or the state changed
+  signals:
+    void reloaded(); // a new engine (load or reset)
+    void rewound();  // the engine went back in time; views must drop what they indexed
+    void advanced(); // simulated time moved or the state changed
     void playingChanged(bool playing);
     void message(const QString& text);
     void busyChanged(bool busy);
     void progress(int percent);
     // A finished branch: a = the original continuation, b = with the change; both from `from`.
-    void branchReady(std::shared_ptr<sched::Engine> a, std::shared_ptr<sched::Engine> b, qint64 from, const QString& change);
+    void branchReady(std::shared_ptr<sched::Engine> a, std::shared_ptr<sched::Engine> b, qint64 from,
+                     const QString& change);
 
-private:
+  private:
     void onFrame();
     void finishedCheck();
     void takeSnapshot(bool force = false);

@@ -14,7 +14,9 @@ Theme themeFromName(const QString& name, bool* ok) {
     return Theme::System;
 }
 
-QString themeName(Theme t) { return t == Theme::Light ? "light" : t == Theme::Dark ? "dark" : "system"; }
+QString themeName(Theme t) {
+    return t == Theme::Light ? "light" : t == Theme::Dark ? "dark" : "system";
+}
 
 namespace {
 QPalette darkPalette() {

@@ -1,12 +1,12 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "app/gui/trace_window.h"
 
-#include "widgets/data_table.h"
-#include "scenarios/derive.h"
-#include "metrics/latency.h"
 #include "app/common/atomic_file.h"
-#include "widgets/timeline_view.h"
+#include "metrics/latency.h"
+#include "scenarios/derive.h"
 #include "trace/file.h"
+#include "widgets/data_table.h"
+#include "widgets/timeline_view.h"
 
 #include <QApplication>
 #include <QFile>
@@ -26,36 +26,45 @@ using namespace sched;
 namespace {
 // A number cell that sorts by value.
 class NumberItem : public QTableWidgetItem {
-public:
-    NumberItem(double v, const QString& text) : QTableWidgetItem(text), v_(v) { setTextAlignment(Qt::AlignRight | Qt::AlignVCenter); }
+  public:
+    NumberItem(double v, const QString& text) : QTableWidgetItem(text), v_(v) {
+        setTextAlignment(Qt::AlignRight | Qt::AlignVCenter);
+    }
     bool operator<(const QTableWidgetItem& o) const override {
         const auto* n = dynamic_cast<const NumberItem*>(&o);
         return n ? v_ < n->v_ : QTableWidgetItem::operator<(o);
     }
 
-private:
+  private:
     double v_;
 };
-QString ms(Time t) { return QString::number(double(t) / 1e6, 'f', 3); }
+QString ms(Time t) {
+    return QString::number(double(t) / 1e6, 'f', 3);
+}
 } // namespace
 
-TraceWindow::TraceWindow(std::shared_ptr<const Trace> trace, const ImportReport& report, const QString& path, QWidget* parent)
+TraceWindow::TraceWindow(std::shared_ptr<const Trace> trace, const ImportReport& report, const QString& path,
+                         QWidget* parent)
     : QWidget(parent, Qt::Window), trace_(std::move(trace)), path_(path) {
     setWindowTitle(tr("SchedScope - trace %1").arg(QFileInfo(path).fileName()));
     setAttribute(Qt::WA_DeleteOnClose);
     auto* lay = new QVBoxLayout(this);
     lay->setContentsMargins(4, 4, 4, 4);
     auto* head = new QHBoxLayout;
-    auto* summary = new QLabel(QString::fromStdString(report.summary()).trimmed().toHtmlEscaped().replace("\n", "<br>"), this);
+    auto* summary = new QLabel(
+        QString::fromStdString(report.summary()).trimmed().toHtmlEscaped().replace("\n", "<br>"), this);
     summary->setTextInteractionFlags(Qt::TextSelectableByMouse);
     summary->setWordWrap(true);
     head->addWidget(summary, 1);
     auto* compare = new QPushButton(tr("Compare with the simulation..."), this);
-    compare->setToolTip(tr("The simulation's run so far (A) and this trace (B) on one time axis, with the metrics per task group"));
+    compare->setToolTip(tr("The simulation's run so far (A) and this trace (B) on one time axis, with the "
+                           "metrics per task group"));
     connect(compare, &QPushButton::clicked, this, [this] { emit compareRequested(this); });
     auto* simulate = new QPushButton(tr("Simulate this workload..."), this);
-    simulate->setToolTip(tr("Derive a scenario from this trace (each task's bursts and sleeps as measured, start, policy, nice), "
-                            "save it and run it in the simulator on the traced machine's CPUs: then change the model or a slice"));
+    simulate->setToolTip(tr(
+        "Derive a scenario from this trace (each task's bursts and sleeps as measured, start, policy, nice), "
+        "save it and run it in the simulator on the traced machine's CPUs: then change the model or a "
+        "slice"));
     connect(simulate, &QPushButton::clicked, this, [this] { emit simulateRequested(this); });
     auto* buttons = new QVBoxLayout;
     buttons->addWidget(compare);
@@ -75,7 +84,8 @@ TraceWindow::TraceWindow(std::shared_ptr<const Trace> trace, const ImportReport&
 
     // perf sched latency of every task, merged by comm as perf does.
     table_ = new QTableWidget(split);
-    const QStringList cols{tr("Task"), tr("Runtime ms"), tr("Switches"), tr("Avg delay ms"), tr("Max delay ms"), tr("Sum delay ms")};
+    const QStringList cols{tr("Task"),         tr("Runtime ms"),   tr("Switches"),
+                           tr("Avg delay ms"), tr("Max delay ms"), tr("Sum delay ms")};
     view::setUpDataTable(table_, cols, {});
     table_->setEditTriggers(QAbstractItemView::NoEditTriggers);
     table_->setSelectionBehavior(QAbstractItemView::SelectRows);
@@ -83,8 +93,9 @@ TraceWindow::TraceWindow(std::shared_ptr<const Trace> trace, const ImportReport&
     table_->setRowCount(int(rows.size()));
     for (int r = 0; r < int(rows.size()); ++r) {
         const LatencyRow& row = rows[size_t(r)];
-        const QString name = row.merged > 1 ? QString("%1:(%2)").arg(QString::fromStdString(row.comm)).arg(row.merged)
-                                            : QString("%1:%2").arg(QString::fromStdString(row.comm)).arg(row.pid);
+        const QString name = row.merged > 1
+                                 ? QString("%1:(%2)").arg(QString::fromStdString(row.comm)).arg(row.merged)
+                                 : QString("%1:%2").arg(QString::fromStdString(row.comm)).arg(row.pid);
         table_->setItem(r, 0, new QTableWidgetItem(name));
         table_->setItem(r, 1, new NumberItem(double(row.runtime), ms(row.runtime)));
         table_->setItem(r, 2, new NumberItem(double(row.count), QString::number(row.count)));
@@ -95,7 +106,8 @@ TraceWindow::TraceWindow(std::shared_ptr<const Trace> trace, const ImportReport&
     table_->setSortingEnabled(true);
     table_->sortByColumn(1, Qt::DescendingOrder);
     table_->horizontalHeader()->setStretchLastSection(false);
-    table_->horizontalHeader()->setSectionResizeMode(0, QHeaderView::Stretch); // the task names take what is left
+    table_->horizontalHeader()->setSectionResizeMode(
+        0, QHeaderView::Stretch); // the task names take what is left
     table_->resizeColumnsToContents();
     split->addWidget(table_);
     split->setStretchFactor(0, 3);
@@ -111,12 +123,17 @@ QString TraceWindow::deriveScenarioTo(const QString& path, QString* summary) con
     scen::DeriveSummary sum;
     const std::string json = scen::deriveScenarioJson(*trace_, o, &sum);
     if (json.empty())
-        return o.rootPid > 0 ? tr("No task of pid %1 and its descendants ran in this trace: nothing to derive.").arg(o.rootPid)
-                             : tr("No task ran in this trace: nothing to derive.");
+        return o.rootPid > 0
+                   ? tr("No task of pid %1 and its descendants ran in this trace: nothing to derive.")
+                         .arg(o.rootPid)
+                   : tr("No task ran in this trace: nothing to derive.");
     if (std::string why; !saveTextAtomically(QFile::encodeName(path).toStdString(), json, &why))
         return tr("Cannot write %1: %2").arg(path, QString::fromStdString(why));
     if (summary)
-        *summary = tr("%1 tasks in %2 entries%3").arg(sum.tasks).arg(sum.entries).arg(o.rootPid > 0 ? tr(" (pid %1 and its descendants)").arg(o.rootPid) : QString());
+        *summary = tr("%1 tasks in %2 entries%3")
+                       .arg(sum.tasks)
+                       .arg(sum.entries)
+                       .arg(o.rootPid > 0 ? tr(" (pid %1 and its descendants)").arg(o.rootPid) : QString());
     return {};
 }
 
@@ -125,12 +142,15 @@ TraceImport importTrace(const QString& path, JobControl& job) {
     r.trace = std::make_shared<Trace>();
     std::string err;
     // Compressed input reports the bytes of text read: measure them against the file size x 10.
-    const bool plain = !path.endsWith(".xz") && !path.endsWith(".gz") && !path.endsWith(".zst") && !path.endsWith(".dat");
-    const double total = double(std::max<int64_t>(1, plain ? QFileInfo(path).size() : QFileInfo(path).size() * 10));
-    const bool ok = loadTrace(QFile::encodeName(path).toStdString(), *r.trace, r.report, err, [&](int64_t done, int64_t) {
-        job.setProgress(std::min(999, int(1000.0 * double(done) / total)));
-        return !job.cancelled();
-    });
+    const bool plain =
+        !path.endsWith(".xz") && !path.endsWith(".gz") && !path.endsWith(".zst") && !path.endsWith(".dat");
+    const double total =
+        double(std::max<int64_t>(1, plain ? QFileInfo(path).size() : QFileInfo(path).size() * 10));
+    const bool ok =
+        loadTrace(QFile::encodeName(path).toStdString(), *r.trace, r.report, err, [&](int64_t done, int64_t) {
+            job.setProgress(std::min(999, int(1000.0 * double(done) / total)));
+            return !job.cancelled();
+        });
     if (!ok) {
         r.trace.reset();
         r.error = QString::fromStdString(err);

@@ -18,8 +18,9 @@ class TimelineView;
 
 class TraceWindow : public QWidget {
     Q_OBJECT
-public:
-    TraceWindow(std::shared_ptr<const sched::Trace> trace, const sched::ImportReport& report, const QString& path, QWidget* parent = nullptr);
+  public:
+    TraceWindow(std::shared_ptr<const sched::Trace> trace, const sched::ImportReport& report,
+                const QString& path, QWidget* parent = nullptr);
     const sched::Trace& trace() const { return *trace_; }
     std::shared_ptr<const sched::Trace> sharedTrace() const { return trace_; }
     QString path() const { return path_; }
@@ -29,11 +30,11 @@ public:
     // on the traced machine's CPUs, written atomically; returns an error text, empty on success.
     QString deriveScenarioTo(const QString& path, QString* summary = nullptr) const;
 
-signals:
+  signals:
     void compareRequested(TraceWindow* self);
     void simulateRequested(TraceWindow* self);
 
-private:
+  private:
     std::shared_ptr<const sched::Trace> trace_;
     QString path_;
     view::TimelineView* timeline_ = nullptr;

@@ -8,12 +8,18 @@ namespace sched {
 
 std::string_view distributionKindName(Distribution::Kind k) {
     switch (k) {
-    case Distribution::Kind::Fixed: return "fixed";
-    case Distribution::Kind::Uniform: return "uniform";
-    case Distribution::Kind::Exponential: return "exponential";
-    case Distribution::Kind::Normal: return "normal";
-    case Distribution::Kind::LogNormal: return "lognormal";
-    case Distribution::Kind::Empirical: return "empirical";
+    case Distribution::Kind::Fixed:
+        return "fixed";
+    case Distribution::Kind::Uniform:
+        return "uniform";
+    case Distribution::Kind::Exponential:
+        return "exponential";
+    case Distribution::Kind::Normal:
+        return "normal";
+    case Distribution::Kind::LogNormal:
+        return "lognormal";
+    case Distribution::Kind::Empirical:
+        return "empirical";
     }
     return "?";
 }
@@ -21,12 +27,17 @@ std::string_view distributionKindName(Distribution::Kind k) {
 Time Distribution::sampleDrawn(Rng& rng) const {
     double v = 0;
     switch (kind) {
-    case Kind::Fixed: return std::clamp(a, min, max);
+    case Kind::Fixed:
+        return std::clamp(a, min, max);
     case Kind::Uniform:
         if (b <= a) return std::clamp(a, min, max);
         return std::clamp(a + Time(rng.below(uint64_t(b - a) + 1)), min, max);
-    case Kind::Exponential: v = -double(a) * detLog(1.0 - rng.uniform01()); break;
-    case Kind::Normal: v = double(a) + double(b) * rng.normal(); break;
+    case Kind::Exponential:
+        v = -double(a) * detLog(1.0 - rng.uniform01());
+        break;
+    case Kind::Normal:
+        v = double(a) + double(b) * rng.normal();
+        break;
     case Kind::LogNormal: {
         // Parameterised by the mean and standard deviation of the result itself.
         const double m = double(a), s = double(b);

@@ -16,9 +16,9 @@ namespace sched {
 struct Distribution {
     enum class Kind : uint8_t { Fixed, Uniform, Exponential, Normal, LogNormal, Empirical };
     Kind kind = Kind::Fixed;
-    Time a = 0;     // fixed value / uniform min / mean (exponential, normal, lognormal)
-    Time b = 0;     // uniform max / standard deviation (normal, lognormal)
-    Time min = 0;   // draws are clamped to [min, max]
+    Time a = 0;   // fixed value / uniform min / mean (exponential, normal, lognormal)
+    Time b = 0;   // uniform max / standard deviation (normal, lognormal)
+    Time min = 0; // draws are clamped to [min, max]
     Time max = kNever;
     // Empirical: the values at the evenly spaced probabilities 0, 1/(n-1), ..., 1 (ascending, n >= 2);
     // a draw interpolates linearly between the two around a uniform position, so a measured shape
@@ -29,13 +29,17 @@ struct Distribution {
     static Distribution uniform(Time lo, Time hi) { return {Kind::Uniform, lo, hi, 0, kNever, nullptr}; }
     static Distribution exponential(Time mean) { return {Kind::Exponential, mean, 0, 0, kNever, nullptr}; }
     static Distribution normal(Time mean, Time sd) { return {Kind::Normal, mean, sd, 0, kNever, nullptr}; }
-    static Distribution lognormal(Time mean, Time sd) { return {Kind::LogNormal, mean, sd, 0, kNever, nullptr}; }
+    static Distribution lognormal(Time mean, Time sd) {
+        return {Kind::LogNormal, mean, sd, 0, kNever, nullptr};
+    }
     static Distribution empirical(std::vector<Time> q) {
         return {Kind::Empirical, 0, 0, 0, kNever, std::make_shared<const std::vector<Time>>(std::move(q))};
     }
 
     // A fixed duration (most runs and every syscall path) is answered inline.
-    Time sample(Rng& rng) const { return kind == Kind::Fixed ? (a < min ? min : a > max ? max : a) : sampleDrawn(rng); }
+    Time sample(Rng& rng) const {
+        return kind == Kind::Fixed ? (a < min ? min : a > max ? max : a) : sampleDrawn(rng);
+    }
     Time sampleDrawn(Rng& rng) const;
 };
 

@@ -40,7 +40,7 @@ double Rng::normal() {
         s = u * u + v * v;
     } while (s >= 1.0 || s == 0.0);
     const double f = std::sqrt(-2.0 * detLog(s) / s); // sqrt is correctly rounded by IEEE 754
-    spare_ = std::bit_cast<uint64_t>(v * f); // finite: never kNoSpare
+    spare_ = std::bit_cast<uint64_t>(v * f);          // finite: never kNoSpare
     return u * f;
 }
 
@@ -71,7 +71,7 @@ double detExp(double x) {
     if (x > 700) return INFINITY;
     if (x < -700) return 0.0;
     const double k = std::floor(x / kLn2 + 0.5); // floor is exact
-    const double r = x - k * kLn2;                // |r| <= ~0.35
+    const double r = x - k * kLn2;               // |r| <= ~0.35
     double term = 1.0, sum = 1.0;
     for (int i = 1; i < 30; ++i) {
         term *= r / i;

@@ -9,7 +9,7 @@
 namespace sched {
 
 class Rng {
-public:
+  public:
     Rng() : Rng(1) {}
     explicit Rng(uint64_t seed);
     uint64_t next() { return next(s_); }
@@ -34,7 +34,7 @@ public:
     static uint64_t next(State& s);
     static uint64_t below(State& s, uint64_t n);
 
-private:
+  private:
     static uint64_t rotl(uint64_t x, int k) { return (x << k) | (x >> (64 - k)); }
     State s_;
     // normal()'s second value, as the bits of the double, or kNoSpare (a NaN, which normal()

@@ -11,7 +11,7 @@ namespace sched {
 // Time is integer nanoseconds, as the kernel's u64 clocks. int64_t gives 292 years of range and
 // lets differences be compared with a plain sign test (the kernel uses wrap-safe s64 casts).
 using Time = int64_t;
-__extension__ typedef __int128 int128;          // 128-bit products, as mul_u64_u32_shr()
+__extension__ typedef __int128 int128; // 128-bit products, as mul_u64_u32_shr()
 __extension__ typedef unsigned __int128 uint128;
 constexpr Time kNsPerUs = 1000;
 constexpr Time kNsPerMs = 1000 * 1000;
@@ -26,7 +26,9 @@ constexpr int kMaxCpus = 256;
 // Scheduling policies (include/uapi/linux/sched.h numbering).
 enum class Policy : uint8_t { Normal = 0, Fifo = 1, RR = 2, Batch = 3, Idle = 5 };
 
-inline bool isRtPolicy(Policy p) { return p == Policy::Fifo || p == Policy::RR; }
+inline bool isRtPolicy(Policy p) {
+    return p == Policy::Fifo || p == Policy::RR;
+}
 std::string_view policyName(Policy p);
 bool parsePolicy(std::string_view s, Policy& out);
 
@@ -49,8 +51,8 @@ enum class KernelProfile : uint8_t { V6_18, V6_12 };
 // Execution context of a running task: where a reschedule may happen (kernel/entry/common.c:
 // exit_to_user_mode_loop(), raw_irqentry_exit_cond_resched(); kernel/sched/core.c: __cond_resched()).
 enum class ExecMode : uint8_t {
-    User,          // user space: any interrupt return may reschedule
-    Kernel,        // kernel, preemption enabled (cond_resched()/might_resched() points optional)
+    User,           // user space: any interrupt return may reschedule
+    Kernel,         // kernel, preemption enabled (cond_resched()/might_resched() points optional)
     KernelNoPreempt // kernel with preempt_count > 0: nothing until preempt_enable()
 };
 std::string_view execModeName(ExecMode m);
@@ -60,15 +62,15 @@ enum class ReschedBit : uint8_t { Eager = 0, Lazy = 1 };
 
 // Why a need-resched bit was set (the caller of resched_curr / resched_curr_lazy).
 enum class ReschedReason : uint8_t {
-    WakeupPreempt,     // check_preempt_wakeup_fair() picked the wakee
-    SliceExpired,      // update_curr(): update_deadline() renewed the request
-    ProtectionEnded,   // update_curr(): curr ran past vprot (6.17+) / did_preempt_short (6.12)
-    LazyPromoted,      // sched_tick(): TIF_NEED_RESCHED_LAZY upgraded to TIF_NEED_RESCHED
-    IdleWakeup,        // a task became runnable on an idle CPU (idle always gets the eager bit)
-    ClassPreempt,      // a wakee of a higher class (RT over fair, RT prio)
-    RrSliceExpired,    // task_tick_rt(): SCHED_RR time slice used up
-    HrTick,            // HRTICK timer fired at the end of the slice
-    Attribute,         // nice / policy / slice change of the running task (prio_changed_fair)
+    WakeupPreempt,   // check_preempt_wakeup_fair() picked the wakee
+    SliceExpired,    // update_curr(): update_deadline() renewed the request
+    ProtectionEnded, // update_curr(): curr ran past vprot (6.17+) / did_preempt_short (6.12)
+    LazyPromoted,    // sched_tick(): TIF_NEED_RESCHED_LAZY upgraded to TIF_NEED_RESCHED
+    IdleWakeup,      // a task became runnable on an idle CPU (idle always gets the eager bit)
+    ClassPreempt,    // a wakee of a higher class (RT over fair, RT prio)
+    RrSliceExpired,  // task_tick_rt(): SCHED_RR time slice used up
+    HrTick,          // HRTICK timer fired at the end of the slice
+    Attribute,       // nice / policy / slice change of the running task (prio_changed_fair)
     Count
 };
 std::string_view reschedReasonName(ReschedReason r);
@@ -77,23 +79,23 @@ std::string_view reschedReasonName(ReschedReason r);
 // points (kernel/entry/common.c; kernel/sched/core.c: preempt_schedule(), preempt_schedule_irq(),
 // __cond_resched()) plus blocking.
 enum class SwitchPoint : uint8_t {
-    Block,          // went to sleep: schedule() with a non-running state (voluntary)
-    Exit,           // do_task_dead()
-    Yield,          // sched_yield()
-    ExitToUser,     // exit_to_user_mode_loop(): either bit set
-    IrqReturn,      // irqentry_exit_cond_resched() -> preempt_schedule_irq() (eager bit)
-    PreemptEnable,  // preempt_enable() reaching 0 -> preempt_schedule() (eager bit)
-    CondResched,    // cond_resched() (none / voluntary models)
-    MightResched,   // might_resched() inside might_sleep() (voluntary model)
-    IdleExit,       // the idle loop saw need_resched()
+    Block,         // went to sleep: schedule() with a non-running state (voluntary)
+    Exit,          // do_task_dead()
+    Yield,         // sched_yield()
+    ExitToUser,    // exit_to_user_mode_loop(): either bit set
+    IrqReturn,     // irqentry_exit_cond_resched() -> preempt_schedule_irq() (eager bit)
+    PreemptEnable, // preempt_enable() reaching 0 -> preempt_schedule() (eager bit)
+    CondResched,   // cond_resched() (none / voluntary models)
+    MightResched,  // might_resched() inside might_sleep() (voluntary model)
+    IdleExit,      // the idle loop saw need_resched()
     Count
 };
 std::string_view switchPointName(SwitchPoint p);
 // SM_PREEMPT switches print prev_state "R+" and never count as voluntary (kernel/sched/core.c:
 // __schedule(); include/trace/events/sched.h: __trace_sched_switch_state()).
 inline bool isPreemptMode(SwitchPoint p) {
-    return p == SwitchPoint::IrqReturn || p == SwitchPoint::PreemptEnable ||
-           p == SwitchPoint::CondResched || p == SwitchPoint::MightResched;
+    return p == SwitchPoint::IrqReturn || p == SwitchPoint::PreemptEnable || p == SwitchPoint::CondResched ||
+           p == SwitchPoint::MightResched;
 }
 
 // prev_state of a sched_switch as ftrace prints it.

@@ -38,7 +38,8 @@ bool Engine::balanceFrom(CpuId dst, CpuId src, int maxMoves, bool ignoreHot) {
         moves.push_back(id);
         return true;
     });
-    for (TaskId id : moves) migrateQueued(id, src, dst);
+    for (TaskId id : moves)
+        migrateQueued(id, src, dst);
     return !moves.empty();
 }
 

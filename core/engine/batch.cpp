@@ -40,8 +40,10 @@ constexpr Time kHorizon = 500 * kNsPerUs;
 
 // Loop counters: most programs have one or two loops, too few for a memcpy() call to pay.
 void copyCounters(const int64_t* from, size_t n, int64_t* to) {
-    if (n == 1) *to = *from;
-    else std::copy_n(from, n, to);
+    if (n == 1)
+        *to = *from;
+    else
+        std::copy_n(from, n, to);
 }
 } // namespace
 
@@ -103,8 +105,8 @@ void Engine::planBatch(CpuId c) {
 bool Engine::continueAsBatch(CpuId c) {
     CpuRq& rq = rqs_[size_t(c)];
     const Task& t = tasks_[size_t(rq.curr)];
-    if (!opts_.batchOps || rq.segRefused || t.resume != Resume::Continue || !t.opStarted || rq.flag[size_t(ReschedBit::Eager)] ||
-        rq.flag[size_t(ReschedBit::Lazy)])
+    if (!opts_.batchOps || rq.segRefused || t.resume != Resume::Continue || !t.opStarted ||
+        rq.flag[size_t(ReschedBit::Eager)] || rq.flag[size_t(ReschedBit::Lazy)])
         return false;
     planBatch(c);
     if (!rq.batching()) return false;
@@ -149,38 +151,44 @@ bool Engine::continueAsBatch(CpuId c) {
 // again. The position is in scalars, not a struct: a struct copied between chains is read back
 // wider than its fields were just written, which stalls store-to-load forwarding (measured: a
 // fifth of the planning time).
-[[gnu::always_inline]] inline Time Engine::walkChain(CpuId c, const Task& t, const Op* ops, uint32_t n, uint32_t& ip, int64_t& iterations,
-                                                    bool& channelOp, ExecMode& mode, Rng& rng, int64_t* loops, Time at, BatchPlan* plan,
-                                                    uint32_t& nOps, bool& drew, bool action) {
+[[gnu::always_inline]] inline Time Engine::walkChain(CpuId c, const Task& t, const Op* ops, uint32_t n,
+                                                     uint32_t& ip, int64_t& iterations, bool& channelOp,
+                                                     ExecMode& mode, Rng& rng, int64_t* loops, Time at,
+                                                     BatchPlan* plan, uint32_t& nOps, bool& drew,
+                                                     bool action) {
     for (;; action = true) {
         const Op& op = ops[ip];
         bool jump = false;
         if (!action) {
             if (op.kind == OpKind::Loop) return -1; // (a loop has no syscall to return from)
-        } else switch (op.kind) {
-        case OpKind::Run: break;
-        case OpKind::Loop:
-            iterations++;
-            drew = true; // a counter may move: a refusal after it walks the chains again
-            jump = op.until > 0 ? at - t.startedAt < op.until : op.count == 0 || loopCounts(op, loops[op.loopSlot]);
-            break;
-        // Two cases, so that reserve() is inlined with its direction known: whether a plan meets
-        // a write or a read is a coin toss across tasks, and testing it again inside reserve()
-        // was mispredicted as often as the switch (callgrind --branch-sim: 1.4 M of 23 M).
-        case OpKind::Write:
-            channelOp = true;
-            if (!plan) break;
-            if (op.measureWake || nOps == kMaxChainOps || !reserve(c, op.channel, true)) return -1;
-            plan->ops[nOps++] = uint32_t(op.channel) << 1 | 1u;
-            break;
-        case OpKind::Read:
-            channelOp = true;
-            if (!plan) break;
-            if (op.measureWake || nOps == kMaxChainOps || !reserve(c, op.channel, false)) return -1;
-            plan->ops[nOps++] = uint32_t(op.channel) << 1;
-            break;
-        default: return -1;
-        }
+        } else
+            switch (op.kind) {
+            case OpKind::Run:
+                break;
+            case OpKind::Loop:
+                iterations++;
+                drew = true; // a counter may move: a refusal after it walks the chains again
+                jump = op.until > 0 ? at - t.startedAt < op.until
+                                    : op.count == 0 || loopCounts(op, loops[op.loopSlot]);
+                break;
+            // Two cases, so that reserve() is inlined with its direction known: whether a plan meets
+            // a write or a read is a coin toss across tasks, and testing it again inside reserve()
+            // was mispredicted as often as the switch (callgrind --branch-sim: 1.4 M of 23 M).
+            case OpKind::Write:
+                channelOp = true;
+                if (!plan) break;
+                if (op.measureWake || nOps == kMaxChainOps || !reserve(c, op.channel, true)) return -1;
+                plan->ops[nOps++] = uint32_t(op.channel) << 1 | 1u;
+                break;
+            case OpKind::Read:
+                channelOp = true;
+                if (!plan) break;
+                if (op.measureWake || nOps == kMaxChainOps || !reserve(c, op.channel, false)) return -1;
+                plan->ops[nOps++] = uint32_t(op.channel) << 1;
+                break;
+            default:
+                return -1;
+            }
         // advanceOp(), or the loop's jump (which keeps the mode)
         if (jump) {
             ip = uint32_t(op.target);
@@ -194,8 +202,10 @@ bool Engine::continueAsBatch(CpuId c) {
         if (next.unplannable) return -1; // stopwatches and cycle classes
         const Time dur = cpuPhase(next, rng);
         drew = true;
-        if (next.kind == OpKind::Run) mode = next.mode;
-        else if (next.kind != OpKind::Loop && next.kind != OpKind::Exit) mode = ExecMode::Kernel;
+        if (next.kind == OpKind::Run)
+            mode = next.mode;
+        else if (next.kind != OpKind::Loop && next.kind != OpKind::Exit)
+            mode = ExecMode::Kernel;
         if (dur > 0) return dur;
     }
 }
@@ -207,8 +217,10 @@ bool Engine::continueAsBatch(CpuId c) {
 // horizon, before the pass that would leave the loop (the generic walk goes on from there), or at
 // a reservation that does not hold, which refuses the chain (returns true) before anything in it
 // was drawn or counted.
-[[gnu::always_inline]] inline bool Engine::walkPattern(CpuId c, const LoopPattern& pat, uint32_t& ip, int64_t& iterations, bool& channelOp,
-                                                       ExecMode& mode, Rng& rng, int64_t* loops, Time& at, BatchPlan& b, uint32_t& nOps) {
+[[gnu::always_inline]] inline bool Engine::walkPattern(CpuId c, const LoopPattern& pat, uint32_t& ip,
+                                                       int64_t& iterations, bool& channelOp, ExecMode& mode,
+                                                       Rng& rng, int64_t* loops, Time& at, BatchPlan& b,
+                                                       uint32_t& nOps) {
     const LoopPattern::Step* const steps = pat.steps.data();
     const uint32_t last = uint32_t(pat.steps.size()) - 1;
     PlannedChain* const chains = b.chains.data();
@@ -221,7 +233,8 @@ bool Engine::continueAsBatch(CpuId c) {
     int32_t end = kMaxChains;
     if (pat.count > 0) {
         const int64_t passes = left == 0 ? pat.count : left; // this one included
-        end = int32_t(std::min<int64_t>(end, size + (passes - 1) * (int64_t(last) + 1) + (int64_t(last) - j)));
+        end =
+            int32_t(std::min<int64_t>(end, size + (passes - 1) * (int64_t(last) + 1) + (int64_t(last) - j)));
     }
     const Time limit = now_ + kHorizon;
     Rng::State r = rng.state(); // in registers: the chains' and reservations' stores could alias it
@@ -300,7 +313,8 @@ void Engine::planChains(CpuId c) {
         bool channelOp1 = channelOp, drew = false;
         ExecMode mode1 = mode;
         const uint32_t opsBefore = nOps;
-        const Time dur = walkChain(c, t, ops, n, ip1, iterations1, channelOp1, mode1, rng, loops, at, &b, nOps, drew, action);
+        const Time dur = walkChain(c, t, ops, n, ip1, iterations1, channelOp1, mode1, rng, loops, at, &b,
+                                   nOps, drew, action);
         if (dur < 0) { // refused: the chain's own reservations go back
             b.refused = true;
             giveBack(b, opsBefore, nOps);
@@ -312,8 +326,8 @@ void Engine::planChains(CpuId c) {
                 ExecMode mode2 = t.opMode;
                 copyCounters(t.loopLeft.data(), slots, loops);
                 for (int32_t i = 0; i < b.size; ++i)
-                    walkChain(c, t, ops, n, ip2, iterations2, channelOp2, mode2, rng, loops, b.chains[size_t(i)].due, nullptr, none, drew2,
-                              b.actsFirst(i));
+                    walkChain(c, t, ops, n, ip2, iterations2, channelOp2, mode2, rng, loops,
+                              b.chains[size_t(i)].due, nullptr, none, drew2, b.actsFirst(i));
             }
             break;
         }
@@ -364,10 +378,13 @@ void Engine::runBatch(CpuId c, bool ownSegment) {
             if (ch.due > now_) break;
             if (inEvent_ && !ownSegment) { // would the op it ends have had its Segment popped first?
                 const Time since = end > first ? chains[end - 1].due : rq.batchOpSince;
-                if (!(since < event_.pushedAt || (since == event_.pushedAt && event_.kind == EventKind::Segment && c < event_.a))) break;
+                if (!(since < event_.pushedAt ||
+                      (since == event_.pushedAt && event_.kind == EventKind::Segment && c < event_.a)))
+                    break;
             }
         }
-        if (end > first) user += (ch.due - chains[end - 1].due) & -Time(chains[end - 1].mode == ExecMode::User);
+        if (end > first)
+            user += (ch.due - chains[end - 1].due) & -Time(chains[end - 1].mode == ExecMode::User);
         for (; k < ch.opsEnd; ++k) {
             Channel& q = channels_[size_t(b.ops[k] >> 1)];
             if (b.ops[k] & 1) {
@@ -419,8 +436,8 @@ void Engine::catchUpPosition(CpuId c) {
     const Op* const ops = programs_[size_t(t.program)].ops.data();
     const uint32_t n = uint32_t(programs_[size_t(t.program)].ops.size());
     for (int32_t i = 0; i < b.next; ++i)
-        walkChain(c, t, ops, n, t.ip, t.iterations, channelOp, mode, t.rng, t.loopLeft.data(), b.chains[size_t(i)].due, nullptr, none, drew,
-                  b.actsFirst(i));
+        walkChain(c, t, ops, n, t.ip, t.iterations, channelOp, mode, t.rng, t.loopLeft.data(),
+                  b.chains[size_t(i)].due, nullptr, none, drew, b.actsFirst(i));
     if (channelOp) t.blockedOnRead = false;
 }
 
@@ -455,7 +472,8 @@ void Engine::dropRestOfBatch(CpuId c) {
 void Engine::releaseBatch(CpuId c) {
     CpuRq& rq = rqs_[size_t(c)];
     for (int32_t i = 0; i < rq.batch.channelCount; ++i)
-        channels_[size_t(rq.batch.channels[size_t(i)])].batchers[size_t(c) / 64] &= ~(uint64_t(1) << (c % 64));
+        channels_[size_t(rq.batch.channels[size_t(i)])].batchers[size_t(c) / 64] &=
+            ~(uint64_t(1) << (c % 64));
     rq.batch.channelCount = 0;
     rq.batch.size = 0;
     rq.batch.next = 0;
@@ -465,13 +483,16 @@ void Engine::releaseBatch(CpuId c) {
 // that ends (runBatch(), cutBatch()) unlists its own CPU and nothing else, whose bit the walk has
 // already taken. Not the whole array copied first: reserve() has just set its bits with 8-byte
 // stores, and a copy reads them back in 16-byte pieces, which stalls store-to-load forwarding.
-size_t Engine::batcherWords() const { return (rqs_.size() + 63) / 64; }
+size_t Engine::batcherWords() const {
+    return (rqs_.size() + 63) / 64;
+}
 
 // Before an operation done the normal way on ch: the batches using ch catch up to now.
 void Engine::touchChannel(int32_t ch) {
     const size_t words = batcherWords();
     for (size_t w = 0; w < words; ++w)
-        for (uint64_t bits = channels_[size_t(ch)].batchers[w]; bits; bits &= bits - 1) runBatch(CpuId(w * 64 + size_t(std::countr_zero(bits))));
+        for (uint64_t bits = channels_[size_t(ch)].batchers[w]; bits; bits &= bits - 1)
+            runBatch(CpuId(w * 64 + size_t(std::countr_zero(bits))));
 }
 
 // After it: cut the batches on ch if the reservations no longer hold in every order.
@@ -479,14 +500,19 @@ void Engine::checkChannel(int32_t ch) {
     const Channel& q = channels_[size_t(ch)];
     const size_t words = batcherWords();
     uint64_t any = 0;
-    for (size_t w = 0; w < words; ++w) any |= q.batchers[w];
+    for (size_t w = 0; w < words; ++w)
+        any |= q.batchers[w];
     if (any == 0) return;
-    const bool writesHold = q.blockedReaders == 0 ? q.count + q.pendingWrites <= q.capacity : q.pendingWrites == 0;
+    const bool writesHold =
+        q.blockedReaders == 0 ? q.count + q.pendingWrites <= q.capacity : q.pendingWrites == 0;
     const int64_t low = q.count - q.pendingReads;
-    const bool readsHold = low >= 0 && (q.blockedWriters == 0 || (q.wakeAllWritersAt >= 0 ? low > q.wakeAllWritersAt : q.pendingReads == 0));
+    const bool readsHold =
+        low >= 0 &&
+        (q.blockedWriters == 0 || (q.wakeAllWritersAt >= 0 ? low > q.wakeAllWritersAt : q.pendingReads == 0));
     if (writesHold && readsHold) return;
     for (size_t w = 0; w < words; ++w)
-        for (uint64_t bits = q.batchers[w]; bits; bits &= bits - 1) cutBatch(CpuId(w * 64 + size_t(std::countr_zero(bits))));
+        for (uint64_t bits = q.batchers[w]; bits; bits &= bits - 1)
+            cutBatch(CpuId(w * 64 + size_t(std::countr_zero(bits))));
 }
 
 } // namespace sched

@@ -3,9 +3,9 @@
 // each, recorded when they are planned so that running them is replaying the record.
 #pragma once
 
-#include "engine/loop_counters.h"
 #include "base/rng.h"
 #include "base/types.h"
+#include "engine/loop_counters.h"
 
 #include <array>
 
@@ -17,7 +17,7 @@ namespace sched {
 // CPUs' work has gone through the cache.
 struct PlannedChain {
     Time due = 0;
-    uint16_t opsEnd = 0;    // its channel operations are BatchPlan::ops[previous opsEnd, opsEnd)
+    uint16_t opsEnd = 0;            // its channel operations are BatchPlan::ops[previous opsEnd, opsEnd)
     ExecMode mode = ExecMode::User; // the mode of the op it began
 };
 
@@ -29,7 +29,8 @@ struct ProgramPosition {
     Rng rng;
 };
 
-constexpr int kMaxChains = 16; // measured (16 of 12, 16, 24, 32, 48): longer plans mostly reserve room that a cut gives back
+constexpr int kMaxChains =
+    16; // measured (16 of 12, 16, 24, 32, 48): longer plans mostly reserve room that a cut gives back
 constexpr uint32_t kMaxChainOps = 4 * kMaxChains; // channel operations in one plan
 
 // The record's arrays, its loop counters and its list of channels are the CPU's own (a plan
@@ -39,19 +40,23 @@ constexpr uint32_t kMaxChainOps = 4 * kMaxChains; // channel operations in one p
 // the chains that ran are walked again from it). The fields every event on the CPU reads come
 // first (cpu_rq.h: they share a cache line with the Segment's).
 struct BatchPlan {
-    int32_t size = 0;          // chains planned
-    int32_t next = 0;          // the first chain not run yet
-    bool refused = false;      // planning stopped at a chain it refused, not at its length or the horizon
-    bool resumed = false;      // the first chain returns to the program after an action already done: it has none
-    Time end = 0;              // when the op the last chain begins ends: the batch's Segment
-    ProgramPosition last;      // after the last chain
+    int32_t size = 0;     // chains planned
+    int32_t next = 0;     // the first chain not run yet
+    bool refused = false; // planning stopped at a chain it refused, not at its length or the horizon
+    bool resumed = false; // the first chain returns to the program after an action already done: it has none
+    Time end = 0;         // when the op the last chain begins ends: the batch's Segment
+    ProgramPosition last; // after the last chain
     LoopCounters lastLoops;
-    int32_t channelCount = 0;  // channels[0, channelCount): those it holds reservations on (Channel::batchers lists the CPU)
+    int32_t channelCount =
+        0; // channels[0, channelCount): those it holds reservations on (Channel::batchers lists the CPU)
     std::array<PlannedChain, kMaxChains> chains;
     std::array<uint32_t, kMaxChainOps> ops; // channel << 1 | write
-    std::array<int32_t, kMaxChainOps> channels; // a channel joins only with an op reserved on it: never more than the ops
+    std::array<int32_t, kMaxChainOps>
+        channels; // a channel joins only with an op reserved on it: never more than the ops
     bool active() const { return next < size; }
-    bool actsFirst(int32_t chain) const { return chain > 0 || !resumed; } // the chain begins with its op's action
+    bool actsFirst(int32_t chain) const {
+        return chain > 0 || !resumed;
+    } // the chain begins with its op's action
     uint32_t opsBegin(int32_t chain) const { return chain == 0 ? 0 : chains[size_t(chain) - 1].opsEnd; }
     Time dueAfter(int32_t chain) const { return chain + 1 < size ? chains[size_t(chain) + 1].due : end; }
 };

@@ -13,18 +13,18 @@
 namespace sched {
 
 class CfsRq {
-public:
+  public:
     using Entities = std::vector<SchedEntity>;
 
     // --- state (fields named as in struct cfs_rq) ---
     EevdfTree timeline;
-    TaskId curr = kNoTask;     // running fair entity, not in the tree
-    int64_t avgVruntime = 0;   // S = sum over tree of w_i * (v_i - v0)
-    int64_t avgLoad = 0;       // W = sum over tree of w_i
-    int64_t minVruntime = 0;   // v0, monotonic
-    uint32_t nrQueued = 0;     // queued entities incl. curr and delayed sleepers
-    uint32_t nrDelayed = 0;    // sched_delayed entities among them
-    int64_t loadWeight = 0;    // sum of weights of queued entities incl. curr and delayed
+    TaskId curr = kNoTask;   // running fair entity, not in the tree
+    int64_t avgVruntime = 0; // S = sum over tree of w_i * (v_i - v0)
+    int64_t avgLoad = 0;     // W = sum over tree of w_i
+    int64_t minVruntime = 0; // v0, monotonic
+    uint32_t nrQueued = 0;   // queued entities incl. curr and delayed sleepers
+    uint32_t nrDelayed = 0;  // sched_delayed entities among them
+    int64_t loadWeight = 0;  // sum of weights of queued entities incl. curr and delayed
     uint64_t nextSeq = 1;
 
     // Runnable fair tasks (h_nr_runnable): queued minus delayed sleepers.

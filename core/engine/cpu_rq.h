@@ -3,10 +3,10 @@
 // need-resched bits, the tick, and what the engine needs to resume the running task's work.
 #pragma once
 
+#include "base/types.h"
 #include "engine/batch_plan.h"
 #include "engine/cfs_rq.h"
 #include "engine/rt_rq.h"
-#include "base/types.h"
 
 #include <array>
 #include <vector>
@@ -21,7 +21,7 @@ enum class SegmentKind : uint8_t { OpEnd, PreemptEnable, CondResched, MightResch
 // Behind the runqueues, with the arrays on the heap, they were six lines and three more loads:
 // cachegrind's first-level misses at a tenth of the seed-size messaging run 42.6 M -> 38.2 M.
 struct alignas(64) CpuRq {
-    TaskId curr = kNoTask;  // kNoTask = the idle task (swapper/N)
+    TaskId curr = kNoTask; // kNoTask = the idle task (swapper/N)
     // progress of curr's work: the pending Segment
     uint32_t segGen = 0;
     SegmentKind segKind = SegmentKind::OpEnd;
@@ -32,7 +32,7 @@ struct alignas(64) CpuRq {
     std::array<bool, 2> flag{};
     Time segStart = 0;
     Time segEnd = kNever;
-    Time segPushedAt = 0; // when the pending Segment was pushed (the queue's equal-time order)
+    Time segPushedAt = 0;  // when the pending Segment was pushed (the queue's equal-time order)
     Time batchOpSince = 0; // when the current op's Segment would have been pushed without the batch
     // A batch (batch.cpp): curr runs the planned chains of operations without a Segment
     // event each; the pending Segment is the end of the batch.
@@ -40,7 +40,7 @@ struct alignas(64) CpuRq {
 
     CfsRq cfs;
     RtRq rt;
-    uint32_t nrRunning = 0; // runnable tasks incl. curr, excl. delayed sleepers
+    uint32_t nrRunning = 0;   // runnable tasks incl. curr, excl. delayed sleepers
     int64_t runnableLoad = 0; // their summed weight (RT counts as NICE_0)
     std::array<Time, 2> flagSetAt{};
     std::array<ReschedReason, 2> flagReason{};

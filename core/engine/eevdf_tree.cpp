@@ -40,7 +40,8 @@ int32_t EevdfTree::merge(std::vector<SchedEntity>& ents, int32_t a, int32_t b) {
     return b;
 }
 
-void EevdfTree::split(std::vector<SchedEntity>& ents, int32_t t, const SchedEntity& key, int32_t& l, int32_t& r) {
+void EevdfTree::split(std::vector<SchedEntity>& ents, int32_t t, const SchedEntity& key, int32_t& l,
+                      int32_t& r) {
     if (t < 0) {
         l = r = -1;
         return;
@@ -65,8 +66,10 @@ int32_t EevdfTree::insertRec(std::vector<SchedEntity>& ents, int32_t t, int32_t 
         update(ents, id);
         return id;
     }
-    if (before(n, ents[size_t(t)])) ents[size_t(t)].left = insertRec(ents, ents[size_t(t)].left, id);
-    else ents[size_t(t)].right = insertRec(ents, ents[size_t(t)].right, id);
+    if (before(n, ents[size_t(t)]))
+        ents[size_t(t)].left = insertRec(ents, ents[size_t(t)].left, id);
+    else
+        ents[size_t(t)].right = insertRec(ents, ents[size_t(t)].right, id);
     update(ents, t);
     return t;
 }
@@ -106,13 +109,17 @@ bool EevdfTree::erase(std::vector<SchedEntity>& ents, int32_t id) {
 int32_t EevdfTree::leftmost(const std::vector<SchedEntity>& ents) const {
     int32_t n = root_;
     if (n < 0) return -1;
-    while (ents[size_t(n)].left >= 0) n = ents[size_t(n)].left;
+    while (ents[size_t(n)].left >= 0)
+        n = ents[size_t(n)].left;
     return n;
 }
 
 size_t EevdfTree::sizeSlow(const std::vector<SchedEntity>& ents) const {
     size_t n = 0;
-    forEachInOrder(ents, [&](int32_t) { ++n; return true; });
+    forEachInOrder(ents, [&](int32_t) {
+        ++n;
+        return true;
+    });
     return n;
 }
 

@@ -13,7 +13,7 @@
 namespace sched {
 
 class EevdfTree {
-public:
+  public:
     int32_t root() const { return root_; }
     bool empty() const { return root_ < 0; }
     void insert(std::vector<SchedEntity>& ents, int32_t id, uint64_t seq);
@@ -25,21 +25,21 @@ public:
 
     friend bool operator==(const EevdfTree&, const EevdfTree&) = default;
 
-private:
+  private:
     static bool before(const SchedEntity& a, const SchedEntity& b) {
         // entity_before(): earlier deadline first; equal deadlines by insertion order.
         return a.deadline < b.deadline || (a.deadline == b.deadline && a.seq < b.seq);
     }
     static void update(std::vector<SchedEntity>& ents, int32_t n);
     static int32_t merge(std::vector<SchedEntity>& ents, int32_t a, int32_t b);
-    static void split(std::vector<SchedEntity>& ents, int32_t t, const SchedEntity& key, int32_t& l, int32_t& r);
+    static void split(std::vector<SchedEntity>& ents, int32_t t, const SchedEntity& key, int32_t& l,
+                      int32_t& r);
     static int32_t insertRec(std::vector<SchedEntity>& ents, int32_t t, int32_t id);
     static int32_t eraseRec(std::vector<SchedEntity>& ents, int32_t t, int32_t id, bool& found);
     int32_t root_ = -1;
 };
 
-template <class Fn>
-void EevdfTree::forEachInOrder(const std::vector<SchedEntity>& ents, Fn&& fn) const {
+template <class Fn> void EevdfTree::forEachInOrder(const std::vector<SchedEntity>& ents, Fn&& fn) const {
     int32_t stack[128];
     int sp = 0;
     int32_t n = root_;

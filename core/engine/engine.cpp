@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // Engine set-up, the stepping API, event dispatch and live parameter changes.
 #include "engine/engine.h"
-#include "engine/limits.h"
 #include "base/duration.h"
+#include "engine/limits.h"
 
 #include <algorithm>
 
@@ -18,7 +18,8 @@ Engine::Engine(const SchedConfig& config, uint64_t seed, TraceOptions opts)
 }
 
 int32_t Engine::addProgram(Program p) {
-    for (Op& op : p.ops) op.unplannable = op.clock != 0 || op.cycle >= 0; // also for programs never finalize()d
+    for (Op& op : p.ops)
+        op.unplannable = op.clock != 0 || op.cycle >= 0; // also for programs never finalize()d
     programs_.push_back(std::move(p));
     patterns_.push_back(LoopPattern::of(programs_.back()));
     return int32_t(programs_.size() - 1);
@@ -52,7 +53,8 @@ TaskId Engine::newTask(const TaskSpec& spec, TaskId parent) {
     if (!isRtPolicy(t.policy)) t.rtPriority = 0;
     t.affinity = spec.affinity;
     if (t.affinity.none())
-        for (int c = 0; c < cfg_.cpus; ++c) t.affinity.set(size_t(c));
+        for (int c = 0; c < cfg_.cpus; ++c)
+            t.affinity.set(size_t(c));
     t.cpu = spec.startCpu >= 0 ? std::min<CpuId>(spec.startCpu, cfg_.cpus - 1) : 0;
     t.program = spec.program;
     t.loopLeft.assign(size_t(programs_[size_t(spec.program)].loopSlots), 0);
@@ -65,16 +67,20 @@ TaskId Engine::newTask(const TaskSpec& spec, TaskId parent) {
     se.load = loadWeightFor(t.policy, t.nice);
     // sched_setattr(sched_runtime): custom slice clamped to [0.1 ms, 100 ms].
     se.customSlice = spec.slice > 0;
-    se.slice = se.customSlice ? std::clamp<Time>(spec.slice, kCustomSliceMin, kCustomSliceMax) : cfg_.baseSlice();
+    se.slice =
+        se.customSlice ? std::clamp<Time>(spec.slice, kCustomSliceMin, kCustomSliceMax) : cfg_.baseSlice();
     tasks_.push_back(std::move(t));
     ents_.push_back(se);
-    trace_.tasks.push_back(TraceTask{tasks_.back().pid, tasks_.back().tgid, tasks_.back().comm, tasks_.back().kernelPrio(),
+    trace_.tasks.push_back(TraceTask{tasks_.back().pid, tasks_.back().tgid, tasks_.back().comm,
+                                     tasks_.back().kernelPrio(),
                                      parent >= 0 ? tasks_[size_t(parent)].pid : 0});
     queue_.push(std::max(spec.start, now_), now_, EventKind::TaskStart, id);
     return id;
 }
 
-TaskId Engine::spawn(const TaskSpec& spec) { return newTask(spec, kNoTask); }
+TaskId Engine::spawn(const TaskSpec& spec) {
+    return newTask(spec, kNoTask);
+}
 
 void Engine::scheduleChange(const ParamChange& c, Time at) {
     changes_.push_back(c);
@@ -102,12 +108,16 @@ void Engine::startTask(TaskId id) {
 
 bool Engine::isLive(const Event& e) const {
     switch (e.kind) {
-    case EventKind::Tick: return rqs_[size_t(e.a)].tickOn && e.gen == rqs_[size_t(e.a)].tickGen;
-    case EventKind::Segment: return e.gen == rqs_[size_t(e.a)].segGen;
-    case EventKind::HrTick: return e.gen == rqs_[size_t(e.a)].hrtickGen;
+    case EventKind::Tick:
+        return rqs_[size_t(e.a)].tickOn && e.gen == rqs_[size_t(e.a)].tickGen;
+    case EventKind::Segment:
+        return e.gen == rqs_[size_t(e.a)].segGen;
+    case EventKind::HrTick:
+        return e.gen == rqs_[size_t(e.a)].hrtickGen;
     case EventKind::Timer:
         return e.gen == tasks_[size_t(e.a)].timerGen && tasks_[size_t(e.a)].state == TaskState::Sleeping;
-    default: return true;
+    default:
+        return true;
     }
 }
 
@@ -120,7 +130,9 @@ EventQueue::Head Engine::liveHead() {
     }
 }
 
-bool Engine::peekLive() { return liveHead().event != nullptr; }
+bool Engine::peekLive() {
+    return liveHead().event != nullptr;
+}
 
 Time Engine::nextEventTime() {
     const EventQueue::Head h = liveHead();
@@ -165,13 +177,27 @@ void Engine::handle() {
 
 void Engine::dispatch(const Event& e) {
     switch (e.kind) {
-    case EventKind::Tick: onTick(e.a); break;
-    case EventKind::Segment: onSegment(e.a); break;
-    case EventKind::Timer: onTimer(e.a); break;
-    case EventKind::Ipi: onIpi(e.a); break;
-    case EventKind::IdleExit: onIdleExit(e.a); break;
-    case EventKind::HrTick: onHrTick(e.a); break;
-    case EventKind::TaskStart: startTask(e.a); break;
+    case EventKind::Tick:
+        onTick(e.a);
+        break;
+    case EventKind::Segment:
+        onSegment(e.a);
+        break;
+    case EventKind::Timer:
+        onTimer(e.a);
+        break;
+    case EventKind::Ipi:
+        onIpi(e.a);
+        break;
+    case EventKind::IdleExit:
+        onIdleExit(e.a);
+        break;
+    case EventKind::HrTick:
+        onHrTick(e.a);
+        break;
+    case EventKind::TaskStart:
+        startTask(e.a);
+        break;
     case EventKind::Change: {
         const std::string err = apply(changes_[size_t(e.a)]);
         if (!err.empty()) error_ = err;
@@ -181,7 +207,8 @@ void Engine::dispatch(const Event& e) {
 }
 
 void Engine::runUntil(Time t) {
-    while (!finished_ && popLive(t)) handle();
+    while (!finished_ && popLive(t))
+        handle();
     now_ = std::max(now_, t);
 }
 
@@ -204,7 +231,8 @@ bool Engine::runUntilTick(Time limit) {
 
 int64_t Engine::contextSwitches() const {
     int64_t n = 0;
-    for (const auto& rq : rqs_) n += rq.nrSwitches;
+    for (const auto& rq : rqs_)
+        n += rq.nrSwitches;
     return n;
 }
 
@@ -228,7 +256,7 @@ void Engine::finish() {
         syncProgress(c);
         CpuRq& rq = rqs_[size_t(c)];
         if (rq.batching()) dropRestOfBatch(c); // a batch part-way (batch.cpp)
-        clearFlags(c, kStillRunning); // bits still set when the run ends are closed here
+        clearFlags(c, kStillRunning);          // bits still set when the run ends are closed here
         if (rq.curr < 0) continue;
         trace_.slices.push(rq.sliceStart, now_, rq.curr, uint16_t(c), kStillRunning, kNoReason);
         rq.busyTime += now_ - rq.sliceStart;

@@ -42,14 +42,14 @@ namespace sched {
 
 struct TaskSpec {
     std::string comm = "task";
-    int group = -1;        // tasks with the same group share a tgid (threads of one process)
+    int group = -1; // tasks with the same group share a tgid (threads of one process)
     int32_t program = 0;
     Policy policy = Policy::Normal;
     int nice = 0;
     int rtPriority = 0;
-    Time slice = 0;        // custom slice (sched_attr.sched_runtime), 0 = base slice
-    CpuMask affinity;      // empty = all CPUs
-    CpuId startCpu = -1;   // -1 = fork balancing picks the idlest CPU
+    Time slice = 0;      // custom slice (sched_attr.sched_runtime), 0 = base slice
+    CpuMask affinity;    // empty = all CPUs
+    CpuId startCpu = -1; // -1 = fork balancing picks the idlest CPU
     Time start = 0;
 };
 
@@ -101,24 +101,24 @@ struct TraceOptions {
 };
 
 class Engine {
-public:
+  public:
     Engine(const SchedConfig& config, uint64_t seed, TraceOptions opts = {});
 
     // --- set-up (before or during the run) ---
-    int32_t addProgram(Program p);          // p must be finalize()d
+    int32_t addProgram(Program p); // p must be finalize()d
     int32_t addChannel(int capacity, int64_t wakeAllWritersAt = -1, bool syncWake = true);
-    TaskId spawn(const TaskSpec& spec);     // starts at spec.start
+    TaskId spawn(const TaskSpec& spec); // starts at spec.start
     void scheduleChange(const ParamChange& c, Time at);
 
     // --- stepping ---
-    bool step();                            // one event; false when nothing is left to do
-    bool peekLive();                        // drop cancelled events at the head; false if none left
-    Time nextEventTime();                   // the next live event's time, kNever if none
-    void runUntil(Time t);                  // all events with time <= t; now() becomes t
-    bool runUntilSwitch(Time limit);        // until the next context switch (true) or limit
+    bool step();                     // one event; false when nothing is left to do
+    bool peekLive();                 // drop cancelled events at the head; false if none left
+    Time nextEventTime();            // the next live event's time, kNever if none
+    void runUntil(Time t);           // all events with time <= t; now() becomes t
+    bool runUntilSwitch(Time limit); // until the next context switch (true) or limit
     bool runUntilTick(Time limit);
     std::string apply(const ParamChange& c); // now, at now(); returns an error text or empty
-    void finish();                          // close open slices and flags at now(); terminal
+    void finish();                           // close open slices and flags at now(); terminal
 
     // --- rewind ---
     // A copy of the whole state except the trace, which only grows: the snapshot remembers how
@@ -150,7 +150,7 @@ public:
     // The last error a task program hit (empty if none), e.g. a spin without progress.
     const std::string& error() const { return error_; }
 
-private:
+  private:
     // rewind.cpp
     struct TraceMark {
         size_t tasks = 0, slices = 0, flags = 0, wakeups = 0, migrations = 0, samples = 0, markers = 0;
@@ -239,10 +239,11 @@ private:
     // batch.cpp
     void planBatch(CpuId c);
     void planChains(CpuId c);
-    Time walkChain(CpuId c, const Task& t, const Op* ops, uint32_t n, uint32_t& ip, int64_t& iterations, bool& channelOp, ExecMode& mode,
-                   Rng& rng, int64_t* loops, Time at, BatchPlan* plan, uint32_t& nOps, bool& drew, bool action);
-    bool walkPattern(CpuId c, const LoopPattern& pat, uint32_t& ip, int64_t& iterations, bool& channelOp, ExecMode& mode, Rng& rng,
-                     int64_t* loops, Time& at, BatchPlan& b, uint32_t& nOps);
+    Time walkChain(CpuId c, const Task& t, const Op* ops, uint32_t n, uint32_t& ip, int64_t& iterations,
+                   bool& channelOp, ExecMode& mode, Rng& rng, int64_t* loops, Time at, BatchPlan* plan,
+                   uint32_t& nOps, bool& drew, bool action);
+    bool walkPattern(CpuId c, const LoopPattern& pat, uint32_t& ip, int64_t& iterations, bool& channelOp,
+                     ExecMode& mode, Rng& rng, int64_t* loops, Time& at, BatchPlan& b, uint32_t& nOps);
     void catchUpPosition(CpuId c);
     bool reserve(CpuId c, int32_t ch, bool write);
     void giveBack(const BatchPlan& b, uint32_t from, uint32_t to);
@@ -305,7 +306,7 @@ private:
     // of a busy machine reads four words instead of every runqueue (idle_cpu()).
     std::array<uint64_t, kMaxCpus / 64> busyCpus_{};
     Time nohzNextBalance_ = 0;
-    TraceMark snapMark_; // in a snapshot: the trace lengths it corresponds to
+    TraceMark snapMark_;   // in a snapshot: the trace lengths it corresponds to
     uint32_t forgets_ = 0; // forgetRecorded() calls: part of the trace's state, not copied by copyStateFrom()
     Trace trace_;
 };

@@ -22,14 +22,14 @@
 namespace sched {
 
 enum class EventKind : uint8_t {
-    Tick,        // a = cpu, gen = tick generation
-    Segment,     // a = cpu: the running task reaches the end of its work or a preemption point
-    Timer,       // a = task: hrtimer expiry (sleep or periodic timer)
-    Ipi,         // a = cpu: resched IPI arrives
-    IdleExit,    // a = cpu: the idle loop notices need_resched()
-    HrTick,      // a = cpu: HRTICK slice timer
-    TaskStart,   // a = task: the scenario starts this task (wake_up_new_task)
-    Change       // a = index of a scheduled parameter change
+    Tick,      // a = cpu, gen = tick generation
+    Segment,   // a = cpu: the running task reaches the end of its work or a preemption point
+    Timer,     // a = task: hrtimer expiry (sleep or periodic timer)
+    Ipi,       // a = cpu: resched IPI arrives
+    IdleExit,  // a = cpu: the idle loop notices need_resched()
+    HrTick,    // a = cpu: HRTICK slice timer
+    TaskStart, // a = task: the scenario starts this task (wake_up_new_task)
+    Change     // a = index of a scheduled parameter change
 };
 
 struct Event {
@@ -42,7 +42,7 @@ struct Event {
 };
 
 class EventQueue {
-public:
+  public:
     void push(Time t, Time pushedAt, EventKind kind, int32_t a, uint32_t gen = 0) {
         if (kind == EventKind::Segment) {
             setSegment(a, t, pushedAt, gen);
@@ -76,7 +76,7 @@ public:
     }
     Event pop() { return pop(head()); }
 
-private:
+  private:
     static bool less(const Event& x, const Event& y) {
         if (x.time != y.time) return x.time < y.time;
         if (x.pushedAt != y.pushedAt) return x.pushedAt < y.pushedAt;
@@ -127,9 +127,9 @@ private:
     uint64_t seq_ = 0;
     std::vector<Event> slots_; // the pending Segment of each CPU; seq: 1 holds one, 0 empty
     std::vector<uint64_t> time_, key_;
-    uint32_t width_ = 0;       // leaves: a power of two
-    int32_t segments_ = 0;     // slots holding a Segment
-    int32_t popped_ = -1;      // a CPU whose path waits for settle()
+    uint32_t width_ = 0;   // leaves: a power of two
+    int32_t segments_ = 0; // slots holding a Segment
+    int32_t popped_ = -1;  // a CPU whose path waits for settle()
 };
 
 inline void EventQueue::replay(uint32_t cpu) {
@@ -138,7 +138,8 @@ inline void EventQueue::replay(uint32_t cpu) {
     for (; j > 1; j /= 2) {
         const uint32_t o = j ^ 1;
         const uint64_t ot = time_[o], ok = key_[o];
-        __extension__ typedef unsigned __int128 U128; // (time, key) as one number: a compare and a subtract-with-borrow
+        __extension__ typedef unsigned __int128
+            U128; // (time, key) as one number: a compare and a subtract-with-borrow
         const uint64_t other = ((U128(ot) << 64) | ok) < ((U128(t) << 64) | k); // the other node is earlier
         const uint64_t m = 0 - other;
         t ^= (t ^ ot) & m;
@@ -152,18 +153,22 @@ inline void EventQueue::setSegment(int32_t cpu, Time time, Time pushedAt, uint32
     popped_ = -1;
     if (uint32_t(cpu) >= width_) { // grow: a power of two of leaves, every path replayed
         uint32_t w = 1;
-        while (w <= uint32_t(cpu)) w *= 2;
+        while (w <= uint32_t(cpu))
+            w *= 2;
         slots_.resize(w, Event{0, 0, 0, 0, 0, EventKind::Segment});
         const uint32_t old = width_;
         std::vector<uint64_t> time(2 * size_t(w), ~uint64_t(0)), key(2 * size_t(w), ~uint64_t(0));
-        for (uint32_t i = 0; i < old; ++i) time[w + i] = time_[old + i], key[w + i] = key_[old + i];
+        for (uint32_t i = 0; i < old; ++i)
+            time[w + i] = time_[old + i], key[w + i] = key_[old + i];
         time_ = std::move(time), key_ = std::move(key);
         width_ = w;
-        for (uint32_t i = 0; i < w; ++i) replay(i);
+        for (uint32_t i = 0; i < w; ++i)
+            replay(i);
     }
     Event& slot = slots_[size_t(cpu)];
     segments_ += 1 - int32_t(slot.seq);
-    slot.time = time, slot.pushedAt = pushedAt, slot.seq = 1, slot.a = cpu, slot.gen = gen, slot.kind = EventKind::Segment;
+    slot.time = time, slot.pushedAt = pushedAt, slot.seq = 1, slot.a = cpu, slot.gen = gen,
+    slot.kind = EventKind::Segment;
     setLeaf(uint32_t(cpu), uint64_t(time), uint64_t(pushedAt));
     replay(uint32_t(cpu));
 }

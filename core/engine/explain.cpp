@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // The inspector's prose: why the running task holds its CPU, and where a pending need-resched
 // bit will act, read off the engine's state with the rules the decisions themselves use.
-#include "engine/engine.h"
 #include "base/duration.h"
+#include "engine/engine.h"
 
 namespace sched {
 
@@ -16,15 +16,18 @@ std::string Engine::describePendingSwitch(CpuId c) const {
     const ReschedBit bit = nr ? ReschedBit::Eager : ReschedBit::Lazy;
     std::string s = std::string(" ") + (nr ? "TIF_NEED_RESCHED" : "TIF_NEED_RESCHED_LAZY") + " is set (" +
                     std::string(reschedReasonName(rq.flagReason[size_t(bit)])) + ", " +
-                    formatMs3(now_ - rq.flagSetAt[size_t(bit)]) + " ms ago); under preempt=" +
-                    std::string(preemptModelName(cfg_.preempt)) + " the switch happens ";
+                    formatMs3(now_ - rq.flagSetAt[size_t(bit)]) +
+                    " ms ago); under preempt=" + std::string(preemptModelName(cfg_.preempt)) +
+                    " the switch happens ";
     const Task& t = tasks_[size_t(rq.curr)];
     const ExecMode mode = effectiveMode(t);
     if (mode == ExecMode::User) return s + "at the next interrupt return to user mode or system call.";
-    if (!nr) return s + "when it returns to user mode or blocks" +
-                    (cfg_.preempt == PreemptModel::Lazy ? ", or after the next tick promotes the bit." : ".");
+    if (!nr)
+        return s + "when it returns to user mode or blocks" +
+               (cfg_.preempt == PreemptModel::Lazy ? ", or after the next tick promotes the bit." : ".");
     if (mode == ExecMode::KernelNoPreempt)
-        return s + (irqPreemptible() ? "at the preempt_enable() that ends its non-preemptible section." : "when it returns to user mode or blocks.");
+        return s + (irqPreemptible() ? "at the preempt_enable() that ends its non-preemptible section."
+                                     : "when it returns to user mode or blocks.");
     if (irqPreemptible()) return s + "at the next interrupt return (tick, IPI) into this kernel code.";
     const Program& prog = programs_[size_t(t.program)];
     const Op* op = t.ip < prog.ops.size() ? &prog.ops[t.ip] : nullptr;
@@ -43,14 +46,19 @@ std::string Engine::describePick(CpuId c) const {
     const SchedEntity& se = ents_[size_t(rq.curr)];
     const int64_t V = rq.cfs.avgVruntimeValue(ents_);
     auto ms = [](int64_t v) { return formatMs3(v) + " ms"; };
-    s += " Its vruntime is " + ms(se.vruntime - V) + " from V, its deadline " + ms(se.deadline - V) + " from V.";
-    s += rq.cfs.entityEligible(ents_, rq.curr) ? " It is eligible (vruntime <= V)."
-                                              : " It is no longer eligible (vruntime > V): the next pick chooses another task.";
-    if (currProtected(c)) s += " Its slice is protected (RUN_TO_PARITY) for " + ms(se.vprot - se.vruntime) + " more of vruntime.";
+    s += " Its vruntime is " + ms(se.vruntime - V) + " from V, its deadline " + ms(se.deadline - V) +
+         " from V.";
+    s += rq.cfs.entityEligible(ents_, rq.curr)
+             ? " It is eligible (vruntime <= V)."
+             : " It is no longer eligible (vruntime > V): the next pick chooses another task.";
+    if (currProtected(c))
+        s += " Its slice is protected (RUN_TO_PARITY) for " + ms(se.vprot - se.vruntime) +
+             " more of vruntime.";
     const int32_t left = rq.cfs.timeline.leftmost(ents_);
     if (left >= 0)
-        s += " Earliest queued deadline: " + tasks_[size_t(left)].comm + ":" + std::to_string(tasks_[size_t(left)].pid) + " at " +
-             ms(ents_[size_t(left)].deadline - V) + (rq.cfs.entityEligible(ents_, left) ? " (eligible)." : " (not eligible).");
+        s += " Earliest queued deadline: " + tasks_[size_t(left)].comm + ":" +
+             std::to_string(tasks_[size_t(left)].pid) + " at " + ms(ents_[size_t(left)].deadline - V) +
+             (rq.cfs.entityEligible(ents_, left) ? " (eligible)." : " (not eligible).");
     s += describePendingSwitch(c);
     return s;
 }

@@ -9,7 +9,9 @@
 
 namespace sched {
 
-Time Engine::entitySlice(const SchedEntity& se) const { return se.customSlice ? se.slice : cfg_.baseSlice(); }
+Time Engine::entitySlice(const SchedEntity& se) const {
+    return se.customSlice ? se.slice : cfg_.baseSlice();
+}
 
 // update_deadline(): a request is renewed only once vruntime reaches the deadline, and the new
 // deadline is computed from the current vruntime.
@@ -40,13 +42,15 @@ void Engine::updateCurr(CpuId c, bool fromTick) {
     if (rq.cfs.nrQueued == 1) return; // a lone task is never rescheduled by the fair class
     if (cfg_.profile == KernelProfile::V6_18) {
         if (renewed || se.vprot - se.vruntime <= 0)
-            reschedCurr(c, ReschedBit::Lazy, renewed ? ReschedReason::SliceExpired : ReschedReason::ProtectionEnded);
+            reschedCurr(c, ReschedBit::Lazy,
+                        renewed ? ReschedReason::SliceExpired : ReschedReason::ProtectionEnded);
     } else {
         // 6.12 did_preempt_short(): protection cancelled (or stale) and curr no longer eligible.
         const bool didPreemptShort = cfg_.features[Feature::PreemptShort] && se.vlag != se.deadline &&
                                      !rq.cfs.entityEligible(ents_, t);
         if (renewed || didPreemptShort)
-            reschedCurr(c, ReschedBit::Eager, renewed ? ReschedReason::SliceExpired : ReschedReason::ProtectionEnded);
+            reschedCurr(c, ReschedBit::Eager,
+                        renewed ? ReschedReason::SliceExpired : ReschedReason::ProtectionEnded);
     }
 }
 
@@ -104,7 +108,8 @@ bool Engine::dequeueEntity(CpuId c, TaskId t, bool sleep, bool delayedFinish, bo
     CfsRq& cfs = rqs_[size_t(c)].cfs;
     SchedEntity& se = ents_[size_t(t)];
     updateCurr(c, false);
-    if (!delayedFinish && sleep && mayDelay && cfg_.features[Feature::DelayDequeue] && !cfs.entityEligible(ents_, t)) {
+    if (!delayedFinish && sleep && mayDelay && cfg_.features[Feature::DelayDequeue] &&
+        !cfs.entityEligible(ents_, t)) {
         // Negative lag may not be shed by sleeping: stay queued until picked or woken.
         se.schedDelayed = true;
         cfs.nrDelayed++;
@@ -275,7 +280,8 @@ void Engine::checkPreemptWakeupFair(CpuId c, TaskId p, bool /*fork*/) {
     if (cfg_.features[Feature::PreemptShort] && pse.slice < se.slice && rq.cfs.entityEligible(ents_, p) &&
         (pse.deadline < se.deadline || !rq.cfs.entityEligible(ents_, curr)))
         cancelProtectSlice(se);
-    if (rq.cfs.pickEevdf(ents_, true, currProtected(c)) == p) reschedCurr(c, bit, ReschedReason::WakeupPreempt);
+    if (rq.cfs.pickEevdf(ents_, true, currProtected(c)) == p)
+        reschedCurr(c, bit, ReschedReason::WakeupPreempt);
 }
 
 // yield_task_fair(): an eligible task forfeits the rest of its request.

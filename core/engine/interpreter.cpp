@@ -14,7 +14,8 @@ void Engine::beginOp(Task& t, const Op& op) {
     if (op.clock == 1) t.reqStart = now_;
     if (op.clock == 2 && t.reqStart >= 0) recordRequest(t);
     t.remaining = op.cycle >= 0 && op.kind == OpKind::Run ? cycleDraw(t, op) : cpuPhase(op, t.rng);
-    if (op.kind == OpKind::Run) t.opMode = op.mode;
+    if (op.kind == OpKind::Run)
+        t.opMode = op.mode;
     else if (op.kind != OpKind::Loop && op.kind != OpKind::Exit)
         t.opMode = ExecMode::Kernel; // a syscall: its kernel path runs preemptible (no cond_resched() points)
 }
@@ -43,7 +44,8 @@ void Engine::advanceOp(Task& t) {
 Engine::Step Engine::runProgram(CpuId c, TaskId id) {
     for (int guard = 0;; ++guard) {
         if (guard > 1000000) {
-            error_ = "task " + tasks_[size_t(id)].comm + " ran a million operations without using time; stopped it";
+            error_ = "task " + tasks_[size_t(id)].comm +
+                     " ran a million operations without using time; stopped it";
             exitTask(c, id);
             return Step::Exited;
         }
@@ -51,8 +53,8 @@ Engine::Step Engine::runProgram(CpuId c, TaskId id) {
         if (t.resume != Resume::Continue) {
             if (t.overhead > 0) return Step::Continue; // the Resume segment fires after the overhead
             // Leaving a kernel path: the preempt_enable() at its end acts on an eager bit.
-            if (t.resume != Resume::Retry && rqs_[size_t(c)].flag[size_t(ReschedBit::Eager)] && irqPreemptible() &&
-                preemptionPoint(c, SwitchPoint::PreemptEnable))
+            if (t.resume != Resume::Retry && rqs_[size_t(c)].flag[size_t(ReschedBit::Eager)] &&
+                irqPreemptible() && preemptionPoint(c, SwitchPoint::PreemptEnable))
                 return Step::Switched;
             Task& tt = tasks_[size_t(id)];
             switch (tt.resume) {
@@ -71,7 +73,8 @@ Engine::Step Engine::runProgram(CpuId c, TaskId id) {
             case Resume::Retry:
                 tt.resume = Resume::Continue; // redo the action of the current op
                 break;
-            case Resume::Continue: break;
+            case Resume::Continue:
+                break;
             }
         }
         Task& cur = tasks_[size_t(id)];
@@ -100,8 +103,10 @@ Engine::Step Engine::doOpAction(CpuId c, TaskId id, const Op& op) {
     Task& t = tasks_[size_t(id)];
     switch (op.kind) {
     case OpKind::Run:
-        if (op.mode == ExecMode::User) advanceOp(t);
-        else t.resume = Resume::ExitToUserNext; // end of the kernel section: syscall return
+        if (op.mode == ExecMode::User)
+            advanceOp(t);
+        else
+            t.resume = Resume::ExitToUserNext; // end of the kernel section: syscall return
         return Step::Continue;
     case OpKind::Loop:
         t.iterations++;
@@ -128,7 +133,8 @@ Engine::Step Engine::doOpAction(CpuId c, TaskId id, const Op& op) {
         return Step::Blocked;
     case OpKind::Write:
     case OpKind::Read: {
-        const bool done = op.kind == OpKind::Write ? channelWrite(c, id, op.channel) : channelRead(c, id, op.channel);
+        const bool done =
+            op.kind == OpKind::Write ? channelWrite(c, id, op.channel) : channelRead(c, id, op.channel);
         Task& tt = tasks_[size_t(id)];
         if (!done) {
             tt.resume = Resume::Retry;
@@ -175,8 +181,10 @@ Engine::Step Engine::doOpAction(CpuId c, TaskId id, const Op& op) {
         return Step::Continue;
     case OpKind::Yield: {
         // do_sched_yield(): yield_task(), then schedule() with the task still runnable.
-        if (!isRtPolicy(t.policy)) yieldFair(c, id);
-        else t.rrExpired = true; // an RT yield goes to the tail of its level
+        if (!isRtPolicy(t.policy))
+            yieldFair(c, id);
+        else
+            t.rrExpired = true; // an RT yield goes to the tail of its level
         t.resume = Resume::ExitToUserNext;
         const TaskId before = rqs_[size_t(c)].curr;
         schedule(c, SwitchPoint::Yield);
@@ -189,7 +197,9 @@ Engine::Step Engine::doOpAction(CpuId c, TaskId id, const Op& op) {
     return Step::Continue;
 }
 
-void Engine::blockCurrent(CpuId c, TaskId /*id*/) { schedule(c, SwitchPoint::Block); }
+void Engine::blockCurrent(CpuId c, TaskId /*id*/) {
+    schedule(c, SwitchPoint::Block);
+}
 
 void Engine::exitTask(CpuId c, TaskId id) {
     Task& t = tasks_[size_t(id)];
@@ -217,7 +227,8 @@ void Engine::armTimer(TaskId id, Time at) {
     const Distribution& jitter = cfg_.costs.timerJitter;
     const Time late = jitter.kind == Distribution::Kind::Fixed ? jitter.a : jitter.sample(t.rng);
     // The wakeup happens once the hrtimer interrupt has been entered.
-    queue_.push(std::max(at + slack, now_) + cfg_.costs.timerIrq + late, now_, EventKind::Timer, id, t.timerGen);
+    queue_.push(std::max(at + slack, now_) + cfg_.costs.timerIrq + late, now_, EventKind::Timer, id,
+                t.timerGen);
 }
 
 // hrtimer expiry: an interrupt on the CPU where the timer was armed wakes the task.

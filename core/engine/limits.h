@@ -13,7 +13,7 @@
 
 namespace sched {
 
-constexpr Time kCustomSliceMin = kNsPerMs / 10; // a tick at HZ=1000, divided by 10
+constexpr Time kCustomSliceMin = kNsPerMs / 10;  // a tick at HZ=1000, divided by 10
 constexpr Time kCustomSliceMax = kNsPerMs * 100; // a tick at HZ=100, times 10
 
 } // namespace sched

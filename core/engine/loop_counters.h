@@ -14,12 +14,14 @@
 namespace sched {
 
 class LoopCounters {
-public:
+  public:
     using value_type = int64_t;
 
     LoopCounters() = default;
     LoopCounters(const LoopCounters& o) { *this = o; }
-    LoopCounters(LoopCounters&& o) noexcept : first_(o.first_), more_(std::move(o.more_)), size_(o.size_) { o.size_ = 0; }
+    LoopCounters(LoopCounters&& o) noexcept : first_(o.first_), more_(std::move(o.more_)), size_(o.size_) {
+        o.size_ = 0;
+    }
     LoopCounters& operator=(const LoopCounters& o) {
         if (this == &o) return *this;
         setSize(o.size_);
@@ -48,8 +50,8 @@ public:
     const int64_t* data() const { return size_ <= 1 ? &first_ : more_.get(); }
     int64_t& operator[](size_t i) { return data()[i]; }
 
-private:
-    int64_t first_ = 0;              // the counter when there is one
+  private:
+    int64_t first_ = 0;               // the counter when there is one
     std::unique_ptr<int64_t[]> more_; // all of them when there are more
     uint32_t size_ = 0;
 };

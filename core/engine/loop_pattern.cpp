@@ -26,7 +26,8 @@ bool stepOf(const Op& op, LoopPattern::Step& s) {
         s.mode = ExecMode::Kernel;
         s.chanOp = uint32_t(op.channel) << 1 | (op.kind == OpKind::Write ? 1u : 0u);
         break;
-    default: return false;
+    default:
+        return false;
     }
     return s.base > 0; // every chain ends at the next body op's CPU phase
 }
@@ -35,7 +36,8 @@ bool stepOf(const Op& op, LoopPattern::Step& s) {
 LoopPattern LoopPattern::of(const Program& p) {
     for (size_t i = 0; i < p.ops.size(); ++i) {
         const Op& loop = p.ops[i];
-        if (loop.kind != OpKind::Loop || loop.until > 0 || loop.count < 0 || loop.loopSlot < 0 || loop.target < 0 || size_t(loop.target) >= i)
+        if (loop.kind != OpKind::Loop || loop.until > 0 || loop.count < 0 || loop.loopSlot < 0 ||
+            loop.target < 0 || size_t(loop.target) >= i)
             continue;
         LoopPattern lp;
         lp.target = uint32_t(loop.target);
@@ -43,7 +45,8 @@ LoopPattern LoopPattern::of(const Program& p) {
         lp.loopSlot = loop.loopSlot;
         lp.steps.resize(i - size_t(loop.target));
         bool ok = !loop.unplannable;
-        for (size_t j = 0; ok && j < lp.steps.size(); ++j) ok = stepOf(p.ops[lp.target + j], lp.steps[j]);
+        for (size_t j = 0; ok && j < lp.steps.size(); ++j)
+            ok = stepOf(p.ops[lp.target + j], lp.steps[j]);
         if (ok) return lp;
     }
     return {};

@@ -16,9 +16,9 @@ namespace sched {
 struct LoopPattern {
     // The body op at target + j: what its action does on a channel, and what beginning it draws.
     struct Step {
-        Time base = 0;       // its CPU phase: base, plus a draw below `range` if range > 0
+        Time base = 0; // its CPU phase: base, plus a draw below `range` if range > 0
         uint64_t range = 0;
-        uint32_t chanOp = 0; // channel << 1 | write, or kNoChannelOp (a Run)
+        uint32_t chanOp = 0;            // channel << 1 | write, or kNoChannelOp (a Run)
         ExecMode mode = ExecMode::User; // the mode beginning it sets
     };
     static constexpr uint32_t kNoChannelOp = ~0u;

@@ -3,8 +3,8 @@
 // the debugfs knob or calling sched_setattr() would be.
 #pragma once
 
-#include "engine/sched_features.h"
 #include "base/types.h"
+#include "engine/sched_features.h"
 
 #include <string>
 #include <string_view>

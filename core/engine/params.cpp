@@ -1,16 +1,17 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // Live parameter changes: the debugfs knobs (preempt, base_slice_ns, features), HZ as a boot
 // choice, and a task's sched_setattr() / nice through the kernel's sched_change pattern.
+#include "base/duration.h"
 #include "engine/engine.h"
 #include "engine/limits.h"
-#include "base/duration.h"
 
 #include <algorithm>
 
 namespace sched {
 
 std::string Engine::apply(const ParamChange& ch) {
-    for (CpuId c = 0; c < CpuId(rqs_.size()); ++c) cutBatch(c); // a change may alter any plan
+    for (CpuId c = 0; c < CpuId(rqs_.size()); ++c)
+        cutBatch(c); // a change may alter any plan
     switch (ch.kind) {
     case ParamChange::Kind::PreemptModel: {
         SchedConfig next = cfg_;
@@ -20,10 +21,13 @@ std::string Engine::apply(const ParamChange& ch) {
         break;
     }
     case ParamChange::Kind::BaseSlice:
-        if (ch.value < kCustomSliceMin || ch.value > kCustomSliceMax) return "base_slice must be 0.1ms..100ms";
+        if (ch.value < kCustomSliceMin || ch.value > kCustomSliceMax)
+            return "base_slice must be 0.1ms..100ms";
         cfg_.baseSliceOverride = ch.value; // picked up at the next placement / deadline renewal
         break;
-    case ParamChange::Kind::Feature: cfg_.features.set(ch.feature, ch.on); break;
+    case ParamChange::Kind::Feature:
+        cfg_.features.set(ch.feature, ch.on);
+        break;
     case ParamChange::Kind::Hz: {
         SchedConfig next = cfg_;
         next.hz = ch.hz;
@@ -43,12 +47,14 @@ std::string Engine::apply(const ParamChange& ch) {
             applyTaskChange(ch, t);
             ++matched;
         }
-        if (!matched) return "no live task matches '" + (ch.task >= 0 ? std::to_string(ch.task) : ch.comm) + "'";
+        if (!matched)
+            return "no live task matches '" + (ch.task >= 0 ? std::to_string(ch.task) : ch.comm) + "'";
         break;
     }
     }
     trace_.markers.push_back(Marker{now_, ch.label()});
-    for (CpuId c = 0; c < CpuId(rqs_.size()); ++c) reprogram(c);
+    for (CpuId c = 0; c < CpuId(rqs_.size()); ++c)
+        reprogram(c);
     return {};
 }
 
@@ -62,7 +68,8 @@ void Engine::applyTaskChange(const ParamChange& ch, TaskId id) {
         switch (ch.kind) {
         case ParamChange::Kind::TaskSlice:
             se.customSlice = ch.value > 0;
-            se.slice = se.customSlice ? std::clamp<Time>(ch.value, kCustomSliceMin, kCustomSliceMax) : cfg_.baseSlice();
+            se.slice = se.customSlice ? std::clamp<Time>(ch.value, kCustomSliceMin, kCustomSliceMax)
+                                      : cfg_.baseSlice();
             break;
         case ParamChange::Kind::TaskNice:
         case ParamChange::Kind::TaskPolicy: {
@@ -80,7 +87,8 @@ void Engine::applyTaskChange(const ParamChange& ch, TaskId id) {
             se.load = nw;
             break;
         }
-        default: break;
+        default:
+            break;
         }
         trace_.tasks[size_t(id)].prio = t.kernelPrio();
     };
@@ -99,8 +107,10 @@ void Engine::applyTaskChange(const ParamChange& ch, TaskId id) {
     const int oldPrio = t.kernelPrio();
     const int64_t oldLoad = taskLoad(id);
     if (queued) {
-        if (wasRt) rq.rt.dequeue(id);
-        else dequeueEntity(c, id, false, false);
+        if (wasRt)
+            rq.rt.dequeue(id);
+        else
+            dequeueEntity(c, id, false, false);
     }
     if (running && !wasRt) putPrevEntity(c, id);
     setAttr();
@@ -117,7 +127,8 @@ void Engine::applyTaskChange(const ParamChange& ch, TaskId id) {
     if (!queued) return;
     if (running) {
         // prio_changed_fair() / switched_to_*: a running task that got worse must reschedule.
-        if (t.kernelPrio() > oldPrio || (wasRt && !nowRt)) reschedCurr(c, ReschedBit::Eager, ReschedReason::Attribute);
+        if (t.kernelPrio() > oldPrio || (wasRt && !nowRt))
+            reschedCurr(c, ReschedBit::Eager, ReschedReason::Attribute);
     } else if (t.kernelPrio() != oldPrio || wasRt != nowRt) {
         wakeupPreempt(c, id, false);
     }

@@ -5,27 +5,47 @@ namespace sched {
 
 std::string_view opKindName(OpKind k) {
     switch (k) {
-    case OpKind::Run: return "run";
-    case OpKind::Sleep: return "sleep";
-    case OpKind::TimerWait: return "timer";
-    case OpKind::Write: return "write";
-    case OpKind::Read: return "read";
-    case OpKind::Fork: return "fork";
-    case OpKind::WaitChildren: return "wait";
-    case OpKind::WaitChild: return "wait-child";
-    case OpKind::Yield: return "yield";
-    case OpKind::Loop: return "loop";
-    case OpKind::Exit: return "exit";
+    case OpKind::Run:
+        return "run";
+    case OpKind::Sleep:
+        return "sleep";
+    case OpKind::TimerWait:
+        return "timer";
+    case OpKind::Write:
+        return "write";
+    case OpKind::Read:
+        return "read";
+    case OpKind::Fork:
+        return "fork";
+    case OpKind::WaitChildren:
+        return "wait";
+    case OpKind::WaitChild:
+        return "wait-child";
+    case OpKind::Yield:
+        return "yield";
+    case OpKind::Loop:
+        return "loop";
+    case OpKind::Exit:
+        return "exit";
     }
     return "?";
 }
 
 static bool opAdvancesTime(const Op& op) {
     switch (op.kind) {
-    case OpKind::Run: return op.cycle >= 0 || op.duration.kind != Distribution::Kind::Fixed || op.duration.a > 0 || op.duration.min > 0;
-    case OpKind::Sleep: case OpKind::TimerWait: case OpKind::Read: case OpKind::Write:
-    case OpKind::WaitChildren: case OpKind::WaitChild: case OpKind::Exit: return true;
-    default: return op.cost > 0;
+    case OpKind::Run:
+        return op.cycle >= 0 || op.duration.kind != Distribution::Kind::Fixed || op.duration.a > 0 ||
+               op.duration.min > 0;
+    case OpKind::Sleep:
+    case OpKind::TimerWait:
+    case OpKind::Read:
+    case OpKind::Write:
+    case OpKind::WaitChildren:
+    case OpKind::WaitChild:
+    case OpKind::Exit:
+        return true;
+    default:
+        return op.cost > 0;
     }
 }
 
@@ -37,9 +57,11 @@ std::string Program::finalize() {
         if (op.target < 0 || size_t(op.target) > i)
             return "op " + std::to_string(i) + ": loop target must be an earlier op";
         bool advances = false;
-        for (size_t j = size_t(op.target); j < i; ++j) advances = advances || opAdvancesTime(ops[j]);
+        for (size_t j = size_t(op.target); j < i; ++j)
+            advances = advances || opAdvancesTime(ops[j]);
         if (!advances)
-            return "op " + std::to_string(i) + ": loop body neither runs, sleeps nor blocks (it would spin forever)";
+            return "op " + std::to_string(i) +
+                   ": loop body neither runs, sleeps nor blocks (it would spin forever)";
         op.loopSlot = loopSlots++;
     }
     return {};

@@ -4,8 +4,8 @@
 #pragma once
 
 #include "base/distribution.h"
-#include "engine/loop_counters.h"
 #include "base/types.h"
+#include "engine/loop_counters.h"
 
 #include <string>
 #include <vector>
@@ -39,12 +39,14 @@ struct Op {
     int32_t channel = -1;           // Write / Read
     int32_t target = 0;             // Loop: op index; Fork: program index
     int64_t count = 0;              // Loop: iterations (0 = forever); Fork: children
-    Time until = 0;                 // Loop: repeat while the task has existed less than this (massive_intr's runtime); 0 = use count
-    int32_t loopSlot = -1;          // Loop: index of this loop's counter in Task::loopLeft
-    bool thread = false;            // Fork: children are threads of the parent's process
-    bool measureWake = false;       // Read: record wake-up to run latency when it had to block (schbench)
-    uint8_t clock = 0;              // request stopwatch at the op's start: 1 = start, 2 = stop and record (schbench)
-    int8_t cycle = -1;              // Run / Sleep: drawn from the task's class in Program::cycles[cycle] (at most kMaxCycles)
+    Time until =
+        0; // Loop: repeat while the task has existed less than this (massive_intr's runtime); 0 = use count
+    int32_t loopSlot = -1;    // Loop: index of this loop's counter in Task::loopLeft
+    bool thread = false;      // Fork: children are threads of the parent's process
+    bool measureWake = false; // Read: record wake-up to run latency when it had to block (schbench)
+    uint8_t clock = 0; // request stopwatch at the op's start: 1 = start, 2 = stop and record (schbench)
+    int8_t cycle =
+        -1; // Run / Sleep: drawn from the task's class in Program::cycles[cycle] (at most kMaxCycles)
     // Set when the engine takes the program: beginning this op cannot be planned into a batch (a
     // stopwatch, or a cycle's class draw), so the batch planner tests one byte.
     bool unplannable = false;
@@ -53,16 +55,22 @@ constexpr int kMaxCycles = 127;
 
 // A syscall op's kernel time is base + a uniform draw below range: cost +- costJitter, or exactly
 // cost (range 0, nothing drawn). The batch planner's loop patterns (loop_pattern.cpp) keep the two.
-inline Time syscallCostBase(const Op& op) { return op.costJitter > 0 ? op.cost - op.costJitter : op.cost; }
-inline uint64_t syscallCostRange(const Op& op) { return op.costJitter > 0 ? uint64_t(2 * op.costJitter + 1) : 0; }
+inline Time syscallCostBase(const Op& op) {
+    return op.costJitter > 0 ? op.cost - op.costJitter : op.cost;
+}
+inline uint64_t syscallCostRange(const Op& op) {
+    return op.costJitter > 0 ? uint64_t(2 * op.costJitter + 1) : 0;
+}
 
 // The CPU time an op needs before its action, drawn when it begins: a run's work, a syscall's
 // kernel time, nothing for a loop or an exit.
 inline Time cpuPhase(const Op& op, Rng& rng) {
     switch (op.kind) {
-    case OpKind::Run: return op.duration.sample(rng);
+    case OpKind::Run:
+        return op.duration.sample(rng);
     case OpKind::Loop:
-    case OpKind::Exit: return 0;
+    case OpKind::Exit:
+        return 0;
     default: {
         const uint64_t range = syscallCostRange(op);
         return syscallCostBase(op) + (range > 0 ? Time(rng.below(range)) : 0);
@@ -97,7 +105,8 @@ struct CycleClasses {
     static size_t draw(const std::vector<double>& cumulative, Rng& rng) {
         const double u = rng.uniform01();
         size_t k = 0;
-        while (k + 1 < cumulative.size() && u >= cumulative[k]) ++k;
+        while (k + 1 < cumulative.size() && u >= cumulative[k])
+            ++k;
         return k;
     }
 };

@@ -12,8 +12,8 @@ template <class V> void cut(V& v, size_t n) {
 } // namespace
 
 Engine::TraceMark Engine::markOf(const Trace& t) const {
-    return TraceMark{t.tasks.size(), t.slices.size(), t.flags.size(), t.wakeups.size(), t.migrations.size(), t.samples.size(),
-                     t.markers.size(), forgets_};
+    return TraceMark{t.tasks.size(),      t.slices.size(),  t.flags.size(),   t.wakeups.size(),
+                     t.migrations.size(), t.samples.size(), t.markers.size(), forgets_};
 }
 
 // Every member but the trace. tst_rewind replays from restored snapshots and compares with
@@ -64,16 +64,17 @@ void Engine::cutTrace(const TraceMark& m) {
     Trace& t = trace_;
     cut(t.tasks, m.tasks);
     Slices& s = t.slices;
-    cut(s.start, m.slices), cut(s.end, m.slices), cut(s.task, m.slices), cut(s.cpu, m.slices), cut(s.endPoint, m.slices),
-        cut(s.endReason, m.slices);
+    cut(s.start, m.slices), cut(s.end, m.slices), cut(s.task, m.slices), cut(s.cpu, m.slices),
+        cut(s.endPoint, m.slices), cut(s.endReason, m.slices);
     FlagIntervals& f = t.flags;
-    cut(f.set, m.flags), cut(f.clear, m.flags), cut(f.task, m.flags), cut(f.cpu, m.flags), cut(f.bit, m.flags),
-        cut(f.reason, m.flags), cut(f.clearedBy, m.flags);
+    cut(f.set, m.flags), cut(f.clear, m.flags), cut(f.task, m.flags), cut(f.cpu, m.flags),
+        cut(f.bit, m.flags), cut(f.reason, m.flags), cut(f.clearedBy, m.flags);
     Wakeups& w = t.wakeups;
     cut(w.time, m.wakeups), cut(w.waker, m.wakeups), cut(w.wakee, m.wakeups), cut(w.wakerCpu, m.wakeups),
         cut(w.targetCpu, m.wakeups), cut(w.isNew, m.wakeups);
     Migrations& mg = t.migrations;
-    cut(mg.time, m.migrations), cut(mg.task, m.migrations), cut(mg.from, m.migrations), cut(mg.to, m.migrations);
+    cut(mg.time, m.migrations), cut(mg.task, m.migrations), cut(mg.from, m.migrations),
+        cut(mg.to, m.migrations);
     EevdfSamples& sm = t.samples;
     cut(sm.time, m.samples), cut(sm.task, m.samples), cut(sm.cpu, m.samples), cut(sm.vruntime, m.samples),
         cut(sm.deadline, m.samples), cut(sm.avgVruntime, m.samples), cut(sm.onRq, m.samples);

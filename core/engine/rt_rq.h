@@ -13,7 +13,7 @@
 namespace sched {
 
 class RtRq {
-public:
+  public:
     // prio: kernel prio, 0 (highest) .. 98; lower is more important.
     void enqueue(TaskId t, int prio, bool head);
     void dequeue(TaskId t);
@@ -23,7 +23,7 @@ public:
     bool hasOtherAtPrio(int prio) const;
     friend bool operator==(const RtRq&, const RtRq&) = default;
 
-private:
+  private:
     struct Entry {
         int prio;
         int64_t order;

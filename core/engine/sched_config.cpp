@@ -16,8 +16,10 @@ Time SchedConfig::baseSlice() const {
     // get_update_sysctl_factor(): 1 + ilog2(min(ncpus, 8)) for SCHED_TUNABLESCALING_LOG.
     const unsigned n = unsigned(std::min(cpus, 8));
     unsigned factor = 1;
-    if (tunableScaling == 1) factor = 1 + unsigned(std::bit_width(n) - 1);
-    else if (tunableScaling == 2) factor = n;
+    if (tunableScaling == 1)
+        factor = 1 + unsigned(std::bit_width(n) - 1);
+    else if (tunableScaling == 2)
+        factor = n;
     return normalizedSlice() * Time(factor);
 }
 
@@ -30,9 +32,10 @@ std::string SchedConfig::validate() const {
     if (cpus < 1 || cpus > kMaxCpus) return "cpus must be 1.." + std::to_string(kMaxCpus);
     if (hz != 100 && hz != 250 && hz != 300 && hz != 1000) return "hz must be one of 100, 250, 300, 1000";
     if (preempt == PreemptModel::Lazy && !lazyAvailable())
-        return build == KernelBuild::Auto
-                   ? "preempt model lazy does not exist in the PREEMPT_AUTO build; accepted: none, voluntary, full"
-                   : "preempt model lazy needs kernel 6.13+ (profile 6.18); accepted on 6.12: none, voluntary, full";
+        return build == KernelBuild::Auto ? "preempt model lazy does not exist in the PREEMPT_AUTO build; "
+                                            "accepted: none, voluntary, full"
+                                          : "preempt model lazy needs kernel 6.13+ (profile 6.18); accepted "
+                                            "on 6.12: none, voluntary, full";
     if (normalizedBaseSlice < 0 || baseSliceOverride < 0) return "base slice must be positive";
     if (tunableScaling < 0 || tunableScaling > 2) return "tunable_scaling must be 0, 1 or 2";
     return {};
@@ -42,12 +45,26 @@ std::string_view kernelBuildName(KernelBuild b) {
     return b == KernelBuild::Auto ? "PREEMPT_AUTO" : "PREEMPT_DYNAMIC";
 }
 
-std::string_view kernelProfileName(KernelProfile p) { return p == KernelProfile::V6_12 ? "6.12" : "6.18"; }
+std::string_view kernelProfileName(KernelProfile p) {
+    return p == KernelProfile::V6_12 ? "6.12" : "6.18";
+}
 
 bool parseKernelSpec(std::string_view s, KernelBuild& build, KernelProfile& profile) {
-    if (s == "6.18") { build = KernelBuild::Dynamic; profile = KernelProfile::V6_18; return true; }
-    if (s == "6.12") { build = KernelBuild::Dynamic; profile = KernelProfile::V6_12; return true; }
-    if (s == "auto-rfc") { build = KernelBuild::Auto; profile = KernelProfile::V6_18; return true; }
+    if (s == "6.18") {
+        build = KernelBuild::Dynamic;
+        profile = KernelProfile::V6_18;
+        return true;
+    }
+    if (s == "6.12") {
+        build = KernelBuild::Dynamic;
+        profile = KernelProfile::V6_12;
+        return true;
+    }
+    if (s == "auto-rfc") {
+        build = KernelBuild::Auto;
+        profile = KernelProfile::V6_18;
+        return true;
+    }
     return false;
 }
 

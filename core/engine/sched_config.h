@@ -4,21 +4,21 @@
 #pragma once
 
 #include "base/distribution.h"
-#include "engine/sched_features.h"
 #include "base/types.h"
+#include "engine/sched_features.h"
 
 #include <string>
 
 namespace sched {
 
 struct FixedCosts {
-    Time contextSwitch = 2 * kNsPerUs;  // charged to the incoming task, preemption disabled
-    Time wakeup = 1 * kNsPerUs;         // try_to_wake_up() path, charged to the waker
-    Time ipiLatency = 2 * kNsPerUs;     // resched IPI: send to handler entry on the target CPU
-    Time timerIrq = 2 * kNsPerUs;       // hrtimer interrupt entry: expiry -> wakeup
-    Time idleExit = 5 * kNsPerUs;       // idle loop noticing need_resched (polling / C-state exit)
-    Time migration = 5 * kNsPerUs;      // cache refill after a task changes CPU (charged on arrival)
-    Time timerSlack = 50 * kNsPerUs;    // timer_slack_ns of fair tasks: hrtimer sleeps end this much late
+    Time contextSwitch = 2 * kNsPerUs; // charged to the incoming task, preemption disabled
+    Time wakeup = 1 * kNsPerUs;        // try_to_wake_up() path, charged to the waker
+    Time ipiLatency = 2 * kNsPerUs;    // resched IPI: send to handler entry on the target CPU
+    Time timerIrq = 2 * kNsPerUs;      // hrtimer interrupt entry: expiry -> wakeup
+    Time idleExit = 5 * kNsPerUs;      // idle loop noticing need_resched (polling / C-state exit)
+    Time migration = 5 * kNsPerUs;     // cache refill after a task changes CPU (charged on arrival)
+    Time timerSlack = 50 * kNsPerUs;   // timer_slack_ns of fair tasks: hrtimer sleeps end this much late
     // Variable part of the timer interrupt's delivery (a virtual machine's timer emulation, C-state
     // exits): drawn per expiry from the sleeping task's random stream; none by default.
     Distribution timerJitter = Distribution::fixed(0);
@@ -38,15 +38,15 @@ struct SchedConfig {
     Time normalizedBaseSlice = 0;
     // If > 0, the scaled sysctl value written directly (as /sys/kernel/debug/sched/base_slice_ns).
     Time baseSliceOverride = 0;
-    int tunableScaling = 1;               // 0 none, 1 log (default), 2 linear
-    Time migrationCost = 500 * kNsPerUs;  // sysctl_sched_migration_cost: cache-hot window
-    Time rrTimeslice = 100 * kNsPerMs;    // RR_TIMESLICE
+    int tunableScaling = 1;              // 0 none, 1 log (default), 2 linear
+    Time migrationCost = 500 * kNsPerUs; // sysctl_sched_migration_cost: cache-hot window
+    Time rrTimeslice = 100 * kNsPerMs;   // RR_TIMESLICE
     FixedCosts costs;
 
     Time tickNsec() const { return (kNsPerSec + hz / 2) / hz; } // TICK_NSEC
     Time normalizedSlice() const;
-    Time baseSlice() const;             // sysctl_sched_base_slice (scaled)
-    bool lazyAvailable() const;         // the lazy model exists in this build / profile
+    Time baseSlice() const;     // sysctl_sched_base_slice (scaled)
+    bool lazyAvailable() const; // the lazy model exists in this build / profile
     // Empty if consistent, else a sentence naming what is wrong and what would be accepted.
     std::string validate() const;
 };

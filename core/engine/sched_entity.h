@@ -11,18 +11,18 @@ namespace sched {
 // The fields a tree walk touches (key, augmentation, links, weight) come first and fill exactly
 // one 64-byte cache line, so that a pick over 10,000 queued entities stays cheap.
 struct alignas(64) SchedEntity {
-    int64_t deadline = 0;    // virtual deadline: the tree key
+    int64_t deadline = 0; // virtual deadline: the tree key
     int64_t vruntime = 0;
     int64_t minVruntime = 0; // augmented: minimum vruntime over this node's subtree
     int64_t slice = 0;       // request size r_i in ns
     int64_t minSlice = 0;    // augmented: minimum slice over this node's subtree
     uint64_t seq = 0;        // insertion order: equal deadlines keep FIFO order, as rb_add does
     int32_t left = -1, right = -1;
-    uint32_t prio = 0;       // treap heap priority (deterministic hash)
-    LoadWeight load;         // weight, then the inverse weight (second cache line)
+    uint32_t prio = 0; // treap heap priority (deterministic hash)
+    LoadWeight load;   // weight, then the inverse weight (second cache line)
 
-    int64_t vlag = 0;       // V - v saved at dequeue; 6.12 also stashes the deadline here (protection)
-    int64_t vprot = 0;      // 6.17+: protected-until vruntime while this is cfs_rq->curr
+    int64_t vlag = 0;  // V - v saved at dequeue; 6.12 also stashes the deadline here (protection)
+    int64_t vprot = 0; // 6.17+: protected-until vruntime while this is cfs_rq->curr
     Time execStart = 0;
     Time sumExecRuntime = 0;
     Time prevSumExecRuntime = 0;

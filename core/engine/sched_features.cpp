@@ -4,13 +4,23 @@
 namespace sched {
 
 namespace {
-constexpr std::array<std::string_view, kFeatureCount> kNames{
-    "PLACE_LAG",       "PLACE_DEADLINE_INITIAL", "PLACE_REL_DEADLINE", "RUN_TO_PARITY",
-    "PREEMPT_SHORT",   "DELAY_DEQUEUE",          "DELAY_ZERO",         "WAKEUP_PREEMPTION",
-    "HRTICK",          "WA_IDLE",                "WA_WEIGHT",          "SIS_UTIL"};
+constexpr std::array<std::string_view, kFeatureCount> kNames{"PLACE_LAG",
+                                                             "PLACE_DEADLINE_INITIAL",
+                                                             "PLACE_REL_DEADLINE",
+                                                             "RUN_TO_PARITY",
+                                                             "PREEMPT_SHORT",
+                                                             "DELAY_DEQUEUE",
+                                                             "DELAY_ZERO",
+                                                             "WAKEUP_PREEMPTION",
+                                                             "HRTICK",
+                                                             "WA_IDLE",
+                                                             "WA_WEIGHT",
+                                                             "SIS_UTIL"};
 }
 
-std::string_view featureName(Feature f) { return kNames[size_t(f)]; }
+std::string_view featureName(Feature f) {
+    return kNames[size_t(f)];
+}
 
 std::optional<Feature> parseFeature(std::string_view name) {
     for (size_t i = 0; i < kFeatureCount; ++i)

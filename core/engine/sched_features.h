@@ -33,13 +33,13 @@ std::string_view featureName(Feature f);
 std::optional<Feature> parseFeature(std::string_view name);
 
 class FeatureSet {
-public:
+  public:
     FeatureSet(); // the 6.13-6.18 defaults (HRTICK off, everything else here on)
     bool operator[](Feature f) const { return bits_[size_t(f)]; }
     void set(Feature f, bool on) { bits_[size_t(f)] = on; }
     friend bool operator==(const FeatureSet&, const FeatureSet&) = default;
 
-private:
+  private:
     std::array<bool, kFeatureCount> bits_{};
 };
 

@@ -26,7 +26,7 @@ bool Engine::mightReschedActive() const {
 }
 
 ExecMode Engine::effectiveMode(const Task& t) const {
-    if (t.overhead > 0) return ExecMode::KernelNoPreempt; // switch / wakeup paths hold locks
+    if (t.overhead > 0) return ExecMode::KernelNoPreempt;      // switch / wakeup paths hold locks
     if (t.resume != Resume::Continue) return ExecMode::Kernel; // finishing a syscall or schedule()
     return t.opMode;
 }
@@ -48,7 +48,8 @@ void Engine::clearFlags(CpuId c, uint8_t clearedBy) {
         if (!rq.flag[b]) continue;
         rq.flag[b] = false;
         if (opts_.flags)
-            trace_.flags.push(rq.flagSetAt[b], now_, rq.curr, uint16_t(c), uint8_t(b), uint8_t(rq.flagReason[b]), clearedBy);
+            trace_.flags.push(rq.flagSetAt[b], now_, rq.curr, uint16_t(c), uint8_t(b),
+                              uint8_t(rq.flagReason[b]), clearedBy);
     }
 }
 
@@ -63,11 +64,15 @@ void Engine::reschedCurr(CpuId c, ReschedBit wanted, ReschedReason why) {
             bit = ReschedBit::Lazy;
     } else {
         switch (cfg_.preempt) {
-        case PreemptModel::None: bit = ReschedBit::Lazy; break;
+        case PreemptModel::None:
+            bit = ReschedBit::Lazy;
+            break;
         case PreemptModel::Voluntary:
             bit = why == ReschedReason::ClassPreempt ? ReschedBit::Eager : ReschedBit::Lazy;
             break;
-        default: bit = ReschedBit::Eager; break;
+        default:
+            bit = ReschedBit::Eager;
+            break;
         }
         // A tick-originated request that finds the lazy bit still set upgrades it: the task
         // had a whole tick to reach user mode ("on the second tick").
@@ -101,12 +106,22 @@ bool Engine::preemptionPoint(CpuId c, SwitchPoint p) {
     const bool lz = rq.flag[size_t(ReschedBit::Lazy)];
     bool act = false;
     switch (p) {
-    case SwitchPoint::ExitToUser: act = nr || lz; break; // exit_to_user_mode_loop() tests both
+    case SwitchPoint::ExitToUser:
+        act = nr || lz;
+        break; // exit_to_user_mode_loop() tests both
     case SwitchPoint::IrqReturn:
-    case SwitchPoint::PreemptEnable: act = nr && irqPreemptible(); break;
-    case SwitchPoint::CondResched: act = nr && condReschedActive(); break;
-    case SwitchPoint::MightResched: act = nr && mightReschedActive(); break;
-    default: act = true; break;
+    case SwitchPoint::PreemptEnable:
+        act = nr && irqPreemptible();
+        break;
+    case SwitchPoint::CondResched:
+        act = nr && condReschedActive();
+        break;
+    case SwitchPoint::MightResched:
+        act = nr && mightReschedActive();
+        break;
+    default:
+        act = true;
+        break;
     }
     if (!act) return false;
     const TaskId before = rq.curr;
@@ -120,9 +135,14 @@ void Engine::irqReturn(CpuId c) {
     CpuRq& rq = rqs_[size_t(c)];
     if (rq.curr < 0) return;
     switch (effectiveMode(tasks_[size_t(rq.curr)])) {
-    case ExecMode::User: preemptionPoint(c, SwitchPoint::ExitToUser); break;
-    case ExecMode::Kernel: preemptionPoint(c, SwitchPoint::IrqReturn); break;
-    case ExecMode::KernelNoPreempt: break;
+    case ExecMode::User:
+        preemptionPoint(c, SwitchPoint::ExitToUser);
+        break;
+    case ExecMode::Kernel:
+        preemptionPoint(c, SwitchPoint::IrqReturn);
+        break;
+    case ExecMode::KernelNoPreempt:
+        break;
     }
 }
 
@@ -133,8 +153,10 @@ void Engine::schedule(CpuId c, SwitchPoint point) {
     CpuRq& rq = rqs_[size_t(c)];
     const TaskId prev = rq.curr;
     uint8_t reason = kNoReason;
-    if (rq.flag[size_t(ReschedBit::Eager)]) reason = uint8_t(rq.flagReason[size_t(ReschedBit::Eager)]);
-    else if (rq.flag[size_t(ReschedBit::Lazy)]) reason = uint8_t(rq.flagReason[size_t(ReschedBit::Lazy)]);
+    if (rq.flag[size_t(ReschedBit::Eager)])
+        reason = uint8_t(rq.flagReason[size_t(ReschedBit::Eager)]);
+    else if (rq.flag[size_t(ReschedBit::Lazy)])
+        reason = uint8_t(rq.flagReason[size_t(ReschedBit::Lazy)]);
 
     const bool blocking = point == SwitchPoint::Block || point == SwitchPoint::Exit;
     if (prev >= 0 && blocking) {
@@ -152,11 +174,14 @@ void Engine::schedule(CpuId c, SwitchPoint point) {
     switchesSeen_++;
     if (prev >= 0) {
         Task& pt = tasks_[size_t(prev)];
-        trace_.slices.push(rq.sliceStart, now_, prev, uint16_t(c), uint8_t(point), blocking ? kNoReason : reason);
+        trace_.slices.push(rq.sliceStart, now_, prev, uint16_t(c), uint8_t(point),
+                           blocking ? kNoReason : reason);
         rq.busyTime += now_ - rq.sliceStart;
         // __schedule() (kernel/sched/core.c): voluntary only when blocking outside a preemption.
-        if (blocking) pt.nvcsw++;
-        else pt.nivcsw++;
+        if (blocking)
+            pt.nvcsw++;
+        else
+            pt.nivcsw++;
         if (pt.state == TaskState::Running) pt.state = TaskState::Runnable;
         pt.lastRanAt = now_;
     } else {
@@ -235,7 +260,8 @@ void Engine::switchIn(CpuId c, TaskId next, TaskId /*prev*/) {
 // --- progress of the running task's work ---
 
 void Engine::syncProgress(CpuId c) {
-    if (rqs_[size_t(c)].batching()) runBatch(c); // a batch's chains due before the current event first (batch.cpp)
+    if (rqs_[size_t(c)].batching())
+        runBatch(c); // a batch's chains due before the current event first (batch.cpp)
     accountProgress(c);
 }
 
@@ -259,7 +285,8 @@ void Engine::reprogram(CpuId c) {
                 end = now_ + t.overhead;
                 kind = SegmentKind::PreemptEnable;
             }
-            if (t.opMode == ExecMode::Kernel && t.remaining > 0 && t.ip < programs_[size_t(t.program)].ops.size()) {
+            if (t.opMode == ExecMode::Kernel && t.remaining > 0 &&
+                t.ip < programs_[size_t(t.program)].ops.size()) {
                 const Op& op = programs_[size_t(t.program)].ops[t.ip];
                 auto consider = [&](Time every, SegmentKind k) {
                     if (every <= 0) return;
@@ -278,9 +305,10 @@ void Engine::reprogram(CpuId c) {
     // With both bits clear the next ops may run as a batch: from inside an op's CPU phase, or
     // after an overhead from a channel op to retry or a syscall to return from.
     const bool resumable = t.resume == Resume::Continue ||
-                           (t.remaining == 0 && (t.resume == Resume::Retry || t.resume == Resume::Next || t.resume == Resume::ExitToUserNext));
-    if (opts_.batchOps && resumable && t.opStarted && t.overhead + t.remaining > 0 && !rq.flag[size_t(ReschedBit::Eager)] &&
-        !rq.flag[size_t(ReschedBit::Lazy)]) {
+                           (t.remaining == 0 && (t.resume == Resume::Retry || t.resume == Resume::Next ||
+                                                 t.resume == Resume::ExitToUserNext));
+    if (opts_.batchOps && resumable && t.opStarted && t.overhead + t.remaining > 0 &&
+        !rq.flag[size_t(ReschedBit::Eager)] && !rq.flag[size_t(ReschedBit::Lazy)]) {
         planBatch(c);
         if (rq.batching()) return;
         rq.segRefused = rq.batch.refused;
@@ -303,9 +331,15 @@ void Engine::onSegment(CpuId c) {
     const TaskId t = rq.curr;
     if (t < 0) return;
     switch (rq.segKind) {
-    case SegmentKind::PreemptEnable: preemptionPoint(c, SwitchPoint::PreemptEnable); break;
-    case SegmentKind::CondResched: preemptionPoint(c, SwitchPoint::CondResched); break;
-    case SegmentKind::MightResched: preemptionPoint(c, SwitchPoint::MightResched); break;
+    case SegmentKind::PreemptEnable:
+        preemptionPoint(c, SwitchPoint::PreemptEnable);
+        break;
+    case SegmentKind::CondResched:
+        preemptionPoint(c, SwitchPoint::CondResched);
+        break;
+    case SegmentKind::MightResched:
+        preemptionPoint(c, SwitchPoint::MightResched);
+        break;
     case SegmentKind::Resume:
     case SegmentKind::OpEnd:
         if (tasks_[size_t(t)].overhead == 0 && tasks_[size_t(t)].remaining == 0) {
@@ -358,8 +392,10 @@ void Engine::onTick(CpuId c) {
     irqReturn(c);
     CpuRq& rq2 = rqs_[size_t(c)];
     const Time tick = cfg_.tickNsec();
-    if (rq2.curr >= 0) queue_.push((now_ / tick + 1) * tick, now_, EventKind::Tick, c, rq2.tickGen);
-    else rq2.tickOn = false;
+    if (rq2.curr >= 0)
+        queue_.push((now_ / tick + 1) * tick, now_, EventKind::Tick, c, rq2.tickGen);
+    else
+        rq2.tickOn = false;
     reprogram(c);
 }
 
@@ -381,7 +417,8 @@ void Engine::onIdleExit(CpuId c) {
 void Engine::armHrTick(CpuId c) {
     CpuRq& rq = rqs_[size_t(c)];
     rq.hrtickGen++;
-    if (!cfg_.features[Feature::HrTick] || rq.curr < 0 || rq.cfs.curr != rq.curr || rq.cfs.nrQueued <= 1) return;
+    if (!cfg_.features[Feature::HrTick] || rq.curr < 0 || rq.cfs.curr != rq.curr || rq.cfs.nrQueued <= 1)
+        return;
     // hrtick_start_fair(): fire when the slice is used up.
     const SchedEntity& se = ents_[size_t(rq.curr)];
     const Time delta = se.slice - (se.sumExecRuntime - se.prevSumExecRuntime);

@@ -3,10 +3,10 @@
 // program, and the per-task counters the kernel keeps (nvcsw, nivcsw, sum_exec_runtime).
 #pragma once
 
-#include "engine/loop_counters.h"
 #include "base/rng.h"
-#include "engine/sched_entity.h"
 #include "base/types.h"
+#include "engine/loop_counters.h"
+#include "engine/sched_entity.h"
 
 #include <bitset>
 #include <string>
@@ -20,11 +20,11 @@ enum class TaskState : uint8_t { NotStarted, Runnable, Running, Sleeping, Dead }
 
 // What a task does when it next gets the CPU after having left it inside an operation.
 enum class Resume : uint8_t {
-    Continue,        // preempted in the middle of work: carry on
-    Next,            // the operation is complete: go to the next one
-    ExitToUserNext,  // still in the kernel: pass the exit-to-user point, then the next op
-    Retry,           // woken while blocked in a channel op / wait(): try again
-    TimerFired       // woken by its periodic timer: record the latency, then the next op
+    Continue,       // preempted in the middle of work: carry on
+    Next,           // the operation is complete: go to the next one
+    ExitToUserNext, // still in the kernel: pass the exit-to-user point, then the next op
+    Retry,          // woken while blocked in a channel op / wait(): try again
+    TimerFired      // woken by its periodic timer: record the latency, then the next op
 };
 
 // The first two cache lines hold what a batch (batch.cpp) reads and moves: its work and
@@ -41,9 +41,9 @@ struct alignas(64) Task {
     ExecMode opMode = ExecMode::User;
     Resume resume = Resume::Next;
     bool blockedOnRead = false; // Op::measureWake: a blocking read's wait is running
-    Time remaining = 0; // work left in the current op's CPU phase
-    Time overhead = 0;  // non-preemptible kernel time to burn first (switch, wakeup, migration cost)
-    Time opDone = 0;    // work done in the current op (places the cond_resched() points)
+    Time remaining = 0;         // work left in the current op's CPU phase
+    Time overhead = 0;          // non-preemptible kernel time to burn first (switch, wakeup, migration cost)
+    Time opDone = 0;            // work done in the current op (places the cond_resched() points)
     // CPU time in user and in kernel mode (getrusage's ru_utime / ru_stime); next to the work
     // fields, which batches move with them
     Time utime = 0, stime = 0;
@@ -90,13 +90,14 @@ struct alignas(64) Task {
     // periodic-timer latency (cyclictest's measurement)
     int64_t latCount = 0;
     Time latMin = kNever, latMax = 0, latSum = 0, latLast = 0;
-    std::vector<int64_t> latHist; // samples per whole microsecond of latency (grown as needed, last bin: 1 s and more)
+    std::vector<int64_t>
+        latHist; // samples per whole microsecond of latency (grown as needed, last bin: 1 s and more)
 
     // wake-up latency of a blocking read (Op::measureWake; blockedOnRead above) and request times (Op::clock)
     Time wokenAt = -1;
     Time reqStart = -1;
-    std::vector<int64_t> reqHist;    // requests per whole microsecond of duration
-    std::vector<int32_t> reqPerSec;  // requests completed in each second of the run
+    std::vector<int64_t> reqHist;   // requests per whole microsecond of duration
+    std::vector<int32_t> reqPerSec; // requests completed in each second of the run
 
     int kernelPrio() const { return isRtPolicy(policy) ? 99 - rtPriority : 120 + nice; }
 };

@@ -18,23 +18,28 @@ int64_t Engine::cpuLoad(CpuId c) const {
 }
 
 int64_t Engine::taskLoad(TaskId p) const {
-    return isRtPolicy(tasks_[size_t(p)].policy) ? int64_t(kNice0Weight) : int64_t(ents_[size_t(p)].load.weight);
+    return isRtPolicy(tasks_[size_t(p)].policy) ? int64_t(kNice0Weight)
+                                                : int64_t(ents_[size_t(p)].load.weight);
 }
 
 void Engine::activateTask(CpuId c, TaskId p, bool initial) {
     Task& t = tasks_[size_t(p)];
     t.cpu = c;
     t.state = TaskState::Runnable;
-    if (isRtPolicy(t.policy)) rqs_[size_t(c)].rt.enqueue(p, t.kernelPrio(), false);
-    else enqueueEntity(c, p, true, initial);
+    if (isRtPolicy(t.policy))
+        rqs_[size_t(c)].rt.enqueue(p, t.kernelPrio(), false);
+    else
+        enqueueEntity(c, p, true, initial);
     addRunning(c, 1);
     rqs_[size_t(c)].runnableLoad += taskLoad(p);
 }
 
 void Engine::deactivateTask(CpuId c, TaskId p, bool exiting) {
     Task& t = tasks_[size_t(p)];
-    if (isRtPolicy(t.policy)) rqs_[size_t(c)].rt.dequeue(p);
-    else dequeueEntity(c, p, true, false, !exiting); // a dying task is not left delayed
+    if (isRtPolicy(t.policy))
+        rqs_[size_t(c)].rt.dequeue(p);
+    else
+        dequeueEntity(c, p, true, false, !exiting); // a dying task is not left delayed
     addRunning(c, -1);
     rqs_[size_t(c)].runnableLoad -= taskLoad(p);
 }
@@ -67,9 +72,13 @@ void Engine::tryToWakeUp(TaskId p, CpuId ctxCpu, TaskId waker, bool sync) {
     // or for an interrupt's wake-up the task it interrupted. They belong to the fair class: an RT
     // wakee (placed by this path too, docs/design.md) neither counts as a flip nor goes wide.
     const bool fair = !isRtPolicy(t.policy);
-    const TaskId current = !fair ? kNoTask : waker >= 0 ? waker : ctxCpu >= 0 ? rqs_[size_t(ctxCpu)].curr : kNoTask;
+    const TaskId current = !fair         ? kNoTask
+                           : waker >= 0  ? waker
+                           : ctxCpu >= 0 ? rqs_[size_t(ctxCpu)].curr
+                                         : kNoTask;
     recordWakee(current, p);
-    const CpuId target = selectTaskRq(p, ctxCpu < 0 ? t.cpu : ctxCpu, sync && waker >= 0, !wakeIsWide(current, p));
+    const CpuId target =
+        selectTaskRq(p, ctxCpu < 0 ? t.cpu : ctxCpu, sync && waker >= 0, !wakeIsWide(current, p));
     if (target != t.cpu) {
         trace_.migrations.push(now_, p, uint16_t(t.cpu), uint16_t(target));
         t.nrMigrations++;
@@ -112,7 +121,8 @@ void Engine::recordWakee(TaskId current, TaskId p) {
 
 // wake_wide() with the two tasks' flip counts; sd_llc_size is the machine (one LLC).
 bool Engine::wakeIsWide(TaskId current, TaskId p) const {
-    return current >= 0 && sched::wakeWide(tasks_[size_t(current)].wakeeFlips, tasks_[size_t(p)].wakeeFlips, uint32_t(cfg_.cpus));
+    return current >= 0 && sched::wakeWide(tasks_[size_t(current)].wakeeFlips, tasks_[size_t(p)].wakeeFlips,
+                                           uint32_t(cfg_.cpus));
 }
 
 // select_task_rq_fair() for a wakeup: wake_affine (WA_IDLE, WA_WEIGHT) between the waker's CPU
@@ -125,14 +135,20 @@ CpuId Engine::selectTaskRq(TaskId p, CpuId wakerCpu, bool sync, bool wantAffine)
     CpuId prev = t.cpu;
     if (!allowed(t, prev))
         for (CpuId c = 0; c < n; ++c)
-            if (allowed(t, c)) { prev = c; break; }
+            if (allowed(t, c)) {
+                prev = c;
+                break;
+            }
     CpuId target = prev;
     if (wantAffine && wakerCpu != prev && wakerCpu >= 0 && allowed(t, wakerCpu)) {
         CpuId pick = -1;
         if (cfg_.features[Feature::WaIdle]) { // wake_affine_idle()
-            if (idle(wakerCpu)) pick = idle(prev) ? prev : wakerCpu;
-            else if (sync && rqs_[size_t(wakerCpu)].nrRunning == 1) pick = wakerCpu;
-            else if (idle(prev)) pick = prev;
+            if (idle(wakerCpu))
+                pick = idle(prev) ? prev : wakerCpu;
+            else if (sync && rqs_[size_t(wakerCpu)].nrRunning == 1)
+                pick = wakerCpu;
+            else if (idle(prev))
+                pick = prev;
         }
         if (pick < 0 && cfg_.features[Feature::WaWeight]) { // wake_affine_weight(), WA_BIAS on
             const int64_t taskLoad = ents_[size_t(p)].load.weight;

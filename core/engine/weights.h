@@ -7,8 +7,8 @@
 
 namespace sched {
 
-constexpr uint32_t kNice0Weight = 1024;      // scale_load_down(NICE_0_LOAD)
-constexpr uint32_t kIdlePrioWeight = 3;      // WEIGHT_IDLEPRIO
+constexpr uint32_t kNice0Weight = 1024;         // scale_load_down(NICE_0_LOAD)
+constexpr uint32_t kIdlePrioWeight = 3;         // WEIGHT_IDLEPRIO
 constexpr uint32_t kIdlePrioWmult = 1431655765; // WMULT_IDLEPRIO
 
 struct LoadWeight {

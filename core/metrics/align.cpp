@@ -29,7 +29,8 @@ Firsts firstsOf(const Trace& t) {
         f.start = std::min(f.start, t.wakeups.time[i]);
         if (!t.wakeups.isNew[i]) early(f.wake, t.tasks[size_t(t.wakeups.wakee[i])].comm, t.wakeups.time[i]);
     }
-    for (const Marker& m : t.markers) early(f.marker, m.text, m.time);
+    for (const Marker& m : t.markers)
+        early(f.marker, m.text, m.time);
     return f;
 }
 
@@ -47,17 +48,20 @@ std::vector<AlignPoint> alignmentPoints(const Trace& a, const Trace& b) {
     for (const auto& [at, comm] : order) {
         out.push_back({"run:" + comm, "first run of " + comm, at, fb.run.at(comm)});
         const auto wa = fa.wake.find(comm), wb = fb.wake.find(comm);
-        if (wa != fa.wake.end() && wb != fb.wake.end()) out.push_back({"wake:" + comm, "first wakeup of " + comm, wa->second, wb->second});
+        if (wa != fa.wake.end() && wb != fb.wake.end())
+            out.push_back({"wake:" + comm, "first wakeup of " + comm, wa->second, wb->second});
     }
     std::vector<std::pair<Time, std::string>> marks;
     for (const auto& [text, at] : fa.marker)
         if (fb.marker.count(text)) marks.push_back({at, text});
     std::sort(marks.begin(), marks.end());
-    for (const auto& [at, text] : marks) out.push_back({"marker:" + text, "marker '" + text + "'", at, fb.marker.at(text)});
+    for (const auto& [at, text] : marks)
+        out.push_back({"marker:" + text, "marker '" + text + "'", at, fb.marker.at(text)});
     return out;
 }
 
-bool findAlignment(const Trace& a, const Trace& b, const std::string& key, AlignPoint& out, std::string& error) {
+bool findAlignment(const Trace& a, const Trace& b, const std::string& key, AlignPoint& out,
+                   std::string& error) {
     const std::vector<AlignPoint> points = alignmentPoints(a, b);
     for (const AlignPoint& p : points)
         if (p.key == key) {
@@ -74,7 +78,8 @@ bool findAlignment(const Trace& a, const Trace& b, const std::string& key, Align
     error = "no event '" + key + "' in both runs; accepted: start, run:COMM, wake:COMM, marker:TEXT";
     if (!points.empty()) {
         error += "; these runs both have:";
-        for (size_t i = 0; i < points.size() && i < 8; ++i) error += " " + points[i].key;
+        for (size_t i = 0; i < points.size() && i < 8; ++i)
+            error += " " + points[i].key;
         if (points.size() > 8) error += " ...";
     }
     return false;

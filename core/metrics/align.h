@@ -26,6 +26,7 @@ std::vector<AlignPoint> alignmentPoints(const Trace& a, const Trace& b);
 
 // The point named by key (as in AlignPoint::key); false with `error` saying what is accepted
 // and which keys these two runs offer.
-bool findAlignment(const Trace& a, const Trace& b, const std::string& key, AlignPoint& out, std::string& error);
+bool findAlignment(const Trace& a, const Trace& b, const std::string& key, AlignPoint& out,
+                   std::string& error);
 
 } // namespace sched

@@ -4,8 +4,8 @@
 #include "base/duration.h"
 
 #include <algorithm>
-#include <cstdlib>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <map>
 
@@ -20,10 +20,10 @@ Trace traceWindow(const Trace& t, Time from, Time to, size_t* clippedAtStart) {
     const Slices& s = t.slices;
     for (size_t i = 0; i < s.size(); ++i) {
         if (s.end[i] <= from || s.start[i] >= to) continue;
-        const bool cutStart = s.start[i] < from, cutEnd = s.end[i] > to;
+        const bool cutStart = s.start[i]<from, cutEnd = s.end[i]> to;
         clipped += cutStart;
-        w.slices.push(std::max(s.start[i], from), std::min(s.end[i], to), s.task[i], s.cpu[i], cutEnd ? kStillRunning : s.endPoint[i],
-                      cutEnd ? kNoReason : s.endReason[i]);
+        w.slices.push(std::max(s.start[i], from), std::min(s.end[i], to), s.task[i], s.cpu[i],
+                      cutEnd ? kStillRunning : s.endPoint[i], cutEnd ? kNoReason : s.endReason[i]);
     }
     const auto in = [&](Time x) { return x >= from && x < to; };
     const Wakeups& wk = t.wakeups;
@@ -39,8 +39,8 @@ Trace traceWindow(const Trace& t, Time from, Time to, size_t* clippedAtStart) {
     const FlagIntervals& f = t.flags;
     for (size_t i = 0; i < f.size(); ++i) {
         if (f.clear[i] <= from || f.set[i] >= to) continue;
-        w.flags.push(std::max(f.set[i], from), std::min(f.clear[i], to), f.task[i], f.cpu[i], f.bit[i], f.reason[i],
-                     f.clear[i] > to ? kStillRunning : f.clearedBy[i]);
+        w.flags.push(std::max(f.set[i], from), std::min(f.clear[i], to), f.task[i], f.cpu[i], f.bit[i],
+                     f.reason[i], f.clear[i] > to ? kStillRunning : f.clearedBy[i]);
     }
     for (const Marker& mk : t.markers)
         if (in(mk.time)) w.markers.push_back(mk);
@@ -71,11 +71,14 @@ std::map<std::string, GroupSide> groups(const Trace& w) {
         }
         if (s.endPoint[i] == kStillRunning) continue;
         const auto p = SwitchPoint(s.endPoint[i]);
-        if (p == SwitchPoint::Block || p == SwitchPoint::Exit) side.voluntary++;
-        else side.involuntary++;
+        if (p == SwitchPoint::Block || p == SwitchPoint::Exit)
+            side.voluntary++;
+        else
+            side.involuntary++;
     }
     std::map<std::string, std::vector<Time>> delays;
-    for (const DelayAtom& a : schedDelays(w)) delays[w.tasks[size_t(a.task)].comm].push_back(a.switchedIn - a.runnableAt);
+    for (const DelayAtom& a : schedDelays(w))
+        delays[w.tasks[size_t(a.task)].comm].push_back(a.switchedIn - a.runnableAt);
     for (auto& [comm, d] : delays) {
         GroupSide& side = g[comm];
         side.delays = int64_t(d.size());
@@ -97,7 +100,8 @@ SwitchCounts windowSwitches(const Trace& w, size_t clippedAtStart) {
 
 Time busy(const Trace& w) {
     Time b = 0;
-    for (size_t i = 0; i < w.slices.size(); ++i) b += w.slices.end[i] - w.slices.start[i];
+    for (size_t i = 0; i < w.slices.size(); ++i)
+        b += w.slices.end[i] - w.slices.start[i];
     return b;
 }
 
@@ -116,8 +120,10 @@ Comparison compareRuns(const Trace& a, const Trace& b, Time from, Time to, Time 
     c.busyB = busy(wb);
     auto ga = groups(wa), gb = groups(wb);
     std::map<std::string, CompareRow> rows;
-    for (auto& [comm, side] : ga) rows[comm].a = side;
-    for (auto& [comm, side] : gb) rows[comm].b = side;
+    for (auto& [comm, side] : ga)
+        rows[comm].a = side;
+    for (auto& [comm, side] : gb)
+        rows[comm].b = side;
     for (auto& [comm, row] : rows) {
         row.group = comm;
         c.rows.push_back(row);
@@ -152,35 +158,41 @@ std::string formatComparison(const Comparison& c, const std::string& labelA, con
     std::string out;
     char line[512];
     out += " A: " + labelA + "\n B: " + labelB + "\n";
-    out += " window " + formatDuration(c.from) + " - " + formatDuration(c.to) + " (" + ms(c.to - c.from) + " ms)";
+    out += " window " + formatDuration(c.from) + " - " + formatDuration(c.to) + " (" + ms(c.to - c.from) +
+           " ms)";
     if (c.shiftB != 0 || !c.alignedAt.empty())
-        out += "; B " + formatDuration(c.from + c.shiftB) + " - " + formatDuration(c.to + c.shiftB) + ", aligned at " +
-               (c.alignedAt.empty() ? std::string("a shift") : c.alignedAt) + " (B = A " + (c.shiftB < 0 ? "- " : "+ ") +
-               formatDuration(std::abs(c.shiftB)) + ")";
+        out += "; B " + formatDuration(c.from + c.shiftB) + " - " + formatDuration(c.to + c.shiftB) +
+               ", aligned at " + (c.alignedAt.empty() ? std::string("a shift") : c.alignedAt) + " (B = A " +
+               (c.shiftB < 0 ? "- " : "+ ") + formatDuration(std::abs(c.shiftB)) + ")";
     out += "\n\n";
-    std::snprintf(line, sizeof line, " %-16s | %10s %10s %8s | %7s %7s %6s | %7s %7s | %9s %9s %8s | %9s %9s | %9s %9s |\n", "Task group",
-                  "runtime A", "runtime B", "change", "cs A", "cs B", "change", "invol A", "invol B", "avg dly A", "avg dly B",
-                  "change", "max dly A", "max dly B", "p99 A", "p99 B");
+    std::snprintf(line, sizeof line,
+                  " %-16s | %10s %10s %8s | %7s %7s %6s | %7s %7s | %9s %9s %8s | %9s %9s | %9s %9s |\n",
+                  "Task group", "runtime A", "runtime B", "change", "cs A", "cs B", "change", "invol A",
+                  "invol B", "avg dly A", "avg dly B", "change", "max dly A", "max dly B", "p99 A", "p99 B");
     out += line;
     out += " " + std::string(std::strlen(line) - 2, '-') + "\n";
     for (const CompareRow& r : c.rows) {
-        std::snprintf(line, sizeof line,
-                      " %-16.16s | %10s %10s %8s | %7lld %7lld %6s | %7lld %7lld | %9s %9s %8s | %9s %9s | %9s %9s |\n",
-                      r.group.c_str(), ms(r.a.runtime).c_str(), ms(r.b.runtime).c_str(),
-                      change(double(r.a.runtime), double(r.b.runtime), true).c_str(), (long long)r.a.switches(),
-                      (long long)r.b.switches(), change(double(r.a.switches()), double(r.b.switches()), false).c_str(),
-                      (long long)r.a.involuntary, (long long)r.b.involuntary, ms(r.a.avgDelay()).c_str(), ms(r.b.avgDelay()).c_str(),
-                      change(double(r.a.avgDelay()), double(r.b.avgDelay()), true).c_str(), ms(r.a.maxDelay).c_str(),
-                      ms(r.b.maxDelay).c_str(), ms(r.a.p99).c_str(), ms(r.b.p99).c_str());
+        std::snprintf(
+            line, sizeof line,
+            " %-16.16s | %10s %10s %8s | %7lld %7lld %6s | %7lld %7lld | %9s %9s %8s | %9s %9s | %9s %9s |\n",
+            r.group.c_str(), ms(r.a.runtime).c_str(), ms(r.b.runtime).c_str(),
+            change(double(r.a.runtime), double(r.b.runtime), true).c_str(), (long long)r.a.switches(),
+            (long long)r.b.switches(), change(double(r.a.switches()), double(r.b.switches()), false).c_str(),
+            (long long)r.a.involuntary, (long long)r.b.involuntary, ms(r.a.avgDelay()).c_str(),
+            ms(r.b.avgDelay()).c_str(), change(double(r.a.avgDelay()), double(r.b.avgDelay()), true).c_str(),
+            ms(r.a.maxDelay).c_str(), ms(r.b.maxDelay).c_str(), ms(r.a.p99).c_str(), ms(r.b.p99).c_str());
         out += line;
     }
     out += "\n";
-    std::snprintf(line, sizeof line, " context-switches  A %lld  B %lld  (%s)   voluntary A %lld  B %lld   involuntary A %lld  B %lld\n",
-                  (long long)c.a.total, (long long)c.b.total, change(double(c.a.total), double(c.b.total), true).c_str(),
-                  (long long)c.a.voluntary, (long long)c.b.voluntary, (long long)c.a.involuntary, (long long)c.b.involuntary);
+    std::snprintf(
+        line, sizeof line,
+        " context-switches  A %lld  B %lld  (%s)   voluntary A %lld  B %lld   involuntary A %lld  B %lld\n",
+        (long long)c.a.total, (long long)c.b.total,
+        change(double(c.a.total), double(c.b.total), true).c_str(), (long long)c.a.voluntary,
+        (long long)c.b.voluntary, (long long)c.a.involuntary, (long long)c.b.involuntary);
     out += line;
-    std::snprintf(line, sizeof line, " CPU time used     A %s ms  B %s ms  (%s)\n", ms(c.busyA).c_str(), ms(c.busyB).c_str(),
-                  change(double(c.busyA), double(c.busyB), true).c_str());
+    std::snprintf(line, sizeof line, " CPU time used     A %s ms  B %s ms  (%s)\n", ms(c.busyA).c_str(),
+                  ms(c.busyB).c_str(), change(double(c.busyA), double(c.busyB), true).c_str());
     out += line;
     return out;
 }

@@ -14,10 +14,10 @@
 namespace sched {
 
 struct GroupSide {
-    int tasks = 0;                               // tasks of the group that ran in the window
+    int tasks = 0; // tasks of the group that ran in the window
     Time runtime = 0;
-    int64_t voluntary = 0, involuntary = 0;      // switches out (nvcsw / nivcsw)
-    int64_t delays = 0;                          // delay measurements (perf sched latency "Switches")
+    int64_t voluntary = 0, involuntary = 0; // switches out (nvcsw / nivcsw)
+    int64_t delays = 0;                     // delay measurements (perf sched latency "Switches")
     Time sumDelay = 0, maxDelay = 0, p50 = 0, p99 = 0;
     int64_t switches() const { return voluntary + involuntary; }
     Time avgDelay() const { return delays ? sumDelay / delays : 0; }

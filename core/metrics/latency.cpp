@@ -31,11 +31,14 @@ template <class V> struct Groups {
     std::vector<uint32_t> first;
     TraceColumn<V> items; // a trace's size: on huge pages (trace/column.h), not 4 KiB faults
     size_t size() const { return first.size() - 1; }
-    std::span<const V> operator[](size_t k) const { return {items.data() + first[k], items.data() + first[k + 1]}; }
+    std::span<const V> operator[](size_t k) const {
+        return {items.data() + first[k], items.data() + first[k + 1]};
+    }
 };
 
 // keyOf(i) of each of the n items, or -1 for none; value(i) what the group holds for it.
-template <class V, class Key, class Value> Groups<V> group(size_t groups, size_t n, Key&& keyOf, Value&& value) {
+template <class V, class Key, class Value>
+Groups<V> group(size_t groups, size_t n, Key&& keyOf, Value&& value) {
     Groups<V> g;
     g.first.assign(groups + 2, 0);
     for (size_t i = 0; i < n; ++i)
@@ -43,7 +46,8 @@ template <class V, class Key, class Value> Groups<V> group(size_t groups, size_t
             if (size_t(k) + 2 >= g.first.size()) g.first.resize(size_t(k) + 3, 0);
             g.first[size_t(k) + 2]++;
         }
-    for (size_t k = 2; k < g.first.size(); ++k) g.first[k] += g.first[k - 1];
+    for (size_t k = 2; k < g.first.size(); ++k)
+        g.first[k] += g.first[k - 1];
     g.items.resize(g.first.back());
     for (size_t i = 0; i < n; ++i) // first[k + 1] is where group k's next item goes
         if (const int64_t k = keyOf(i); k >= 0) g.items[g.first[size_t(k) + 1]++] = value(i);
@@ -56,7 +60,8 @@ Groups<uint32_t> groupBy(const Trace& trace, bool byTask) {
     const Slices& s = trace.slices;
     Groups<uint32_t> g = group<uint32_t>(
         byTask ? trace.tasks.size() : size_t(std::max(trace.cpus, 1)), s.size(),
-        [&](size_t i) { return byTask ? int64_t(s.task[i]) : int64_t(s.cpu[i]); }, [](size_t i) { return uint32_t(i); });
+        [&](size_t i) { return byTask ? int64_t(s.task[i]) : int64_t(s.cpu[i]); },
+        [](size_t i) { return uint32_t(i); });
     // A simulated trace records a task's slices in order already (one CPU at a time, pushed at
     // switch-out); an imported one may not be. Checking first saves the sort's n log n.
     const auto byStart = [&](uint32_t a, uint32_t b) { return s.start[a] < s.start[b]; };
@@ -71,16 +76,18 @@ Groups<uint32_t> groupBy(const Trace& trace, bool byTask) {
 // The work-atom walk of latency_switch_event() / latency_wakeup_event() for one task: calls
 // atom(runnableAt, switchedIn) for each measured delay and ran(slice) for each slice.
 template <class Atom, class Ran>
-void walkTask(const Trace& trace, std::span<const uint32_t> slices, std::span<const Time> wakes, Atom&& atom, Ran&& ran) {
+void walkTask(const Trace& trace, std::span<const uint32_t> slices, std::span<const Time> wakes, Atom&& atom,
+              Ran&& ran) {
     const Slices& s = trace.slices;
     size_t w = 0;
     // The atom opened by the previous switch-out: SLEEPING until a wakeup, or WAIT_CPU.
     bool haveAtom = false, waiting = false;
     Time wakeTime = 0, outTime = 0;
     for (uint32_t i : slices) {
-        if (haveAtom) { // switch-in closes the atom (add_sched_in_event)
+        if (haveAtom) {     // switch-in closes the atom (add_sched_in_event)
             if (!waiting) { // the first wakeup after the switch-out
-                while (w < wakes.size() && wakes[w] < outTime) ++w;
+                while (w < wakes.size() && wakes[w] < outTime)
+                    ++w;
                 if (w < wakes.size() && wakes[w] <= s.start[i]) {
                     waiting = true;
                     wakeTime = wakes[w];
@@ -94,7 +101,8 @@ void walkTask(const Trace& trace, std::span<const uint32_t> slices, std::span<co
         outTime = s.end[i];
         waiting = haveAtom && !isVoluntaryEnd(s.endPoint[i]);
         wakeTime = outTime;
-        while (w < wakes.size() && wakes[w] < outTime) ++w;
+        while (w < wakes.size() && wakes[w] < outTime)
+            ++w;
     }
 }
 
@@ -102,7 +110,8 @@ void walkTask(const Trace& trace, std::span<const uint32_t> slices, std::span<co
 Groups<Time> wakeTimes(const Trace& trace) {
     const Wakeups& w = trace.wakeups;
     return group<Time>(
-        trace.tasks.size(), w.size(), [&](size_t i) { return w.isNew[i] ? int64_t(-1) : int64_t(w.wakee[i]); },
+        trace.tasks.size(), w.size(),
+        [&](size_t i) { return w.isNew[i] ? int64_t(-1) : int64_t(w.wakee[i]); },
         [&](size_t i) { return w.time[i]; });
 }
 
@@ -114,7 +123,12 @@ std::vector<DelayAtom> schedDelays(const Trace& trace, TaskId only) {
     std::vector<DelayAtom> out;
     for (size_t t = 0; t < trace.tasks.size() && t < perTask.size(); ++t) {
         if (only >= 0 && TaskId(t) != only) continue;
-        walkTask(trace, perTask[t], wakes[t], [&](Time a, Time b) { out.push_back({TaskId(t), a, b}); }, [](uint32_t) {});
+        walkTask(
+            trace, perTask[t], wakes[t],
+            [&](Time a, Time b) {
+                out.push_back({TaskId(t), a, b});
+            },
+            [](uint32_t) {});
     }
     return out;
 }
@@ -166,20 +180,32 @@ std::vector<LatencyRow> latencyTable(std::vector<LatencyRow> rows, const Latency
             }
         }
         rows.clear();
-        for (auto it = merged.rbegin(); it != merged.rend(); ++it) rows.push_back(it->second); // descending comm
+        for (auto it = merged.rbegin(); it != merged.rend(); ++it)
+            rows.push_back(it->second); // descending comm
     } else {
-        std::sort(rows.begin(), rows.end(), [](const LatencyRow& a, const LatencyRow& b) { return a.pid > b.pid; });
+        std::sort(rows.begin(), rows.end(),
+                  [](const LatencyRow& a, const LatencyRow& b) { return a.pid > b.pid; });
     }
     // Keys compared in order, all descending; rows equal on every key keep their order.
     std::stable_sort(rows.begin(), rows.end(), [&](const LatencyRow& a, const LatencyRow& b) {
         for (LatencySortKey k : opts.sort) {
             int64_t x = 0, y = 0;
             switch (k) {
-            case LatencySortKey::Avg: x = a.avgDelay(), y = b.avgDelay(); break;
-            case LatencySortKey::Max: x = a.maxDelay, y = b.maxDelay; break;
-            case LatencySortKey::Switch: x = a.count, y = b.count; break;
-            case LatencySortKey::Runtime: x = a.runtime, y = b.runtime; break;
-            case LatencySortKey::Sum: x = a.totalDelay, y = b.totalDelay; break;
+            case LatencySortKey::Avg:
+                x = a.avgDelay(), y = b.avgDelay();
+                break;
+            case LatencySortKey::Max:
+                x = a.maxDelay, y = b.maxDelay;
+                break;
+            case LatencySortKey::Switch:
+                x = a.count, y = b.count;
+                break;
+            case LatencySortKey::Runtime:
+                x = a.runtime, y = b.runtime;
+                break;
+            case LatencySortKey::Sum:
+                x = a.totalDelay, y = b.totalDelay;
+                break;
             }
             if (x != y) return x > y;
         }
@@ -196,12 +222,18 @@ bool parseLatencySort(const std::string& spec, std::vector<LatencySortKey>& out)
         if (end == std::string::npos) end = spec.size();
         std::string k = spec.substr(pos, end - pos);
         k.erase(std::remove(k.begin(), k.end(), ' '), k.end());
-        if (k == "avg") out.push_back(LatencySortKey::Avg);
-        else if (k == "max") out.push_back(LatencySortKey::Max);
-        else if (k == "switch") out.push_back(LatencySortKey::Switch);
-        else if (k == "runtime") out.push_back(LatencySortKey::Runtime);
-        else if (k == "sum") out.push_back(LatencySortKey::Sum);
-        else return false;
+        if (k == "avg")
+            out.push_back(LatencySortKey::Avg);
+        else if (k == "max")
+            out.push_back(LatencySortKey::Max);
+        else if (k == "switch")
+            out.push_back(LatencySortKey::Switch);
+        else if (k == "runtime")
+            out.push_back(LatencySortKey::Runtime);
+        else if (k == "sum")
+            out.push_back(LatencySortKey::Sum);
+        else
+            return false;
         pos = end + 1;
     }
     return !out.empty();
@@ -215,7 +247,9 @@ namespace {
 int64_t switchesToIdle(const Trace& trace) {
     constexpr size_t kNone = SIZE_MAX;
     const Slices& s = trace.slices;
-    const auto idleAfter = [&](size_t i, size_t next) { return s.endPoint[i] != kStillRunning && (next == kNone || s.start[next] != s.end[i]); };
+    const auto idleAfter = [&](size_t i, size_t next) {
+        return s.endPoint[i] != kStillRunning && (next == kNone || s.start[next] != s.end[i]);
+    };
     int64_t n = 0;
     std::vector<size_t> prev(size_t(std::max(trace.cpus, 1)), kNone);
     bool ordered = true;
@@ -237,7 +271,8 @@ int64_t switchesToIdle(const Trace& trace) {
     const auto perCpu = groupBy(trace, false);
     for (size_t cpu = 0; cpu < perCpu.size(); ++cpu) {
         const std::span<const uint32_t> v = perCpu[cpu];
-        for (size_t k = 0; k < v.size(); ++k) n += idleAfter(v[k], k + 1 < v.size() ? v[k + 1] : kNone);
+        for (size_t k = 0; k < v.size(); ++k)
+            n += idleAfter(v[k], k + 1 < v.size() ? v[k + 1] : kNone);
     }
     return n;
 }
@@ -249,8 +284,10 @@ SwitchCounts countSwitches(const Trace& trace) {
     for (size_t i = 0; i < s.size(); ++i) {
         ++c.total; // the switch into this slice (from a task or from idle)
         if (s.endPoint[i] == kStillRunning) continue;
-        if (isVoluntaryEnd(s.endPoint[i])) c.voluntary++;
-        else c.involuntary++;
+        if (isVoluntaryEnd(s.endPoint[i]))
+            c.voluntary++;
+        else
+            c.involuntary++;
     }
     c.total += switchesToIdle(trace);
     c.migrations = int64_t(trace.migrations.size());
@@ -264,9 +301,13 @@ SwitchCounts countSwitchesOf(const Trace& trace, const std::vector<char>& tasks)
         const size_t t = size_t(s.task[i]);
         // The last switch-out of an exiting task is not in any rusage: release_task() adds a
         // thread's counters into its process before do_task_dead() switches away for good.
-        if (t >= tasks.size() || !tasks[t] || s.endPoint[i] == kStillRunning || s.endPoint[i] == uint8_t(SwitchPoint::Exit)) continue;
-        if (isVoluntaryEnd(s.endPoint[i])) c.voluntary++;
-        else c.involuntary++;
+        if (t >= tasks.size() || !tasks[t] || s.endPoint[i] == kStillRunning ||
+            s.endPoint[i] == uint8_t(SwitchPoint::Exit))
+            continue;
+        if (isVoluntaryEnd(s.endPoint[i]))
+            c.voluntary++;
+        else
+            c.involuntary++;
     }
     c.total = c.voluntary + c.involuntary;
     for (size_t i = 0; i < trace.migrations.size(); ++i) {
@@ -279,7 +320,8 @@ SwitchCounts countSwitchesOf(const Trace& trace, const std::vector<char>& tasks)
 std::vector<char> descendantsOf(const Trace& trace, int32_t rootPid) {
     std::vector<char> in(trace.tasks.size(), 0);
     std::map<int32_t, std::vector<size_t>> children;
-    for (size_t t = 0; t < trace.tasks.size(); ++t) children[trace.tasks[t].ppid].push_back(t);
+    for (size_t t = 0; t < trace.tasks.size(); ++t)
+        children[trace.tasks[t].ppid].push_back(t);
     std::vector<int32_t> todo{rootPid};
     for (size_t t = 0; t < trace.tasks.size(); ++t)
         if (trace.tasks[t].pid == rootPid) in[t] = 1;

@@ -16,10 +16,10 @@ namespace sched {
 
 struct LatencyRow {
     std::string comm;
-    int32_t pid = 0;      // tid when not merged
-    int merged = 1;       // number of tasks merged into this row ("comm:(N)")
+    int32_t pid = 0; // tid when not merged
+    int merged = 1;  // number of tasks merged into this row ("comm:(N)")
     Time runtime = 0;
-    int64_t count = 0;    // delay measurements ("Switches" / "Count")
+    int64_t count = 0; // delay measurements ("Switches" / "Count")
     Time totalDelay = 0;
     Time maxDelay = 0;
     Time maxStart = 0, maxEnd = 0;
@@ -29,10 +29,11 @@ struct LatencyRow {
 enum class LatencySortKey { Avg, Max, Switch, Runtime, Sum };
 
 struct LatencyOptions {
-    bool mergeByComm = true;                 // perf's default; -p gives one row per tid
+    bool mergeByComm = true; // perf's default; -p gives one row per tid
     std::vector<LatencySortKey> sort{LatencySortKey::Avg, LatencySortKey::Max, LatencySortKey::Switch,
                                      LatencySortKey::Runtime};
-    const std::vector<char>* only = nullptr; // if set: the tasks (by TaskId) to report, as perf sched latency -p/--pid filters
+    const std::vector<char>* only =
+        nullptr; // if set: the tasks (by TaskId) to report, as perf sched latency -p/--pid filters
 };
 
 std::vector<LatencyRow> perfSchedLatency(const Trace& trace, const LatencyOptions& opts = {});

@@ -69,11 +69,13 @@ void LatencyFold::slice(Time start, Time end, TaskId task, uint16_t cpu, uint8_t
 
 SwitchCounts LatencyFold::switches() const {
     SwitchCounts c = counts_;
-    for (const CpuLast& l : last_) c.total += l.any && l.point != kStillRunning; // the CPU went idle after its last
+    for (const CpuLast& l : last_)
+        c.total += l.any && l.point != kStillRunning; // the CPU went idle after its last
     return c;
 }
 
-std::vector<LatencyRow> LatencyFold::rows(const std::vector<TraceTask>& tasks, const LatencyOptions& opts) const {
+std::vector<LatencyRow> LatencyFold::rows(const std::vector<TraceTask>& tasks,
+                                          const LatencyOptions& opts) const {
     std::vector<LatencyRow> rows;
     for (size_t t = 0; t < tasks.size() && t < tasks_.size(); ++t) {
         const TaskAtoms& a = tasks_[t];

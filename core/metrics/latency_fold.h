@@ -15,7 +15,7 @@
 namespace sched {
 
 class LatencyFold {
-public:
+  public:
     explicit LatencyFold(int cpus);
 
     // Folds every slice, wake-up and migration t holds. They must be the ones the engine recorded
@@ -29,7 +29,7 @@ public:
     SwitchCounts switches() const;
     std::vector<CpuUsage> cpuUsage() const { return use_; }
 
-private:
+  private:
     static constexpr Time kNone = INT64_MIN;
     // One task's open work atom (latency_switch_event() / latency_wakeup_event()) and its sums.
     struct TaskAtoms {

@@ -14,13 +14,15 @@ std::string fmt(const char* f, double v) {
     return buf;
 }
 
-double ms(Time ns) { return double(ns) / 1e6; }
+double ms(Time ns) {
+    return double(ns) / 1e6;
+}
 
 } // namespace
 
 std::string formatLatencyTable(const std::vector<LatencyRow>& rows) {
-    const std::string header =
-        "  Task                  |   Runtime ms  | Switches | Avg delay ms    | Max delay ms    | Sum delay ms     |";
+    const std::string header = "  Task                  |   Runtime ms  | Switches | Avg delay ms    | Max "
+                               "delay ms    | Sum delay ms     |";
     const std::string dashes = " " + std::string(header.size() - 1, '-');
     std::string out = "\n" + dashes + "\n" + header + "\n" + dashes + "\n";
     Time totalRuntime = 0, maxDelay = 0, sumDelay = 0;
@@ -33,8 +35,8 @@ std::string formatLatencyTable(const std::vector<LatencyRow>& rows) {
         name += std::to_string(r.merged > 1 ? r.merged : r.pid);
         name += r.merged > 1 ? ") " : " ";
         if (name.size() < 24) name.append(24 - name.size(), ' ');
-        std::snprintf(buf, sizeof buf, "|%11.3f ms |%9lld | avg:%8.3f ms | max:%8.3f ms | sum:%9.3f ms |", ms(r.runtime),
-                      (long long)r.count, ms(r.avgDelay()), ms(r.maxDelay), ms(r.totalDelay));
+        std::snprintf(buf, sizeof buf, "|%11.3f ms |%9lld | avg:%8.3f ms | max:%8.3f ms | sum:%9.3f ms |",
+                      ms(r.runtime), (long long)r.count, ms(r.avgDelay()), ms(r.maxDelay), ms(r.totalDelay));
         out += name + buf + "\n";
         totalRuntime += r.runtime;
         totalCount += r.count;
@@ -42,7 +44,8 @@ std::string formatLatencyTable(const std::vector<LatencyRow>& rows) {
         maxDelay = std::max(maxDelay, r.maxDelay);
     }
     out += dashes + "\n";
-    std::snprintf(buf, sizeof buf, "  TOTAL:                |%11.3f ms |%9lld |                 | %12.3f ms | %13.3f ms |",
+    std::snprintf(buf, sizeof buf,
+                  "  TOTAL:                |%11.3f ms |%9lld |                 | %12.3f ms | %13.3f ms |",
                   ms(totalRuntime), (long long)totalCount, ms(maxDelay), ms(sumDelay));
     out += std::string(buf) + "\n" + dashes + "\n";
     return out;
@@ -70,7 +73,8 @@ std::string formatPerfStat(const PerfStatBlock& b) {
         std::snprintf(buf, sizeof buf, "%18s      %-33s", groupThousands(s.mean).c_str(), name);
         std::string line = buf;
         if (n > 1) line += fmt("( +-%6.2f%% )", s.relStderrPct());
-        while (!line.empty() && line.back() == ' ') line.pop_back();
+        while (!line.empty() && line.back() == ' ')
+            line.pop_back();
         out += line + "\n";
     };
     countLine(b.switches, "context-switches");
@@ -80,7 +84,8 @@ std::string formatPerfStat(const PerfStatBlock& b) {
     // count line like the one above.
     auto splitLine = [&](const RunStats& s, const char* name) {
         if (n <= 1) return countLine(s, name);
-        std::snprintf(buf, sizeof buf, "%18.2f +- %.2f %s   ( +- %.2f%% )", s.mean, s.stderror, name, s.relStderrPct());
+        std::snprintf(buf, sizeof buf, "%18.2f +- %.2f %s   ( +- %.2f%% )", s.mean, s.stderror, name,
+                      s.relStderrPct());
         out += std::string(buf) + "\n";
     };
     splitLine(b.voluntary, "voluntary context-switches");
@@ -90,7 +95,8 @@ std::string formatPerfStat(const PerfStatBlock& b) {
         // get_precision(): two more digits than the error's magnitude.
         const double sd = b.elapsedSec.stderror;
         const int precision = (sd > 1 || sd <= 0 ? 0 : int(std::lround(std::ceil(-std::log10(sd))))) + 2;
-        std::snprintf(buf, sizeof buf, " %17.*f +- %.*f seconds time elapsed", precision, b.elapsedSec.mean, precision, sd);
+        std::snprintf(buf, sizeof buf, " %17.*f +- %.*f seconds time elapsed", precision, b.elapsedSec.mean,
+                      precision, sd);
         out += buf;
         out += fmt("  ( +-%6.2f%% )", b.elapsedSec.relStderrPct());
         out += "\n";

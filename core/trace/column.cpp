@@ -13,9 +13,14 @@ namespace sched::columnStorage {
 namespace {
 
 #if defined(__linux__)
-size_t mappedLength(size_t bytes) { return (bytes + kHugePage - 1) / kHugePage * kHugePage; }
+size_t mappedLength(size_t bytes) {
+    return (bytes + kHugePage - 1) / kHugePage * kHugePage;
+}
 
-char* alignUp(char* p) { return reinterpret_cast<char*>((reinterpret_cast<uintptr_t>(p) + kHugePage - 1) & ~uintptr_t(kHugePage - 1)); }
+char* alignUp(char* p) {
+    return reinterpret_cast<char*>((reinterpret_cast<uintptr_t>(p) + kHugePage - 1) &
+                                   ~uintptr_t(kHugePage - 1));
+}
 
 // A 2 MiB-aligned stretch of `len` bytes of address space: a mapping one huge page longer,
 // trimmed. PROT_NONE reserves it only (nothing is committed or counted); the caller maps into it.
@@ -25,7 +30,8 @@ char* reserveAligned(size_t len, int prot) {
     char* const base = static_cast<char*>(r);
     char* const a = alignUp(base);
     if (a > base) ::munmap(base, size_t(a - base));
-    if (char* const tail = a + len; tail < base + len + kHugePage) ::munmap(tail, size_t(base + len + kHugePage - tail));
+    if (char* const tail = a + len; tail < base + len + kHugePage)
+        ::munmap(tail, size_t(base + len + kHugePage - tail));
     return a;
 }
 

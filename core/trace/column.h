@@ -33,7 +33,9 @@ constexpr size_t kHugePage = size_t(2) << 20;
 // Measured: from 256 KiB up, the seed-size run had 1,700 faults fewer, but its tenth (msg -l 500)
 // took 64 MiB of memory instead of 49 (43 with the vector).
 constexpr size_t kHugeFrom = kHugePage / 2;
-inline bool huge(size_t bytes) { return bytes >= kHugeFrom; }
+inline bool huge(size_t bytes) {
+    return bytes >= kHugeFrom;
+}
 // p's buffer of oldBytes (nullptr, 0: none) as one of newBytes (0: none), its first `used` bytes
 // carried over. Throws std::bad_alloc (p then stays valid).
 void* reallocate(void* p, size_t oldBytes, size_t used, size_t newBytes);
@@ -43,7 +45,7 @@ void release(void* p, size_t bytes) noexcept;
 template <class T> class TraceColumn {
     static_assert(std::is_trivially_copyable_v<T>, "a column's values are moved as bytes");
 
-public:
+  public:
     using value_type = T;
     using size_type = size_t;
     using reference = T&;
@@ -53,7 +55,8 @@ public:
 
     TraceColumn() = default;
     TraceColumn(const TraceColumn& o) { assign(o.p_, o.n_); }
-    TraceColumn(TraceColumn&& o) noexcept : p_(std::exchange(o.p_, nullptr)), n_(std::exchange(o.n_, 0)), cap_(std::exchange(o.cap_, 0)) {}
+    TraceColumn(TraceColumn&& o) noexcept
+        : p_(std::exchange(o.p_, nullptr)), n_(std::exchange(o.n_, 0)), cap_(std::exchange(o.cap_, 0)) {}
     TraceColumn& operator=(const TraceColumn& o) {
         if (this != &o) {
             clear();
@@ -107,15 +110,17 @@ public:
         return a.n_ == b.n_ && (a.n_ == 0 || std::equal(a.p_, a.p_ + a.n_, b.p_));
     }
 
-private:
+  private:
     void assign(const T* from, size_t n) {
         reserve(n);
         if (n > 0) std::memcpy(static_cast<void*>(p_), from, n * sizeof(T));
         n_ = n;
     }
     void setCapacity(size_t cap) {
-        if (cap > (SIZE_MAX - columnStorage::kHugePage) / sizeof(T)) throw std::bad_alloc(); // rounding up stays a size
-        p_ = static_cast<T*>(columnStorage::reallocate(p_, cap_ * sizeof(T), n_ * sizeof(T), cap * sizeof(T)));
+        if (cap > (SIZE_MAX - columnStorage::kHugePage) / sizeof(T))
+            throw std::bad_alloc(); // rounding up stays a size
+        p_ =
+            static_cast<T*>(columnStorage::reallocate(p_, cap_ * sizeof(T), n_ * sizeof(T), cap * sizeof(T)));
         cap_ = cap;
     }
 

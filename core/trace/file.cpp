@@ -18,7 +18,8 @@ bool endsWith(const std::string& s, const char* suffix) {
 
 std::string shellQuote(const std::string& s) {
     std::string q = "'";
-    for (char c : s) q += c == '\'' ? std::string("'\\''") : std::string(1, c);
+    for (char c : s)
+        q += c == '\'' ? std::string("'\\''") : std::string(1, c);
     return q + "'";
 }
 
@@ -28,8 +29,8 @@ bool programExists(const char* name) {
 }
 
 // Streams a child process's standard output into the importer.
-bool fromCommand(const std::string& cmd, const char* program, const std::string& path, TraceImporter& imp, std::string& error,
-                 const ImportProgress& progress) {
+bool fromCommand(const std::string& cmd, const char* program, const std::string& path, TraceImporter& imp,
+                 std::string& error, const ImportProgress& progress) {
     if (!programExists(program)) {
         error = path + ": reading this file needs '" + program + "', which is not installed" +
                 (std::strcmp(program, "trace-cmd") == 0 ? " (Debian: apt-get install trace-cmd)" : "");
@@ -57,7 +58,8 @@ bool fromCommand(const std::string& cmd, const char* program, const std::string&
         return false;
     }
     if (rc != 0) {
-        error = path + ": '" + program + "' failed (exit status " + std::to_string(rc) + "); is the file complete?";
+        error = path + ": '" + program + "' failed (exit status " + std::to_string(rc) +
+                "); is the file complete?";
         return false;
     }
     return true;
@@ -65,7 +67,8 @@ bool fromCommand(const std::string& cmd, const char* program, const std::string&
 
 } // namespace
 
-bool importTraceFile(const std::string& path, TraceImporter& imp, std::string& error, const ImportProgress& progress) {
+bool importTraceFile(const std::string& path, TraceImporter& imp, std::string& error,
+                     const ImportProgress& progress) {
     std::error_code ec;
     if (!std::filesystem::is_regular_file(path, ec)) {
         error = path + ": no such file";
@@ -79,10 +82,18 @@ bool importTraceFile(const std::string& path, TraceImporter& imp, std::string& e
     char magic[10] = {};
     in.read(magic, sizeof magic);
     const std::string q = shellQuote(path);
-    if (std::memcmp(magic, "\x17\x08\x44tracing", 10) == 0) return fromCommand("trace-cmd report -l -i " + q, "trace-cmd", path, imp, error, progress); // -l: the flags column too
-    if (endsWith(path, ".xz") || std::memcmp(magic, "\xfd" "7zXZ", 5) == 0) return fromCommand("xz -dc " + q, "xz", path, imp, error, progress);
-    if (endsWith(path, ".gz") || std::memcmp(magic, "\x1f\x8b", 2) == 0) return fromCommand("gzip -dc " + q, "gzip", path, imp, error, progress);
-    if (endsWith(path, ".zst") || std::memcmp(magic, "\x28\xb5\x2f\xfd", 4) == 0) return fromCommand("zstd -dc " + q, "zstd", path, imp, error, progress);
+    if (std::memcmp(magic, "\x17\x08\x44tracing", 10) == 0)
+        return fromCommand("trace-cmd report -l -i " + q, "trace-cmd", path, imp, error,
+                           progress); // -l: the flags column too
+    if (endsWith(path, ".xz") || std::memcmp(magic,
+                                             "\xfd"
+                                             "7zXZ",
+                                             5) == 0)
+        return fromCommand("xz -dc " + q, "xz", path, imp, error, progress);
+    if (endsWith(path, ".gz") || std::memcmp(magic, "\x1f\x8b", 2) == 0)
+        return fromCommand("gzip -dc " + q, "gzip", path, imp, error, progress);
+    if (endsWith(path, ".zst") || std::memcmp(magic, "\x28\xb5\x2f\xfd", 4) == 0)
+        return fromCommand("zstd -dc " + q, "zstd", path, imp, error, progress);
     in.clear();
     in.seekg(0);
     const int64_t size = int64_t(std::filesystem::file_size(path, ec));
@@ -102,12 +113,14 @@ bool importTraceFile(const std::string& path, TraceImporter& imp, std::string& e
     return true;
 }
 
-bool loadTrace(const std::string& path, Trace& out, ImportReport& report, std::string& error, const ImportProgress& progress) {
+bool loadTrace(const std::string& path, Trace& out, ImportReport& report, std::string& error,
+               const ImportProgress& progress) {
     TraceImporter imp;
     if (!importTraceFile(path, imp, error, progress)) return false;
     out = imp.finish(report);
     if (report.events == 0) {
-        error = path + ": no scheduler events found (" + std::to_string(report.lines) + " lines; expected ftrace text, trace-cmd report "
+        error = path + ": no scheduler events found (" + std::to_string(report.lines) +
+                " lines; expected ftrace text, trace-cmd report "
                 "or perf script output with sched_switch events)";
         return false;
     }

@@ -17,9 +17,11 @@ using ImportProgress = std::function<bool(int64_t, int64_t)>;
 
 // Returns false with `error` set (naming the file and what to do) if the file cannot be read,
 // the helper program is missing, or the import was cancelled.
-bool importTraceFile(const std::string& path, TraceImporter& importer, std::string& error, const ImportProgress& progress = {});
+bool importTraceFile(const std::string& path, TraceImporter& importer, std::string& error,
+                     const ImportProgress& progress = {});
 
 // Convenience: the whole import, the report filled in.
-bool loadTrace(const std::string& path, Trace& out, ImportReport& report, std::string& error, const ImportProgress& progress = {});
+bool loadTrace(const std::string& path, Trace& out, ImportReport& report, std::string& error,
+               const ImportProgress& progress = {});
 
 } // namespace sched

@@ -1,7 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "trace/ftrace_events.h"
 
-
 #include <algorithm>
 #include <limits>
 #include <map>
@@ -30,21 +29,26 @@ FtraceEvents::FtraceEvents(const Trace& trace, const FtraceExportOptions& opts) 
         uint8_t prevPoint = 0;
         for (uint32_t i : v) {
             if (prev >= 0 && prevEnd < s.start[i]) { // the previous one left for idle
-                if (in(prevEnd)) lines.push_back({prevEnd, seq++, Kind::Switch, uint16_t(c), prev, -1, prevPoint});
+                if (in(prevEnd))
+                    lines.push_back({prevEnd, seq++, Kind::Switch, uint16_t(c), prev, -1, prevPoint});
                 prev = -1;
             }
-            if (in(s.start[i])) lines.push_back({s.start[i], seq++, Kind::Switch, uint16_t(c), prev, int32_t(s.task[i]), prevPoint});
+            if (in(s.start[i]))
+                lines.push_back(
+                    {s.start[i], seq++, Kind::Switch, uint16_t(c), prev, int32_t(s.task[i]), prevPoint});
             prev = int32_t(s.task[i]);
             prevEnd = s.end[i];
             prevPoint = s.endPoint[i];
         }
-        if (prev >= 0 && prevPoint != kStillRunning && in(prevEnd)) lines.push_back({prevEnd, seq++, Kind::Switch, uint16_t(c), prev, -1, prevPoint});
+        if (prev >= 0 && prevPoint != kStillRunning && in(prevEnd))
+            lines.push_back({prevEnd, seq++, Kind::Switch, uint16_t(c), prev, -1, prevPoint});
     }
     // Exits: sched_process_exit just before the final switch.
     const size_t switches = lines.size();
     for (size_t i = 0; i < switches; ++i) {
         const FtraceEvent l = lines[i];
-        if (l.a >= 0 && l.point == uint8_t(SwitchPoint::Exit)) lines.push_back({l.time, l.order, Kind::Exit, l.cpu, l.a});
+        if (l.a >= 0 && l.point == uint8_t(SwitchPoint::Exit))
+            lines.push_back({l.time, l.order, Kind::Exit, l.cpu, l.a});
     }
     // Wakeups: waking, the migration that try_to_wake_up() does, wakeup; forks before their wakeup_new.
     std::map<std::pair<TaskId, Time>, size_t> wakeMigrations;
@@ -54,8 +58,11 @@ FtraceEvents::FtraceEvents(const Trace& trace, const FtraceExportOptions& opts) 
         if (!w.isNew[i]) wakeMigrations[{w.wakee[i], w.time[i]}] = SIZE_MAX;
     for (size_t i = 0; i < m.size(); ++i) {
         auto it = wakeMigrations.find({m.task[i], m.time[i]});
-        if (it != wakeMigrations.end() && it->second == SIZE_MAX) it->second = i;
-        else if (in(m.time[i])) lines.push_back({m.time[i], seq++, Kind::Migrate, m.to[i], int32_t(i)}); // load balancing: on the pulling CPU
+        if (it != wakeMigrations.end() && it->second == SIZE_MAX)
+            it->second = i;
+        else if (in(m.time[i]))
+            lines.push_back(
+                {m.time[i], seq++, Kind::Migrate, m.to[i], int32_t(i)}); // load balancing: on the pulling CPU
     }
     for (size_t i = 0; i < w.size(); ++i) {
         if (!in(w.time[i])) continue;
@@ -66,21 +73,27 @@ FtraceEvents::FtraceEvents(const Trace& trace, const FtraceExportOptions& opts) 
             continue;
         }
         const size_t mig = wakeMigrations[{w.wakee[i], w.time[i]}];
-        lines.push_back({w.time[i], seq++, Kind::Waking, w.wakerCpu[i], int32_t(i), mig != SIZE_MAX ? int32_t(m.from[mig]) : -1});
-        if (mig != SIZE_MAX) lines.push_back({w.time[i], seq++, Kind::Migrate, w.wakerCpu[i], int32_t(mig), int32_t(i)});
+        lines.push_back({w.time[i], seq++, Kind::Waking, w.wakerCpu[i], int32_t(i),
+                         mig != SIZE_MAX ? int32_t(m.from[mig]) : -1});
+        if (mig != SIZE_MAX)
+            lines.push_back({w.time[i], seq++, Kind::Migrate, w.wakerCpu[i], int32_t(mig), int32_t(i)});
         lines.push_back({w.time[i], seq++, Kind::Wakeup, w.wakerCpu[i], int32_t(i)});
     }
     for (size_t i = 0; i < trace.markers.size(); ++i)
-        if (in(trace.markers[i].time)) lines.push_back({trace.markers[i].time, seq++, Kind::Mark, 0, int32_t(i)});
+        if (in(trace.markers[i].time))
+            lines.push_back({trace.markers[i].time, seq++, Kind::Mark, 0, int32_t(i)});
     // One time line: at equal times wakeups come before the switch they lead to, an exit's
     // record before its switch.
-    const auto rank = [](Kind k) { return k == Kind::Switch ? 2 : k == Kind::Exit ? 1 : k == Kind::Mark ? 3 : 0; };
+    const auto rank = [](Kind k) {
+        return k == Kind::Switch ? 2 : k == Kind::Exit ? 1 : k == Kind::Mark ? 3 : 0;
+    };
     std::stable_sort(lines.begin(), lines.end(), [&](const FtraceEvent& x, const FtraceEvent& y) {
         if (x.time != y.time) return x.time < y.time;
         if (rank(x.kind) != rank(y.kind)) return rank(x.kind) < rank(y.kind);
         return x.order < y.order;
     });
-    for (const FtraceEvent& e : lines) perCpuCount_ = std::max(perCpuCount_, size_t(e.cpu) + 1);
+    for (const FtraceEvent& e : lines)
+        perCpuCount_ = std::max(perCpuCount_, size_t(e.cpu) + 1);
     perCpuCount_ = std::max(perCpuCount_, perCpu.size());
 
     // Need-resched state per CPU over time: transitions sorted by time.
@@ -91,7 +104,8 @@ FtraceEvents::FtraceEvents(const Trace& trace, const FtraceExportOptions& opts) 
         flips_[f.cpu[i]].push_back({f.set[i], int8_t(f.bit[i]), +1});
         flips_[f.cpu[i]].push_back({f.clear[i], int8_t(f.bit[i]), -1});
     }
-    for (auto& v : flips_) std::stable_sort(v.begin(), v.end(), [](const Flip& x, const Flip& y) { return x.t < y.t; });
+    for (auto& v : flips_)
+        std::stable_sort(v.begin(), v.end(), [](const Flip& x, const Flip& y) { return x.t < y.t; });
     cursor_.assign(flips_.size(), 0);
     bits_.assign(flips_.size(), {0, 0});
 }
@@ -135,8 +149,10 @@ FtraceContext FtraceEvents::contextOf(const FtraceEvent& e, const std::vector<in
         ctx.preemptDepth = uint8_t((e.kind == Kind::Wakeup ? 4 : 3) - (ctx.hardirq ? 1 : 0));
         // sched_waking and the migration come before wakeup_preempt(): a bit that the wakeup
         // itself sets at this instant is not there yet; sched_wakeup comes after it.
-        if (e.kind == Kind::Wakeup) needReschedAt(e.cpu, e.time, ctx, true);
-        else needReschedAt(e.cpu, e.time - 1, ctx);
+        if (e.kind == Kind::Wakeup)
+            needReschedAt(e.cpu, e.time, ctx, true);
+        else
+            needReschedAt(e.cpu, e.time - 1, ctx);
         break;
     }
     case Kind::WakeupNew: // wake_up_new_task()
@@ -145,31 +161,43 @@ FtraceContext FtraceEvents::contextOf(const FtraceEvent& e, const std::vector<in
         needReschedAt(e.cpu, e.time, ctx, true);
         break;
     case Kind::Fork:
-    case Kind::Exit: break; // process context, preemptible
-    case Kind::Mark: ctx.preemptDepth = 1; break; // tracing_mark_write() reserves with preemption off
+    case Kind::Exit:
+        break; // process context, preemptible
+    case Kind::Mark:
+        ctx.preemptDepth = 1;
+        break; // tracing_mark_write() reserves with preemption off
     }
     return ctx;
 }
 
 int64_t FtraceEvents::prevStateBits(uint8_t point, const TraceTask& t) {
     switch (SwitchPoint(point)) {
-    case SwitchPoint::Block: return 0x1;                          // TASK_INTERRUPTIBLE
-    case SwitchPoint::Exit: return t.pid == t.tgid ? 0x20 : 0x10; // a process leader stays a zombie until reaped
+    case SwitchPoint::Block:
+        return 0x1; // TASK_INTERRUPTIBLE
+    case SwitchPoint::Exit:
+        return t.pid == t.tgid ? 0x20 : 0x10; // a process leader stays a zombie until reaped
     case SwitchPoint::IrqReturn:
     case SwitchPoint::PreemptEnable:
     case SwitchPoint::CondResched:
-    case SwitchPoint::MightResched: return 0x100; // TASK_REPORT_MAX: SM_PREEMPT
-    default: return 0;
+    case SwitchPoint::MightResched:
+        return 0x100; // TASK_REPORT_MAX: SM_PREEMPT
+    default:
+        return 0;
     }
 }
 
 const char* FtraceEvents::prevStateText(uint8_t point, const TraceTask& t) {
     switch (prevStateBits(point, t)) {
-    case 0x1: return "S";
-    case 0x10: return "X";
-    case 0x20: return "Z";
-    case 0x100: return "R+";
-    default: return "R";
+    case 0x1:
+        return "S";
+    case 0x10:
+        return "X";
+    case 0x20:
+        return "Z";
+    case 0x100:
+        return "R+";
+    default:
+        return "R";
     }
 }
 

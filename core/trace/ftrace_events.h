@@ -15,7 +15,7 @@ namespace sched {
 
 // What part of a run the writers render, and how its timestamps are printed.
 struct FtraceExportOptions {
-    Time offset = 0;   // added to every timestamp (an imported trace's first timestamp, or a boot-like 100 s)
+    Time offset = 0; // added to every timestamp (an imported trace's first timestamp, or a boot-like 100 s)
     Time from = 0, to = -1; // the time range to write (-1: to the end)
 };
 
@@ -25,9 +25,10 @@ struct FtraceEvent {
     uint64_t order; // ties at one time: in the order the kernel emits them
     Kind kind;
     uint16_t cpu;
-    int32_t a = -1, b = -1; // kind-specific: wakeup / migration / marker index; switch: prev, next task (-1 = idle);
-                            // waking: the CPU before selection or -1; migrate inside a wakeup: that wakeup
-    uint8_t point = 0;       // switch: how prev left (SwitchPoint)
+    int32_t a = -1,
+            b = -1; // kind-specific: wakeup / migration / marker index; switch: prev, next task (-1 = idle);
+                    // waking: the CPU before selection or -1; migrate inside a wakeup: that wakeup
+    uint8_t point = 0; // switch: how prev left (SwitchPoint)
 };
 
 // What the record's common fields carry (trace_event_buffer_reserve() -> tracing_gen_ctx()).
@@ -41,15 +42,14 @@ struct FtraceContext {
 };
 
 class FtraceEvents {
-public:
+  public:
     FtraceEvents(const Trace& trace, const FtraceExportOptions& opts);
     size_t size() const { return events_.size(); }
     int cpus() const { return int(perCpuCount_); }
 
     // Calls f(event, context) for every record in time order. Single pass (the need-resched
     // cursors only move forward).
-    template <class F>
-    void forEach(F&& f) {
+    template <class F> void forEach(F&& f) {
         std::vector<int32_t> current(perCpuCount_, -1);
         for (const FtraceEvent& e : events_) {
             FtraceContext ctx = contextOf(e, current);
@@ -63,7 +63,7 @@ public:
     static int64_t prevStateBits(uint8_t point, const TraceTask& t);
     static const char* prevStateText(uint8_t point, const TraceTask& t);
 
-private:
+  private:
     struct Flip {
         Time t;
         int8_t bit, delta;

@@ -15,9 +15,9 @@
 
 namespace sched {
 
-
 // Writes the text in pieces through `sink` (so that large runs need not fit in one string).
 // Returns the number of event lines.
-int64_t writeFtraceText(const Trace& trace, const std::function<void(std::string_view)>& sink, const FtraceExportOptions& opts = {});
+int64_t writeFtraceText(const Trace& trace, const std::function<void(std::string_view)>& sink,
+                        const FtraceExportOptions& opts = {});
 
 } // namespace sched

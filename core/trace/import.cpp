@@ -12,10 +12,14 @@ namespace sched {
 
 std::string_view traceFormatName(TraceFormat f) {
     switch (f) {
-    case TraceFormat::Ftrace: return "ftrace text";
-    case TraceFormat::TraceCmd: return "trace-cmd report";
-    case TraceFormat::PerfScript: return "perf script";
-    case TraceFormat::Unknown: break;
+    case TraceFormat::Ftrace:
+        return "ftrace text";
+    case TraceFormat::TraceCmd:
+        return "trace-cmd report";
+    case TraceFormat::PerfScript:
+        return "perf script";
+    case TraceFormat::Unknown:
+        break;
     }
     return "unknown";
 }
@@ -43,9 +47,11 @@ bool pluginTask(std::string_view s, std::string_view& comm, int32_t& pid, int& p
 }
 
 uint8_t pointForState(std::string_view state) {
-    if (state == "R+") return uint8_t(SwitchPoint::IrqReturn);  // SM_PREEMPT
-    if (state == "R") return uint8_t(SwitchPoint::ExitToUser);  // runnable, not a preemption: return to user, yield
-    if (state.find('X') != std::string_view::npos || state.find('Z') != std::string_view::npos) return uint8_t(SwitchPoint::Exit);
+    if (state == "R+") return uint8_t(SwitchPoint::IrqReturn); // SM_PREEMPT
+    if (state == "R")
+        return uint8_t(SwitchPoint::ExitToUser); // runnable, not a preemption: return to user, yield
+    if (state.find('X') != std::string_view::npos || state.find('Z') != std::string_view::npos)
+        return uint8_t(SwitchPoint::Exit);
     return uint8_t(SwitchPoint::Block);
 }
 
@@ -54,28 +60,34 @@ uint8_t pointForState(std::string_view state) {
 std::string ImportReport::summary() const {
     char b[256];
     std::string out;
-    std::snprintf(b, sizeof b, "%s: %lld lines, %lld sched events, %d CPUs, %.6f s\n", std::string(traceFormatName(format)).c_str(),
-                  (long long)lines, (long long)events, cpus, double(last - first) / 1e9);
+    std::snprintf(b, sizeof b, "%s: %lld lines, %lld sched events, %d CPUs, %.6f s\n",
+                  std::string(traceFormatName(format)).c_str(), (long long)lines, (long long)events, cpus,
+                  double(last - first) / 1e9);
     out += b;
     if (malformed > 0) {
         std::snprintf(b, sizeof b, "%lld malformed or truncated lines skipped", (long long)malformed);
         out += b;
-        if (!problems.empty()) out += ", the first at line " + std::to_string(problems[0].line) + ": " + problems[0].what;
+        if (!problems.empty())
+            out += ", the first at line " + std::to_string(problems[0].line) + ": " + problems[0].what;
         out += "\n";
     }
     if (missingSwitchOut > 0) {
-        std::snprintf(b, sizeof b, "%lld switch-outs missing: those slices end at the task's last event on its CPU\n", (long long)missingSwitchOut);
+        std::snprintf(b, sizeof b,
+                      "%lld switch-outs missing: those slices end at the task's last event on its CPU\n",
+                      (long long)missingSwitchOut);
         out += b;
     }
     if (missingSwitchIn > 0) {
         std::snprintf(b, sizeof b,
-                      "%lld switch-ins missing (e.g. idle exits): those slices start at the wakeup + %.1f us (the median idle exit "
+                      "%lld switch-ins missing (e.g. idle exits): those slices start at the wakeup + %.1f us "
+                      "(the median idle exit "
                       "recorded elsewhere), or at the task's first event on the CPU\n",
                       (long long)missingSwitchIn, double(idleExitDelay) / 1e3);
         out += b;
     }
     if (unordered > 0) {
-        std::snprintf(b, sizeof b, "%lld lines with a timestamp earlier than the previous one on their CPU\n", (long long)unordered);
+        std::snprintf(b, sizeof b, "%lld lines with a timestamp earlier than the previous one on their CPU\n",
+                      (long long)unordered);
         out += b;
     }
     return out;
@@ -101,7 +113,8 @@ void TraceImporter::feed(std::string_view data) {
 
 void TraceImporter::malformed(std::string what) {
     report_.malformed++;
-    if (report_.problems.size() < ImportReport::kMaxProblems) report_.problems.push_back({report_.lines, std::move(what)});
+    if (report_.problems.size() < ImportReport::kMaxProblems)
+        report_.problems.push_back({report_.lines, std::move(what)});
 }
 
 TaskId TraceImporter::task(int32_t pid, std::string_view comm, int prio) {
@@ -138,7 +151,8 @@ void TraceImporter::openSlice(int c, int32_t pid, Time start, bool evidenceOnly)
         // exit after that wakeup (fixed in finish() with the median measured where recorded).
         report_.missingSwitchIn++;
         auto it = lastWakeup_.find(pid);
-        if (it != lastWakeup_.end() && it->second <= start) estimatedStarts_.push_back({cs.slice, it->second, cs.lastTime});
+        if (it != lastWakeup_.end() && it->second <= start)
+            estimatedStarts_.push_back({cs.slice, it->second, cs.lastTime});
     }
 }
 
@@ -170,8 +184,8 @@ void TraceImporter::flagObservation(int c, Time t, char nr) {
         int& slot = cs.flagSlot[bit];
         if (on && slot < 0) {
             slot = int(f.set.size());
-            f.push(t, t, cs.curr > 0 ? task(cs.curr, {}) : kNoTask, uint16_t(c), uint8_t(bit == 0 ? ReschedBit::Eager : ReschedBit::Lazy), kNoReason,
-                   kStillRunning);
+            f.push(t, t, cs.curr > 0 ? task(cs.curr, {}) : kNoTask, uint16_t(c),
+                   uint8_t(bit == 0 ? ReschedBit::Eager : ReschedBit::Lazy), kNoReason, kStillRunning);
         } else if (!on && slot >= 0) {
             f.clear[size_t(slot)] = t;
             slot = -1;
@@ -213,15 +227,18 @@ void TraceImporter::switchEvent(int c, Time t, std::string_view p) {
         nextComm = field(p, "next_comm=", " next_pid=");
         prevState = field(p, "prev_state=");
         if (!pidNumber(field(p, "prev_pid="), prevPid) || !pidNumber(field(p, "next_pid="), nextPid) ||
-            !number(field(p, "prev_prio="), prevPrio) || !number(field(p, "next_prio="), nextPrio) || prevState.empty())
-            return malformed("sched_switch: a field is missing or not a number (prev_pid, prev_prio, prev_state, next_pid, next_prio; "
+            !number(field(p, "prev_prio="), prevPrio) || !number(field(p, "next_prio="), nextPrio) ||
+            prevState.empty())
+            return malformed("sched_switch: a field is missing or not a number (prev_pid, prev_prio, "
+                             "prev_state, next_pid, next_prio; "
                              "pids 0 to 4194303)");
     } else { // libtraceevent's sched plugin: "comm:pid [prio] STATE ==> comm:pid [prio]"
         std::string_view left = p.substr(0, arrow);
         const size_t sp = left.rfind(' ');
         if (sp == std::string_view::npos) return malformed("sched_switch: no prev_state before ' ==> '");
         prevState = left.substr(sp + 1);
-        if (!pluginTask(left.substr(0, sp), prevComm, prevPid, prevPrio) || !pluginTask(p.substr(arrow + 5), nextComm, nextPid, nextPrio))
+        if (!pluginTask(left.substr(0, sp), prevComm, prevPid, prevPrio) ||
+            !pluginTask(p.substr(arrow + 5), nextComm, nextPid, nextPrio))
             return malformed("sched_switch: expected 'comm:pid [prio] STATE ==> comm:pid [prio]'");
     }
     CpuState& cs = cpu(c);
@@ -236,7 +253,8 @@ void TraceImporter::switchEvent(int c, Time t, std::string_view p) {
     // Idle exit delay where the trace shows both the wakeup and the switch from idle.
     if (prevPid == 0 && nextPid > 0) {
         auto it = lastWakeup_.find(nextPid);
-        if (it != lastWakeup_.end() && t >= it->second && t - it->second < 10 * kNsPerMs) idleExitDelays_.push_back(t - it->second);
+        if (it != lastWakeup_.end() && t >= it->second && t - it->second < 10 * kNsPerMs)
+            idleExitDelays_.push_back(t - it->second);
     }
     closeSlice(c, t, pointForState(prevState));
     if (nextPid > 0) task(nextPid, nextComm, nextPrio);
@@ -250,11 +268,14 @@ void TraceImporter::wakeEvent(int c, int32_t wakerPid, Time t, std::string_view 
     int prio = 0, target = 0;
     if (p.rfind("comm=", 0) == 0) {
         comm = field(p, "comm=", " pid=");
-        if (!pidNumber(field(p, " pid="), pid) || !number(field(p, "prio="), prio) || !number(field(p, "target_cpu="), target))
-            return malformed("wakeup: a field is missing or not a number (pid 0 to 4194303, prio, target_cpu)");
+        if (!pidNumber(field(p, " pid="), pid) || !number(field(p, "prio="), prio) ||
+            !number(field(p, "target_cpu="), target))
+            return malformed(
+                "wakeup: a field is missing or not a number (pid 0 to 4194303, prio, target_cpu)");
     } else { // plugin: "comm:pid [prio] [success=1] CPU:NNN"
         const size_t cpuAt = p.rfind(" CPU:");
-        if (cpuAt == std::string_view::npos || !number(trim(p.substr(cpuAt + 5)), target)) return malformed("wakeup: no ' CPU:' target");
+        if (cpuAt == std::string_view::npos || !number(trim(p.substr(cpuAt + 5)), target))
+            return malformed("wakeup: no ' CPU:' target");
         std::string_view head = p.substr(0, cpuAt);
         if (const size_t s = head.rfind(" success="); s != std::string_view::npos) head = head.substr(0, s);
         if (!pluginTask(head, comm, pid, prio)) return malformed("wakeup: expected 'comm:pid [prio]'");
@@ -265,14 +286,16 @@ void TraceImporter::wakeEvent(int c, int32_t wakerPid, Time t, std::string_view 
     cpu(target);
     Wakeups& w = trace_.wakeups;
     auto pending = pendingWaking_.find(pid);
-    if (!waking && !isNew && pending != pendingWaking_.end()) { // sched_wakeup after its sched_waking: the chosen CPU
+    if (!waking && !isNew &&
+        pending != pendingWaking_.end()) { // sched_wakeup after its sched_waking: the chosen CPU
         w.targetCpu[pending->second] = uint16_t(target);
         pendingWaking_.erase(pending);
     } else {
         const size_t i = w.size();
         // A wakeup from interrupt context (a timer, an IRQ) has no waking task: the prefix only
         // names whoever the interrupt arrived on.
-        w.push(t, wakerPid > 0 && !inIrq_ ? task(wakerPid, {}) : kNoTask, wakee, uint16_t(c), uint16_t(target), isNew);
+        w.push(t, wakerPid > 0 && !inIrq_ ? task(wakerPid, {}) : kNoTask, wakee, uint16_t(c),
+               uint16_t(target), isNew);
         if (waking) pendingWaking_[pid] = i;
         lastWakeup_[pid] = t;
     }
@@ -282,9 +305,10 @@ void TraceImporter::wakeEvent(int c, int32_t wakerPid, Time t, std::string_view 
 void TraceImporter::migrateEvent(Time t, std::string_view p) {
     int32_t pid = 0;
     int orig = 0, dest = 0;
-    if (!pidNumber(field(p, " pid="), pid) || !number(field(p, "orig_cpu="), orig) || !number(field(p, "dest_cpu="), dest) || orig < 0 ||
-        dest < 0 || orig > 4095 || dest > 4095)
-        return malformed("sched_migrate_task: expected pid= (0 to 4194303), orig_cpu=, dest_cpu= (0 to 4095)");
+    if (!pidNumber(field(p, " pid="), pid) || !number(field(p, "orig_cpu="), orig) ||
+        !number(field(p, "dest_cpu="), dest) || orig < 0 || dest < 0 || orig > 4095 || dest > 4095)
+        return malformed(
+            "sched_migrate_task: expected pid= (0 to 4194303), orig_cpu=, dest_cpu= (0 to 4095)");
     const TaskId id = task(pid, field(p, "comm=", " pid="));
     if (id == kNoTask) return;
     trace_.migrations.push(t, id, uint16_t(orig), uint16_t(dest));
@@ -313,8 +337,10 @@ void TraceImporter::line(std::string_view l) {
         if (sawEvent_) return malformed("no '[CPU]' field");
         if (tok.cpusHint > 0) cpu(tok.cpusHint - 1); // trace-cmd report's header
         return;
-    case LineKind::Malformed: return malformed(std::move(tok.why));
-    case LineKind::Event: break;
+    case LineKind::Malformed:
+        return malformed(std::move(tok.why));
+    case LineKind::Event:
+        break;
     }
     const TraceLine& f = tok.line;
     const int c = f.cpu;
@@ -334,27 +360,36 @@ void TraceImporter::line(std::string_view l) {
         return malformed("timestamp " + std::to_string((t - report_.first) / kNsPerSec) +
                          " s after the trace's first event (accepted: up to 13 days after it)");
     report_.last = std::max(report_.last, t);
-    t -= report_.first;                          // the trace starts at 0; report.first keeps the offset
+    t -= report_.first; // the trace starts at 0; report.first keeps the offset
     const char nr = f.flags.size() >= 2 ? f.flags[1] : 0;
     inIrq_ = f.flags.size() >= 3 && std::string_view("hHsZz").find(f.flags[2]) != std::string_view::npos;
     const int32_t pid = f.pid;
     observePrefix(c, pid, f.comm == "<idle>" ? std::string_view{} : f.comm, t, nr);
     const std::string_view event = f.event;
     std::string_view payload = f.payload;
-    if (event == "sched_switch") switchEvent(c, t, payload);
-    else if (event == "sched_waking") wakeEvent(c, pid, t, payload, true, false);
-    else if (event == "sched_wakeup") wakeEvent(c, pid, t, payload, false, false);
-    else if (event == "sched_wakeup_new") wakeEvent(c, pid, t, payload, false, true);
-    else if (event == "sched_migrate_task") migrateEvent(t, payload);
-    else if (event == "sched_process_fork") forkEvent(payload);
-    else if (event == "tracing_mark_write") trace_.markers.push_back(Marker{t, std::string(payload)});
+    if (event == "sched_switch")
+        switchEvent(c, t, payload);
+    else if (event == "sched_waking")
+        wakeEvent(c, pid, t, payload, true, false);
+    else if (event == "sched_wakeup")
+        wakeEvent(c, pid, t, payload, false, false);
+    else if (event == "sched_wakeup_new")
+        wakeEvent(c, pid, t, payload, false, true);
+    else if (event == "sched_migrate_task")
+        migrateEvent(t, payload);
+    else if (event == "sched_process_fork")
+        forkEvent(payload);
+    else if (event == "tracing_mark_write")
+        trace_.markers.push_back(Marker{t, std::string(payload)});
     else if (event == "print") { // trace-cmd report: print's "%ps: %s" names the writer before the text
         constexpr std::string_view writer = "tracing_mark_write: ";
         if (payload.substr(0, writer.size()) == writer) payload.remove_prefix(writer.size());
         trace_.markers.push_back(Marker{t, std::string(payload)});
-    }
-    else if (event == "sched_process_exec" || event == "sched_process_exit" || event == "sched_process_free") report_.events++;
-    else report_.otherEvents++;
+    } else if (event == "sched_process_exec" || event == "sched_process_exit" ||
+               event == "sched_process_free")
+        report_.events++;
+    else
+        report_.otherEvents++;
 }
 
 Trace TraceImporter::finish(ImportReport& report) {
@@ -365,7 +400,8 @@ Trace TraceImporter::finish(ImportReport& report) {
     const Time end = report_.last - report_.first;
     for (size_t c = 0; c < cpus_.size(); ++c) {
         CpuState& cs = cpus_[c];
-        if (cs.slice >= 0) trace_.slices.end[size_t(cs.slice)] = std::max(end, trace_.slices.start[size_t(cs.slice)]);
+        if (cs.slice >= 0)
+            trace_.slices.end[size_t(cs.slice)] = std::max(end, trace_.slices.start[size_t(cs.slice)]);
         for (int slot : cs.flagSlot)
             if (slot >= 0) trace_.flags.clear[size_t(slot)] = end;
     }

@@ -29,31 +29,33 @@ struct ImportProblem {
 struct ImportReport {
     TraceFormat format = TraceFormat::Unknown;
     int64_t lines = 0, events = 0, malformed = 0;
-    int64_t otherEvents = 0;        // well-formed lines of events the importer does not use
+    int64_t otherEvents = 0;             // well-formed lines of events the importer does not use
     std::vector<ImportProblem> problems; // the first kMaxProblems malformed lines
     static constexpr size_t kMaxProblems = 50;
     // Gaps closed from evidence (tests/data/traces/README.md, "known quirks"):
-    int64_t missingSwitchOut = 0;   // a task's switch-out was missing: its slice ends at its last event on that CPU
-    int64_t missingSwitchIn = 0;    // a task ran on a CPU without a recorded switch-in (e.g. a missing idle exit)
-    Time idleExitDelay = 0;         // median wakeup -> switch-in on an idle CPU where both were recorded
-    int64_t unordered = 0;          // lines whose timestamp went backwards on their CPU (kept, counted)
+    int64_t missingSwitchOut =
+        0; // a task's switch-out was missing: its slice ends at its last event on that CPU
+    int64_t missingSwitchIn =
+        0;                  // a task ran on a CPU without a recorded switch-in (e.g. a missing idle exit)
+    Time idleExitDelay = 0; // median wakeup -> switch-in on an idle CPU where both were recorded
+    int64_t unordered = 0;  // lines whose timestamp went backwards on their CPU (kept, counted)
     int cpus = 0;
     Time first = 0, last = 0;
-    std::string summary() const;    // a few lines for people
+    std::string summary() const; // a few lines for people
 };
 
 class TraceImporter {
-public:
+  public:
     void feed(std::string_view data);
     // Ends the input (a last line without a newline counts) and builds the trace.
     Trace finish(ImportReport& report);
     int64_t linesSeen() const { return report_.lines; }
 
-private:
+  private:
     struct CpuState {
-        int32_t curr = -1;         // pid running per the trace; -1 unknown, 0 idle
-        int64_t slice = -1;        // index of its open slice
-        Time lastSeen = 0;         // last event time of curr on this CPU (from the line prefix)
+        int32_t curr = -1;  // pid running per the trace; -1 unknown, 0 idle
+        int64_t slice = -1; // index of its open slice
+        Time lastSeen = 0;  // last event time of curr on this CPU (from the line prefix)
         Time lastTime = INT64_MIN;
         int flagSlot[2] = {-1, -1}; // open need-resched interval per bit (eager, lazy)
     };
@@ -76,12 +78,14 @@ private:
     Trace trace_;
     std::vector<TaskId> byPid_; // pid -> TaskId (-1 none)
     std::vector<CpuState> cpus_;
-    std::unordered_map<int32_t, size_t> pendingWaking_; // wakee pid -> its sched_waking entry awaiting sched_wakeup
-    std::unordered_map<int32_t, Time> lastWakeup_;      // wakee pid -> its last wakeup (for a missing idle exit)
+    std::unordered_map<int32_t, size_t>
+        pendingWaking_; // wakee pid -> its sched_waking entry awaiting sched_wakeup
+    std::unordered_map<int32_t, Time> lastWakeup_; // wakee pid -> its last wakeup (for a missing idle exit)
     std::vector<Time> idleExitDelays_;
     struct EstimatedStart {
         int64_t slice;
-        Time wake, lowerBound; // start = wake + median idle exit, not before lowerBound nor after the evidence
+        Time wake,
+            lowerBound; // start = wake + median idle exit, not before lowerBound nor after the evidence
     };
     std::vector<EstimatedStart> estimatedStarts_;
     bool sawEvent_ = false;

@@ -29,18 +29,22 @@ size_t latencyCpuField(std::string_view l) {
     size_t i = 0;
     size_t prev = std::string_view::npos;
     while (i < l.size()) {
-        while (i < l.size() && l[i] == ' ') ++i;
+        while (i < l.size() && l[i] == ' ')
+            ++i;
         const size_t start = i;
-        while (i < l.size() && l[i] != ' ') ++i;
+        while (i < l.size() && l[i] != ' ')
+            ++i;
         const std::string_view tok = l.substr(start, i - start);
         if (tok.size() > 2 && tok.back() == ':' && tok.find('.') != std::string_view::npos &&
             tok.find_first_not_of("0123456789.:") == std::string_view::npos) {
             if (prev == std::string_view::npos) return prev;
             const std::string_view f = l.substr(prev, l.find(' ', prev) - prev);
             size_t d = 0;
-            while (d < f.size() && f[d] >= '0' && f[d] <= '9') ++d;
+            while (d < f.size() && f[d] >= '0' && f[d] <= '9')
+                ++d;
             const size_t n = f.size() - d;
-            if (d == 0 || n < 4 || n > 5 || std::string_view(".dDbX").find(f[d]) == std::string_view::npos) return std::string_view::npos;
+            if (d == 0 || n < 4 || n > 5 || std::string_view(".dDbX").find(f[d]) == std::string_view::npos)
+                return std::string_view::npos;
             return prev;
         }
         if (!tok.empty()) prev = start;
@@ -66,7 +70,8 @@ void splitBracketed(std::string_view l, size_t lb, TraceLine& out, std::string_v
 // ("  <idle>-0      15dN.2.   100.000000: ...").
 void splitLatency(std::string_view l, size_t at, TraceLine& out, std::string_view& rest) {
     size_t d = at;
-    while (d < l.size() && l[d] >= '0' && l[d] <= '9') ++d;
+    while (d < l.size() && l[d] >= '0' && l[d] <= '9')
+        ++d;
     number(l.substr(at, d - at), out.cpu);
     const size_t end = l.find(' ', d);
     out.flags = l.substr(d, end - d);
@@ -95,7 +100,8 @@ bool taskOfPerfScript(std::string_view who, TraceLine& out) {
 
 TokenizedLine tokenizeLine(std::string_view l) {
     TokenizedLine r;
-    while (!l.empty() && l.back() == '\r') l.remove_suffix(1);
+    while (!l.empty() && l.back() == '\r')
+        l.remove_suffix(1);
     if (trim(l).empty() || trim(l).front() == '#') {
         // ftrace's header tells the CPU count: "# entries-in-buffer/entries-written: 1/1   #P:2"
         if (const size_t p = l.find("#P:"); p != std::string_view::npos) {
@@ -108,14 +114,16 @@ TokenizedLine tokenizeLine(std::string_view l) {
     // (Bracketed layouts have their '[CPU]' before the first ": "; only other lines may be
     // trace-cmd report -l's, whose "[120]" further on would be the payload's.)
     size_t lb = bracketedCpuField(l);
-    const size_t latency = lb != std::string_view::npos && lb < l.find(": ") ? std::string_view::npos : latencyCpuField(l);
+    const size_t latency =
+        lb != std::string_view::npos && lb < l.find(": ") ? std::string_view::npos : latencyCpuField(l);
     if (latency != std::string_view::npos) lb = std::string_view::npos;
     std::string_view rest;
     if (latency != std::string_view::npos) {
         splitLatency(l, latency, out, rest);
         lb = latency; // the task part ends here
     } else if (lb == std::string_view::npos || lb == 0) {
-        r.kind = LineKind::NoCpu; // trace-cmd report's header ("version = 6", "cpus=2", "CPU 1 is empty") or a broken line
+        r.kind = LineKind::NoCpu; // trace-cmd report's header ("version = 6", "cpus=2", "CPU 1 is empty") or
+                                  // a broken line
         int n = 0;
         if (l.rfind("cpus=", 0) == 0 && number(trim(l.substr(5)), n) && n > 0 && n <= 4096) r.cpusHint = n;
         return r;
@@ -135,9 +143,12 @@ TokenizedLine tokenizeLine(std::string_view l) {
     if (int64_t count = 0; rest[sp - 1] == ':' && number(rest.substr(0, sp - 1), count))
         // trace_print_time() (trace_output.c) prints "%12llu" for a clock that does not count nanoseconds
         // (trace_clocks[].in_ns == 0: counter, uptime, x86-tsc): raw counts, not time.
-        return malformed("a timestamp without a decimal point: the trace was taken with a counter clock (counter, uptime, "
-                         "x86-tsc), whose counts are not time; take it with a nanosecond clock (local, global, mono, boot)");
-    if (rest[sp - 1] != ':' || !text::timestamp(rest.substr(0, sp - 1), out.timestamp)) return malformed("no 'SECONDS.MICROS:' timestamp");
+        return malformed(
+            "a timestamp without a decimal point: the trace was taken with a counter clock (counter, uptime, "
+            "x86-tsc), whose counts are not time; take it with a nanosecond clock (local, global, mono, "
+            "boot)");
+    if (rest[sp - 1] != ':' || !text::timestamp(rest.substr(0, sp - 1), out.timestamp))
+        return malformed("no 'SECONDS.MICROS:' timestamp");
     rest = trim(rest.substr(sp));
     const size_t colon = rest.find(": ");
     std::string_view event = colon == std::string_view::npos ? rest : rest.substr(0, colon);
@@ -152,8 +163,8 @@ TokenizedLine tokenizeLine(std::string_view l) {
     } else {
         out.event = event;
         out.layout = latency != std::string_view::npos ? LineLayout::TraceCmdLatency
-                     : out.flags.empty()                ? LineLayout::TraceCmd
-                                                        : LineLayout::Ftrace;
+                     : out.flags.empty()               ? LineLayout::TraceCmd
+                                                       : LineLayout::Ftrace;
         task = taskOfFtrace(who, out);
     }
     if (!task) return malformed("no 'comm-pid' before the CPU field");

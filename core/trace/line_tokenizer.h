@@ -32,9 +32,9 @@ struct TraceLine {
 };
 
 enum class LineKind : uint8_t {
-    Event,     // line holds the fields
-    Comment,   // empty or '#': nothing, but ftrace's header may give the CPU count (cpusHint)
-    NoCpu,     // no CPU field: trace-cmd report's header before the events (it may give cpusHint), else malformed
+    Event,   // line holds the fields
+    Comment, // empty or '#': nothing, but ftrace's header may give the CPU count (cpusHint)
+    NoCpu, // no CPU field: trace-cmd report's header before the events (it may give cpusHint), else malformed
     Malformed, // why says what is wrong and what would be accepted
 };
 

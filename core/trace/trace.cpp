@@ -4,19 +4,21 @@
 namespace sched {
 
 namespace {
-template <class V> size_t cap(const V& v) { return v.capacity() * sizeof(typename V::value_type); }
+template <class V> size_t cap(const V& v) {
+    return v.capacity() * sizeof(typename V::value_type);
+}
 } // namespace
 
 size_t Trace::memoryBytes() const {
-    size_t n = cap(slices.start) + cap(slices.end) + cap(slices.task) + cap(slices.cpu) + cap(slices.endPoint) +
-               cap(slices.endReason);
-    n += cap(flags.set) + cap(flags.clear) + cap(flags.task) + cap(flags.cpu) + cap(flags.bit) + cap(flags.reason) +
-         cap(flags.clearedBy);
+    size_t n = cap(slices.start) + cap(slices.end) + cap(slices.task) + cap(slices.cpu) +
+               cap(slices.endPoint) + cap(slices.endReason);
+    n += cap(flags.set) + cap(flags.clear) + cap(flags.task) + cap(flags.cpu) + cap(flags.bit) +
+         cap(flags.reason) + cap(flags.clearedBy);
     n += cap(wakeups.time) + cap(wakeups.waker) + cap(wakeups.wakee) + cap(wakeups.wakerCpu) +
          cap(wakeups.targetCpu) + cap(wakeups.isNew);
     n += cap(migrations.time) + cap(migrations.task) + cap(migrations.from) + cap(migrations.to);
-    n += cap(samples.time) + cap(samples.task) + cap(samples.cpu) + cap(samples.vruntime) + cap(samples.deadline) +
-         cap(samples.avgVruntime) + cap(samples.onRq);
+    n += cap(samples.time) + cap(samples.task) + cap(samples.cpu) + cap(samples.vruntime) +
+         cap(samples.deadline) + cap(samples.avgVruntime) + cap(samples.onRq);
     return n;
 }
 

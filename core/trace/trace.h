@@ -4,8 +4,8 @@
 // metric and view works on both.
 #pragma once
 
-#include "trace/column.h"
 #include "base/types.h"
+#include "trace/column.h"
 
 #include <string>
 #include <vector>
@@ -16,7 +16,7 @@ struct TraceTask {
     int32_t pid = 0;
     int32_t tgid = 0;
     std::string comm;
-    int prio = 120; // kernel prio as the tracepoints print it (120 + nice, 99 - rt_priority)
+    int prio = 120;   // kernel prio as the tracepoints print it (120 + nice, 99 - rt_priority)
     int32_t ppid = 0; // the parent's pid (sched_process_fork), 0 if unknown
 };
 
@@ -97,7 +97,8 @@ struct EevdfSamples {
     TraceColumn<TaskId> task;
     TraceColumn<uint16_t> cpu;
     TraceColumn<int64_t> vruntime, deadline, avgVruntime;
-    TraceColumn<uint8_t> onRq; // 0: the entity just left the runqueue (sleep); its values are stale until the next sample
+    TraceColumn<uint8_t>
+        onRq; // 0: the entity just left the runqueue (sleep); its values are stale until the next sample
     size_t size() const { return time.size(); }
 };
 

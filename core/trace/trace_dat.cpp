@@ -23,18 +23,35 @@ constexpr int kTsShift = 27;
 
 // Event ids: ftrace's print entry is TRACE_PRINT (5) on every kernel; the sched ids are handed
 // out at boot and only need to be unique within the file.
-enum : uint16_t { kPrint = 5, kSwitch = 316, kWaking = 320, kWakeup = 319, kWakeupNew = 318, kMigrate = 317, kFork = 313, kExit = 314 };
+enum : uint16_t {
+    kPrint = 5,
+    kSwitch = 316,
+    kWaking = 320,
+    kWakeup = 319,
+    kWakeupNew = 318,
+    kMigrate = 317,
+    kFork = 313,
+    kExit = 314
+};
 
 uint16_t eventId(Kind k) {
     switch (k) {
-    case Kind::Fork: return kFork;
-    case Kind::WakeupNew: return kWakeupNew;
-    case Kind::Waking: return kWaking;
-    case Kind::Migrate: return kMigrate;
-    case Kind::Wakeup: return kWakeup;
-    case Kind::Exit: return kExit;
-    case Kind::Switch: return kSwitch;
-    case Kind::Mark: return kPrint;
+    case Kind::Fork:
+        return kFork;
+    case Kind::WakeupNew:
+        return kWakeupNew;
+    case Kind::Waking:
+        return kWaking;
+    case Kind::Migrate:
+        return kMigrate;
+    case Kind::Wakeup:
+        return kWakeup;
+    case Kind::Exit:
+        return kExit;
+    case Kind::Switch:
+        return kSwitch;
+    case Kind::Mark:
+        return kPrint;
     }
     return kPrint;
 }
@@ -77,29 +94,37 @@ std::vector<std::string> schedFormats() {
                              "\tfield:pid_t pid;\toffset:24;\tsize:4;\tsigned:1;\n"
                              "\tfield:int prio;\toffset:28;\tsize:4;\tsigned:1;\n"
                              "\tfield:int target_cpu;\toffset:32;\tsize:4;\tsigned:1;\n";
-    const char* wakePrint = "\"comm=%s pid=%d prio=%d target_cpu=%03d\", REC->comm, REC->pid, REC->prio, REC->target_cpu";
+    const char* wakePrint =
+        "\"comm=%s pid=%d prio=%d target_cpu=%03d\", REC->comm, REC->pid, REC->prio, REC->target_cpu";
     // __trace_sched_switch_state(): TASK_REPORT bits 0x01..0x80, TASK_REPORT_MAX 0x100 for a preemption.
-    const char* switchPrint =
-        "\"prev_comm=%s prev_pid=%d prev_prio=%d prev_state=%s%s ==> next_comm=%s next_pid=%d next_prio=%d\", REC->prev_comm, REC->prev_pid, "
-        "REC->prev_prio, (REC->prev_state & ((((0x00000000 | 0x00000001 | 0x00000002 | 0x00000004 | 0x00000008 | 0x00000010 | 0x00000020 | "
-        "0x00000040) + 1) << 1) - 1)) ? __print_flags(REC->prev_state & ((((0x00000000 | 0x00000001 | 0x00000002 | 0x00000004 | 0x00000008 | "
-        "0x00000010 | 0x00000020 | 0x00000040) + 1) << 1) - 1), \"|\", { 0x00000001, \"S\" }, { 0x00000002, \"D\" }, { 0x00000004, \"T\" }, "
-        "{ 0x00000008, \"t\" }, { 0x00000010, \"X\" }, { 0x00000020, \"Z\" }, { 0x00000040, \"P\" }, { 0x00000080, \"I\" }) : \"R\", "
-        "REC->prev_state & (((0x00000000 | 0x00000001 | 0x00000002 | 0x00000004 | 0x00000008 | 0x00000010 | 0x00000020 | 0x00000040) + 1) << 1) "
-        "? \"+\" : \"\", REC->next_comm, REC->next_pid, REC->next_prio";
+    const char* switchPrint = "\"prev_comm=%s prev_pid=%d prev_prio=%d prev_state=%s%s ==> next_comm=%s "
+                              "next_pid=%d next_prio=%d\", REC->prev_comm, REC->prev_pid, "
+                              "REC->prev_prio, (REC->prev_state & ((((0x00000000 | 0x00000001 | 0x00000002 | "
+                              "0x00000004 | 0x00000008 | 0x00000010 | 0x00000020 | "
+                              "0x00000040) + 1) << 1) - 1)) ? __print_flags(REC->prev_state & ((((0x00000000 "
+                              "| 0x00000001 | 0x00000002 | 0x00000004 | 0x00000008 | "
+                              "0x00000010 | 0x00000020 | 0x00000040) + 1) << 1) - 1), \"|\", { 0x00000001, "
+                              "\"S\" }, { 0x00000002, \"D\" }, { 0x00000004, \"T\" }, "
+                              "{ 0x00000008, \"t\" }, { 0x00000010, \"X\" }, { 0x00000020, \"Z\" }, { "
+                              "0x00000040, \"P\" }, { 0x00000080, \"I\" }) : \"R\", "
+                              "REC->prev_state & (((0x00000000 | 0x00000001 | 0x00000002 | 0x00000004 | "
+                              "0x00000008 | 0x00000010 | 0x00000020 | 0x00000040) + 1) << 1) "
+                              "? \"+\" : \"\", REC->next_comm, REC->next_pid, REC->next_prio";
     return {
         format("sched_process_fork", kFork,
                "\tfield:char parent_comm[16];\toffset:8;\tsize:16;\tsigned:0;\n"
                "\tfield:pid_t parent_pid;\toffset:24;\tsize:4;\tsigned:1;\n"
                "\tfield:char child_comm[16];\toffset:28;\tsize:16;\tsigned:0;\n"
                "\tfield:pid_t child_pid;\toffset:44;\tsize:4;\tsigned:1;\n",
-               "\"comm=%s pid=%d child_comm=%s child_pid=%d\", REC->parent_comm, REC->parent_pid, REC->child_comm, REC->child_pid"),
+               "\"comm=%s pid=%d child_comm=%s child_pid=%d\", REC->parent_comm, REC->parent_pid, "
+               "REC->child_comm, REC->child_pid"),
         format("sched_process_exit", kExit,
                "\tfield:char comm[16];\toffset:8;\tsize:16;\tsigned:0;\n"
                "\tfield:pid_t pid;\toffset:24;\tsize:4;\tsigned:1;\n"
                "\tfield:int prio;\toffset:28;\tsize:4;\tsigned:1;\n"
                "\tfield:bool group_dead;\toffset:32;\tsize:1;\tsigned:0;\n",
-               "\"comm=%s pid=%d prio=%d group_dead=%s\", REC->comm, REC->pid, REC->prio, REC->group_dead ? \"true\" : \"false\""),
+               "\"comm=%s pid=%d prio=%d group_dead=%s\", REC->comm, REC->pid, REC->prio, REC->group_dead ? "
+               "\"true\" : \"false\""),
         format("sched_switch", kSwitch,
                "\tfield:char prev_comm[16];\toffset:8;\tsize:16;\tsigned:0;\n"
                "\tfield:pid_t prev_pid;\toffset:24;\tsize:4;\tsigned:1;\n"
@@ -115,7 +140,8 @@ std::vector<std::string> schedFormats() {
                "\tfield:int prio;\toffset:28;\tsize:4;\tsigned:1;\n"
                "\tfield:int orig_cpu;\toffset:32;\tsize:4;\tsigned:1;\n"
                "\tfield:int dest_cpu;\toffset:36;\tsize:4;\tsigned:1;\n",
-               "\"comm=%s pid=%d prio=%d orig_cpu=%d dest_cpu=%d\", REC->comm, REC->pid, REC->prio, REC->orig_cpu, REC->dest_cpu"),
+               "\"comm=%s pid=%d prio=%d orig_cpu=%d dest_cpu=%d\", REC->comm, REC->pid, REC->prio, "
+               "REC->orig_cpu, REC->dest_cpu"),
         format("sched_wakeup_new", kWakeupNew, wakeFields, wakePrint),
         format("sched_wakeup", kWakeup, wakeFields, wakePrint),
         format("sched_waking", kWaking, wakeFields, wakePrint),
@@ -129,9 +155,9 @@ const char* const kKallsyms = "ffffffff81000000 T tracing_mark_write\n";
 // Little-endian scalars into a byte string.
 struct Bytes {
     std::string s;
-    template <class T>
-    void put(T v) {
-        for (size_t i = 0; i < sizeof(T); ++i) s.push_back(char((uint64_t(v) >> (8 * i)) & 0xff));
+    template <class T> void put(T v) {
+        for (size_t i = 0; i < sizeof(T); ++i)
+            s.push_back(char((uint64_t(v) >> (8 * i)) & 0xff));
     }
     void comm(const std::string& c) { // char[16], NUL-padded, truncated like TASK_COMM_LEN
         char b[16] = {};
@@ -145,7 +171,7 @@ struct Bytes {
 // One CPU's ring buffer, page by page (kernel/trace/ring_buffer.c's layout: each page starts
 // with its first record's full timestamp, records carry deltas, long gaps a time-extend record).
 class CpuBuffer {
-public:
+  public:
     void add(Time ts, const std::string& payload) {
         const uint32_t len = uint32_t((payload.size() + 3) & ~size_t(3));
         const uint32_t need = 4 + len + 8; // header, data, and room for a time extend
@@ -167,24 +193,28 @@ public:
         if (!pages_.empty()) setCommit();
         std::string out;
         out.reserve(pages_.size() * kPageSize);
-        for (const std::string& p : pages_) out += p;
+        for (const std::string& p : pages_)
+            out += p;
         return out;
     }
 
-private:
+  private:
     void newPage(Time ts) {
         if (!pages_.empty()) setCommit();
         pages_.emplace_back(kPageSize, '\0');
-        for (int i = 0; i < 8; ++i) pages_.back()[size_t(i)] = char((uint64_t(ts) >> (8 * i)) & 0xff);
+        for (int i = 0; i < 8; ++i)
+            pages_.back()[size_t(i)] = char((uint64_t(ts) >> (8 * i)) & 0xff);
         used_ = 0;
         last_ = ts;
     }
     void setCommit() {
-        for (int i = 0; i < 8; ++i) pages_.back()[size_t(8 + i)] = char((uint64_t(used_) >> (8 * i)) & 0xff);
+        for (int i = 0; i < 8; ++i)
+            pages_.back()[size_t(8 + i)] = char((uint64_t(used_) >> (8 * i)) & 0xff);
     }
     void put32(uint32_t v) {
         std::string& p = pages_.back();
-        for (int i = 0; i < 4; ++i) p[kPageHeader + used_ + size_t(i)] = char((v >> (8 * i)) & 0xff);
+        for (int i = 0; i < 4; ++i)
+            p[kPageHeader + used_ + size_t(i)] = char((v >> (8 * i)) & 0xff);
         used_ += 4;
     }
     std::vector<std::string> pages_;
@@ -194,9 +224,12 @@ private:
 
 } // namespace
 
-bool isTraceDatPath(std::string_view path) { return path.size() >= 4 && path.substr(path.size() - 4) == ".dat"; }
+bool isTraceDatPath(std::string_view path) {
+    return path.size() >= 4 && path.substr(path.size() - 4) == ".dat";
+}
 
-int64_t writeTraceDat(const Trace& trace, const std::function<void(std::string_view)>& sink, const FtraceExportOptions& opts) {
+int64_t writeTraceDat(const Trace& trace, const std::function<void(std::string_view)>& sink,
+                      const FtraceExportOptions& opts) {
     FtraceEvents events(trace, opts);
     const int cpus = std::max(events.cpus(), std::max(1, trace.cpus));
     std::vector<CpuBuffer> buffers(size_t(cpus), CpuBuffer{});
@@ -208,7 +241,8 @@ int64_t writeTraceDat(const Trace& trace, const std::function<void(std::string_v
         r.put(eventId(e.kind));
         // enum trace_flag_type (6.13+): IRQS_OFF 0x01, NEED_RESCHED_LAZY 0x02, NEED_RESCHED 0x04,
         // HARDIRQ 0x08, PREEMPT_RESCHED 0x20 (the folded bit that makes the text show N rather than n).
-        r.put(uint8_t((ctx.irqsOff ? 0x01 : 0) | (ctx.needReschedLazy ? 0x02 : 0) | (ctx.needResched ? 0x24 : 0) | (ctx.hardirq ? 0x08 : 0)));
+        r.put(uint8_t((ctx.irqsOff ? 0x01 : 0) | (ctx.needReschedLazy ? 0x02 : 0) |
+                      (ctx.needResched ? 0x24 : 0) | (ctx.hardirq ? 0x08 : 0)));
         r.put(uint8_t(ctx.preemptDepth));
         r.put(int32_t(ctx.task >= 0 ? task(ctx.task).pid : 0));
         const auto wake = [&](size_t i, int target) {
@@ -232,9 +266,13 @@ int64_t writeTraceDat(const Trace& trace, const std::function<void(std::string_v
             r.put(int32_t(n ? n->prio : 120));
             break;
         }
-        case Kind::Waking: wake(size_t(e.a), e.b >= 0 ? e.b : w.targetCpu[size_t(e.a)]); break;
+        case Kind::Waking:
+            wake(size_t(e.a), e.b >= 0 ? e.b : w.targetCpu[size_t(e.a)]);
+            break;
         case Kind::Wakeup:
-        case Kind::WakeupNew: wake(size_t(e.a), w.targetCpu[size_t(e.a)]); break;
+        case Kind::WakeupNew:
+            wake(size_t(e.a), w.targetCpu[size_t(e.a)]);
+            break;
         case Kind::Fork: {
             const TraceTask& child = task(w.wakee[size_t(e.a)]);
             r.comm(ctx.task >= 0 ? task(ctx.task).comm : std::string());
@@ -295,16 +333,18 @@ int64_t writeTraceDat(const Trace& trace, const std::function<void(std::string_v
     }
     h.put(uint32_t(std::strlen(kKallsyms)));
     h.text(kKallsyms);
-    h.put(uint32_t(0)); // printk formats
+    h.put(uint32_t(0));   // printk formats
     std::string cmdlines; // saved_cmdlines: "pid comm"
-    for (const TraceTask& t : trace.tasks) cmdlines += std::to_string(t.pid) + " " + t.comm + "\n";
+    for (const TraceTask& t : trace.tasks)
+        cmdlines += std::to_string(t.pid) + " " + t.comm + "\n";
     h.put(uint64_t(cmdlines.size()));
     h.text(cmdlines);
     h.put(uint32_t(cpus));
     h.text(std::string("flyrecord\0", 10));
     std::vector<std::string> data;
     data.reserve(size_t(cpus));
-    for (CpuBuffer& b : buffers) data.push_back(b.finish());
+    for (CpuBuffer& b : buffers)
+        data.push_back(b.finish());
     // Per CPU: offset and size of its pages, which start page-aligned after the header.
     uint64_t offset = (h.s.size() + 16 * uint64_t(cpus) + kPageSize - 1) / kPageSize * kPageSize;
     for (const std::string& d : data) {

@@ -19,6 +19,7 @@ namespace sched {
 bool isTraceDatPath(std::string_view path);
 
 // Writes the file in pieces through `sink`. Returns the number of records.
-int64_t writeTraceDat(const Trace& trace, const std::function<void(std::string_view)>& sink, const FtraceExportOptions& opts = {});
+int64_t writeTraceDat(const Trace& trace, const std::function<void(std::string_view)>& sink,
+                      const FtraceExportOptions& opts = {});
 
 } // namespace sched

@@ -7,7 +7,7 @@ using namespace sched;
 
 class TestDuration : public QObject {
     Q_OBJECT
-private slots:
+  private slots:
     void parsesExactDecimals() {
         QCOMPARE(*parseDuration("0.7ms"), Time(700000));
         QCOMPARE(*parseDuration("0.75ms"), Time(750000));
@@ -17,7 +17,8 @@ private slots:
         QCOMPARE(*parseDuration("3.333333ms"), Time(3333333));
     }
     void rejectsMalformed() {
-        for (const char* bad : {"", "ms", "1.2", "-1ms", "1mss", "1 ms", "1.ms5", "abc", "1e3ms", "99999999999999999999s"})
+        for (const char* bad :
+             {"", "ms", "1.2", "-1ms", "1mss", "1 ms", "1.ms5", "abc", "1e3ms", "99999999999999999999s"})
             QVERIFY2(!parseDuration(bad), bad);
     }
     void formatsShortestExactForm() {

@@ -10,7 +10,7 @@ using namespace sched;
 
 class TestRng : public QObject {
     Q_OBJECT
-private slots:
+  private slots:
     void sameSeedSameSequence() {
         Rng a(42), b(42), c(43);
         bool differs = false;
@@ -55,7 +55,8 @@ private slots:
             QVERIFY(v < 10);
             seen[v]++;
         }
-        for (int s : seen) QVERIFY(s > 800 && s < 1200);
+        for (int s : seen)
+            QVERIFY(s > 800 && s < 1200);
     }
     void detLogAndExpMatchLibm() {
         Rng r(1);
@@ -71,7 +72,8 @@ private slots:
         const Distribution d = Distribution::exponential(1000000);
         double sum = 0;
         const int n = 200000;
-        for (int i = 0; i < n; ++i) sum += double(d.sample(r));
+        for (int i = 0; i < n; ++i)
+            sum += double(d.sample(r));
         QVERIFY(std::fabs(sum / n / 1e6 - 1.0) < 0.01);
     }
     void normalMeanAndSpread() {
@@ -118,10 +120,12 @@ private slots:
             below[2] += v < 1000000;
             sum += double(v);
         }
-        for (int k = 0; k < 3; ++k) QVERIFY2(std::fabs(double(below[k]) / n - 0.25 * (k + 1)) < 0.005, QByteArray::number(below[k]));
+        for (int k = 0; k < 3; ++k)
+            QVERIFY2(std::fabs(double(below[k]) / n - 0.25 * (k + 1)) < 0.005, QByteArray::number(below[k]));
         QVERIFY(std::fabs(sum / n / 507500.0 - 1.0) < 0.01); // the mean of the four segments' midpoints
         Rng a(9), b(9);
-        for (int i = 0; i < 1000; ++i) QCOMPARE(d.sample(a), d.sample(b));
+        for (int i = 0; i < 1000; ++i)
+            QCOMPARE(d.sample(a), d.sample(b));
     }
     void uniformAndClampBounds() {
         Rng r(6);

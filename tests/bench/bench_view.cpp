@@ -2,16 +2,16 @@
 // Benchmark (not a test): timeline paint time at 1920x1080 for a run of over a million slices
 // on 64 CPUs, at full zoom-out, mid zoom and deep zoom; and the time to step back 1 s.
 // Run: build/tests/bench_view   (uses the offscreen platform; prints medians of 15 frames)
-#include "widgets/live_capture.h"
 #include "app/gui/session.h"
+#include "widgets/live_capture.h"
 #include "widgets/timeline_painter.h"
 #include "widgets/timeline_view.h"
 
 #include <QApplication>
 #include <QElapsedTimer>
+#include <QFile>
 #include <QImage>
 #include <QMouseEvent>
-#include <QFile>
 #include <QPainter>
 #include <QTemporaryDir>
 #include <algorithm>
@@ -43,7 +43,8 @@ int main(int argc, char** argv) {
     s.runTo(17 * kNsPerSec);
     const double runSec = t.nsecsElapsed() / 1e9;
     const Engine& e = s.engine();
-    std::printf("run: %zu slices on %d CPUs, %.1f s simulated in %.2f s wall\n", e.trace().slices.size(), e.config().cpus, 17.0, runSec);
+    std::printf("run: %zu slices on %d CPUs, %.1f s simulated in %.2f s wall\n", e.trace().slices.size(),
+                e.config().cpus, 17.0, runSec);
 
     view::LaneIndex lanes;
     view::FlagIndex flags;
@@ -61,8 +62,12 @@ int main(int argc, char** argv) {
     layout.flagLane = 4;
     layout.gap = 2;
     QImage img(1920, std::max(1080, layout.height(64)), QImage::Format_ARGB32_Premultiplied);
-    struct Zoom { const char* name; Time a, b; };
-    const Zoom zooms[] = {{"full zoom-out (17 s)", 0, 17 * kNsPerSec}, {"mid zoom (1 s)", 8 * kNsPerSec, 9 * kNsPerSec},
+    struct Zoom {
+        const char* name;
+        Time a, b;
+    };
+    const Zoom zooms[] = {{"full zoom-out (17 s)", 0, 17 * kNsPerSec},
+                          {"mid zoom (1 s)", 8 * kNsPerSec, 9 * kNsPerSec},
                           {"deep zoom (2 ms)", 8 * kNsPerSec, 8 * kNsPerSec + 2 * kNsPerMs}};
     for (const Zoom& z : zooms) {
         view::TimeAxis axis{z.a, z.b, 1920 - layout.gutter};
@@ -81,8 +86,8 @@ int main(int argc, char** argv) {
             auto f1 = flags.columns(c, 1, z.a, z.b, axis.width);
         }
         const double summaries = t.nsecsElapsed() / 1e6;
-        std::printf("paint 1920x%d, %-22s median %6.2f ms  (min %.2f, max %.2f; summaries alone %.2f ms)\n", img.height(), z.name,
-                    ms[ms.size() / 2], ms.front(), ms.back(), summaries);
+        std::printf("paint 1920x%d, %-22s median %6.2f ms  (min %.2f, max %.2f; summaries alone %.2f ms)\n",
+                    img.height(), z.name, ms[ms.size() / 2], ms.front(), ms.back(), summaries);
     }
     // The widget caches its picture without the cursor: a mouse move repaints with one blit.
     {
@@ -98,7 +103,8 @@ int main(int argc, char** argv) {
             t.restart();
             v.render(&target);
             first.push_back(t.nsecsElapsed() / 1e6);
-            QMouseEvent move(QEvent::MouseMove, QPointF(300 + 10 * i, 200), QPointF(300 + 10 * i, 200), Qt::NoButton, Qt::NoButton, Qt::NoModifier);
+            QMouseEvent move(QEvent::MouseMove, QPointF(300 + 10 * i, 200), QPointF(300 + 10 * i, 200),
+                             Qt::NoButton, Qt::NoButton, Qt::NoModifier);
             QApplication::sendEvent(&v, &move);
             t.restart();
             v.render(&target);
@@ -106,7 +112,8 @@ int main(int argc, char** argv) {
         }
         std::sort(first.begin(), first.end());
         std::sort(moved.begin(), moved.end());
-        std::printf("widget 1920x1080 full zoom-out: new range median %.2f ms, cursor move (cached picture) median %.2f ms\n",
+        std::printf("widget 1920x1080 full zoom-out: new range median %.2f ms, cursor move (cached picture) "
+                    "median %.2f ms\n",
                     first[first.size() / 2], moved[moved.size() / 2]);
     }
     t.restart();

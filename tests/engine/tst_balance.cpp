@@ -11,16 +11,18 @@ using namespace sched;
 
 class TestBalance : public QObject {
     Q_OBJECT
-private slots:
+  private slots:
     void eightHogsOnFourCpusEndTwoPerCpu() {
         Engine e = builtinEngine("balance-8-on-4");
         e.runUntil(kNsPerSec);
-        for (const CpuRq& rq : e.cpus()) QCOMPARE(rq.nrRunning, 2u);
+        for (const CpuRq& rq : e.cpus())
+            QCOMPARE(rq.nrRunning, 2u);
         QVERIFY(e.trace().migrations.size() >= 6);
         e.finish();
         // ... and they stay balanced: every CPU is busy after the first tens of milliseconds.
         const auto use = cpuUsage(e.trace());
-        for (const auto& u : use) QVERIFY2(u.busy > 900 * kNsPerMs, qPrintable(QString::number(u.busy)));
+        for (const auto& u : use)
+            QVERIFY2(u.busy > 900 * kNsPerMs, qPrintable(QString::number(u.busy)));
     }
     void wakeupLandsOnAnIdleCpu() {
         const std::string json = R"J({"machine": {"cpus": 2, "hz": 250, "preempt": "none"},
@@ -51,7 +53,8 @@ private slots:
     void wakeAffineWeightDiscountsASyncWaker() {
         for (const bool sync : {false, true}) {
             const std::string json = std::string(R"J({"machine": {"cpus": 2, "hz": 250, "preempt": "none"},
-              "channels": [ {"name": "pipe", "capacity": 4, "sync": )J") + (sync ? "true" : "false") + R"J(} ],
+              "channels": [ {"name": "pipe", "capacity": 4, "sync": )J") +
+                                     (sync ? "true" : "false") + R"J(} ],
               "tasks": [ {"comm": "hog0", "cpus": [0], "behavior": [{"run": "50ms"}]},
                          {"comm": "hog1", "count": 3, "cpus": [1], "behavior": [{"run": "50ms"}]},
                          {"comm": "waker", "cpus": [0], "behavior": [{"run": "10ms"}, {"write": "pipe"}, {"run": "5ms"}]},
@@ -100,7 +103,8 @@ private slots:
         const Task& pinger = e.tasks()[size_t(taskByComm(e, "pinger"))];
         int dispWakes = 0;
         const Wakeups& w = e.trace().wakeups;
-        for (size_t i = 0; i < w.size(); ++i) dispWakes += w.waker[i] == taskByComm(e, "disp") && !w.isNew[i];
+        for (size_t i = 0; i < w.size(); ++i)
+            dispWakes += w.waker[i] == taskByComm(e, "disp") && !w.isNew[i];
         QVERIFY2(dispWakes > 150, qPrintable(QString::number(dispWakes)));
         // Every wake-up that goes through select_task_rq_fair() flips; a delayed sleeper's is
         // requeued in place before it (ttwu_runnable()) and records nothing.
@@ -115,7 +119,8 @@ private slots:
         e.runUntil(500 * kNsPerMs);
         e.finish();
         const Slices& s = e.trace().slices;
-        for (size_t i = 0; i < s.size(); ++i) QVERIFY(s.cpu[i] == 1 || s.cpu[i] == 2);
+        for (size_t i = 0; i < s.size(); ++i)
+            QVERIFY(s.cpu[i] == 1 || s.cpu[i] == 2);
     }
     // select_idle_cpu(): from a busy target the scan goes on from the next CPU and wraps round
     // (for_each_cpu_wrap), over more CPUs than one word of the engine's busy-CPU bitmask holds,
@@ -128,14 +133,17 @@ private slots:
             std::string tasks, sleeperCpus;
             for (int c = 0; c < 70; ++c) {
                 if (c == 3 || c == 68) continue;
-                tasks += R"({"comm": "hog", "cpus": [)" + std::to_string(c) + R"(], "behavior": [{"run": "1s"}]}, )";
+                tasks += R"({"comm": "hog", "cpus": [)" + std::to_string(c) +
+                         R"(], "behavior": [{"run": "1s"}]}, )";
             }
             for (int c = 0; c < 70; ++c)
-                if (allowed68 || c != 68) sleeperCpus += (sleeperCpus.empty() ? "" : ", ") + std::to_string(c);
-            const std::string json = R"J({"machine": {"cpus": 70, "hz": 250, "preempt": "none", "features": {"DELAY_DEQUEUE": false}},
-                                     "tasks": [ )J" + tasks +
-                                     R"J({"comm": "sleeper", "start_cpu": 66, "start": "5ms", "cpus": [)J" + sleeperCpus +
-                                     R"J(], "behavior": [{"run": "50us"}, {"sleep": "1ms"}, {"run": "50us"}]} ]})J";
+                if (allowed68 || c != 68)
+                    sleeperCpus += (sleeperCpus.empty() ? "" : ", ") + std::to_string(c);
+            const std::string json =
+                R"J({"machine": {"cpus": 70, "hz": 250, "preempt": "none", "features": {"DELAY_DEQUEUE": false}},
+                                     "tasks": [ )J" +
+                tasks + R"J({"comm": "sleeper", "start_cpu": 66, "start": "5ms", "cpus": [)J" + sleeperCpus +
+                R"J(], "behavior": [{"run": "50us"}, {"sleep": "1ms"}, {"run": "50us"}]} ]})J";
             Engine e = engineFrom(json);
             e.runUntil(20 * kNsPerMs);
             e.finish();

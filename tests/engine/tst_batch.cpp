@@ -15,26 +15,33 @@ template <class V> void put(QByteArray& b, const V& v) {
     b.append(reinterpret_cast<const char*>(v.data()), qsizetype(v.size() * sizeof(typename V::value_type)));
 }
 
-template <class T> void putValue(QByteArray& b, const T& v) { b.append(reinterpret_cast<const char*>(&v), sizeof v); }
+template <class T> void putValue(QByteArray& b, const T& v) {
+    b.append(reinterpret_cast<const char*>(&v), sizeof v);
+}
 
 // Everything a run leaves behind that batching could get wrong.
 QByteArray record(const Engine& e) {
     QByteArray b;
     const Trace& t = e.trace();
-    put(b, t.slices.start), put(b, t.slices.end), put(b, t.slices.task), put(b, t.slices.cpu), put(b, t.slices.endPoint),
-        put(b, t.slices.endReason);
-    put(b, t.flags.set), put(b, t.flags.clear), put(b, t.flags.task), put(b, t.flags.bit), put(b, t.flags.reason);
+    put(b, t.slices.start), put(b, t.slices.end), put(b, t.slices.task), put(b, t.slices.cpu),
+        put(b, t.slices.endPoint), put(b, t.slices.endReason);
+    put(b, t.flags.set), put(b, t.flags.clear), put(b, t.flags.task), put(b, t.flags.bit),
+        put(b, t.flags.reason);
     put(b, t.wakeups.time), put(b, t.wakeups.wakee), put(b, t.wakeups.waker), put(b, t.wakeups.targetCpu);
     put(b, t.migrations.time), put(b, t.migrations.task), put(b, t.migrations.to);
     for (const Task& k : e.tasks()) {
-        putValue(b, k.state), putValue(b, k.ip), putValue(b, k.remaining), putValue(b, k.opDone), putValue(b, k.iterations);
-        putValue(b, k.utime), putValue(b, k.stime), putValue(b, k.nvcsw), putValue(b, k.nivcsw), putValue(b, k.nrMigrations);
+        putValue(b, k.state), putValue(b, k.ip), putValue(b, k.remaining), putValue(b, k.opDone),
+            putValue(b, k.iterations);
+        putValue(b, k.utime), putValue(b, k.stime), putValue(b, k.nvcsw), putValue(b, k.nivcsw),
+            putValue(b, k.nrMigrations);
         putValue(b, k.latCount), putValue(b, k.latSum), putValue(b, k.latMax), putValue(b, k.exitedAt);
         put(b, k.loopLeft), put(b, k.latHist), put(b, k.reqHist);
     }
-    for (const SchedEntity& se : e.entities()) putValue(b, se.vruntime), putValue(b, se.sumExecRuntime);
+    for (const SchedEntity& se : e.entities())
+        putValue(b, se.vruntime), putValue(b, se.sumExecRuntime);
     for (const Channel& c : e.channels()) {
-        putValue(b, c.count), putValue(b, c.lastWrite), putValue(b, c.pendingWrites), putValue(b, c.pendingReads);
+        putValue(b, c.count), putValue(b, c.lastWrite), putValue(b, c.pendingWrites),
+            putValue(b, c.pendingReads);
         b.append(char(c.readers.size())), b.append(char(c.writers.size()));
     }
     return b;
@@ -56,7 +63,7 @@ Run run(const scen::Scenario& s, bool batch, Time until) {
 
 class TestBatch : public QObject {
     Q_OBJECT
-private slots:
+  private slots:
     void batchesMakeTheSameDecisions_data() {
         QTest::addColumn<QString>("json");
         QTest::addColumn<qint64>("until");
@@ -67,23 +74,30 @@ private slots:
         // Sockets: a quarter-drained buffer wakes every blocked writer; threads of one process.
         for (const char* model : {"none", "voluntary", "full", "lazy"})
             row((std::string("messaging sockets preempt=") + model).c_str(),
-                workloads(std::string(R"({"cpus": 8, "hz": 250, "preempt": ")") + model + "\"}",
-                          R"({"workload": "messaging", "args": "-g 4 -t -l 60"}, {"workload": "kthreads", "args": "-r 10 -c 20"})"),
+                workloads(
+                    std::string(R"({"cpus": 8, "hz": 250, "preempt": ")") + model + "\"}",
+                    R"({"workload": "messaging", "args": "-g 4 -t -l 60"}, {"workload": "kthreads", "args": "-r 10 -c 20"})"),
                 400 * kNsPerMs, true);
-        row("messaging PREEMPT_AUTO build", workloads(R"({"cpus": 16, "hz": 1000, "kernel": "auto-rfc", "preempt": "none"})",
-                                                     R"({"workload": "messaging", "args": "-g 6 -t -l 40"})"),
+        row("messaging PREEMPT_AUTO build",
+            workloads(R"({"cpus": 16, "hz": 1000, "kernel": "auto-rfc", "preempt": "none"})",
+                      R"({"workload": "messaging", "args": "-g 6 -t -l 40"})"),
             400 * kNsPerMs, true);
         // Pipes: one writer woken per freed slot; processes.
-        row("hackbench pipes", workloads(R"({"cpus": 4, "hz": 1000, "preempt": "full"})", R"({"workload": "hackbench", "args": "-g 3 -l 80 -p"})"),
+        row("hackbench pipes",
+            workloads(R"({"cpus": 4, "hz": 1000, "preempt": "full"})",
+                      R"({"workload": "hackbench", "args": "-g 3 -l 80 -p"})"),
             400 * kNsPerMs, true);
-        row("hackbench one channel slot", workloads(R"({"cpus": 2, "hz": 250, "preempt": "none"})",
-                                                    R"({"workload": "hackbench", "args": "-g 1 -f 3 -l 100 -p -s 4096"})"),
+        row("hackbench one channel slot",
+            workloads(R"({"cpus": 2, "hz": 250, "preempt": "none"})",
+                      R"({"workload": "hackbench", "args": "-g 1 -f 3 -l 100 -p -s 4096"})"),
             400 * kNsPerMs, true);
         // Loops the planner walks by their pattern (loop_pattern.h), ending inside plans: one and two
         // passes (hackbench -l 1 and -l 2), and fixed syscall costs without jitter in kernel and user
         // runs, in a counted and an endless loop.
-        row("hackbench loops of one and two passes", workloads(R"({"cpus": 4, "hz": 250, "preempt": "none"})",
-                                                              R"({"workload": "hackbench", "args": "-g 2 -l 1 -p"}, {"workload": "hackbench", "args": "-g 2 -l 2"})"),
+        row("hackbench loops of one and two passes",
+            workloads(
+                R"({"cpus": 4, "hz": 250, "preempt": "none"})",
+                R"({"workload": "hackbench", "args": "-g 2 -l 1 -p"}, {"workload": "hackbench", "args": "-g 2 -l 2"})"),
             200 * kNsPerMs, false);
         row("counted loops with fixed costs", R"J({"machine": {"cpus": 3, "hz": 1000, "preempt": "full"},
           "channels": [{"name": "ch", "capacity": 8}],
@@ -108,13 +122,18 @@ private slots:
             {"comm": "consumer", "count": 2, "behavior": [{"repeat": "forever", "body": [{"read": "ch"}, {"write": "back"}, {"run": {"dist": "normal", "mean": "5us", "sd": "2us"}}]}]} ]})J",
             300 * kNsPerMs, false); // a tight ping-pong over tiny channels: few ops can run ahead
         // Workloads whose ops mostly sleep, exit or time themselves: batching must stay out of the way.
-        row("schbench", workloads(R"({"cpus": 4, "hz": 1000, "preempt": "lazy"})", R"({"workload": "schbench", "args": "-m 2 -t 4 -r 1"})"),
+        row("schbench",
+            workloads(R"({"cpus": 4, "hz": 1000, "preempt": "lazy"})",
+                      R"({"workload": "schbench", "args": "-m 2 -t 4 -r 1"})"),
             600 * kNsPerMs, false);
-        row("kernbench", workloads(R"({"cpus": 4, "hz": 250, "preempt": "none"})", R"({"workload": "kernbench", "args": "-j 4"})"),
+        row("kernbench",
+            workloads(R"({"cpus": 4, "hz": 250, "preempt": "none"})",
+                      R"({"workload": "kernbench", "args": "-j 4"})"),
             1500 * kNsPerMs, false);
         row("massive_intr, cyclictest, browser",
-            workloads(R"({"cpus": 2, "hz": 250, "preempt": "voluntary"})",
-                      R"({"workload": "massive_intr", "args": "4 1"}, {"workload": "cyclictest", "args": "-t 2 -i 1000 -l 400"}, {"workload": "browser", "args": ""})"),
+            workloads(
+                R"({"cpus": 2, "hz": 250, "preempt": "voluntary"})",
+                R"({"workload": "massive_intr", "args": "4 1"}, {"workload": "cyclictest", "args": "-t 2 -i 1000 -l 400"}, {"workload": "browser", "args": ""})"),
             800 * kNsPerMs, false);
     }
     void batchesMakeTheSameDecisions() {
@@ -125,8 +144,11 @@ private slots:
         const Run perOp = run(s, false, until), batched = run(s, true, until);
         QVERIFY(perOp.recorded.size() > 10000);
         QVERIFY2(perOp.recorded == batched.recorded, "a batched run differs from the one-event-per-op run");
-        if (fewerEvents) QVERIFY2(batched.events * 2 < perOp.events, qPrintable(QString("events %1 batched vs %2").arg(batched.events).arg(perOp.events)));
-        else QVERIFY(batched.events <= perOp.events);
+        if (fewerEvents)
+            QVERIFY2(batched.events * 2 < perOp.events,
+                     qPrintable(QString("events %1 batched vs %2").arg(batched.events).arg(perOp.events)));
+        else
+            QVERIFY(batched.events <= perOp.events);
     }
 
     void loopCountersAreValuesInPlaceOrOnTheHeap() {
@@ -160,7 +182,8 @@ private slots:
         // perf bench sched messaging's sender: a write to each of 20 receivers (2.2 us +- 5 %),
         // then 2 us of user-space loop (sched-messaging.c: sender(); costs as calibrated in
         // scenarios/messaging.cpp); its receiver: a read (2 us +- 5 %), 100 ns.
-        const scen::Scenario s = scenarioFrom(workloads(R"({"cpus": 4})", R"({"workload": "messaging", "args": "-g 1 -t -l 7"})"));
+        const scen::Scenario s =
+            scenarioFrom(workloads(R"({"cpus": 4})", R"({"workload": "messaging", "args": "-g 1 -t -l 7"})"));
         const Engine e = scen::instantiate(s, 1);
         int senders = 0, receivers = 0;
         for (const Program& p : e.programs()) {
@@ -194,7 +217,8 @@ private slots:
         // Loops the generic walk must take: massive_intr's runs while its runtime lasts (a Loop's
         // `until`), the browser's random run lengths, schbench's outer loop (a wake-up measured,
         // a sleep). Its worker's inner loop, -n passes of a fixed run, is a pattern.
-        const scen::Scenario other = scenarioFrom(workloads(R"({"cpus": 2})",
+        const scen::Scenario other = scenarioFrom(workloads(
+            R"({"cpus": 2})",
             R"({"workload": "massive_intr", "args": "2 1"}, {"workload": "schbench", "args": "-m 1 -t 2 -r 1 -n 5"}, {"workload": "browser", "args": ""})"));
         const Engine o = scen::instantiate(other, 1);
         int schbenchWorkers = 0;
@@ -224,7 +248,8 @@ private slots:
         scen::Scenario s = scenarioFrom(workloads(R"({"cpus": 4, "hz": 250, "preempt": "none"})",
                                                   R"({"workload": "messaging", "args": "-g 2 -t -l 200"})"));
         const auto both = [&](auto&& change) {
-            Engine a = scen::instantiate(s, 1, TraceOptions{false, false}), b = scen::instantiate(s, 1, TraceOptions{false, true});
+            Engine a = scen::instantiate(s, 1, TraceOptions{false, false}),
+                   b = scen::instantiate(s, 1, TraceOptions{false, true});
             change(a), change(b);
             a.runUntil(400 * kNsPerMs), b.runUntil(400 * kNsPerMs);
             a.finish(), b.finish();
@@ -246,15 +271,17 @@ private slots:
     }
 
     void snapshotsAndSteppingInsideABatch() {
-        const scen::Scenario s = scenarioFrom(workloads(R"({"cpus": 8, "hz": 1000, "preempt": "lazy"})",
-                                                        R"({"workload": "messaging", "args": "-g 3 -t -l 100"})"));
+        const scen::Scenario s =
+            scenarioFrom(workloads(R"({"cpus": 8, "hz": 1000, "preempt": "lazy"})",
+                                   R"({"workload": "messaging", "args": "-g 3 -t -l 100"})"));
         Engine a = scen::instantiate(s, 1, TraceOptions{false, true});
         a.runUntil(20 * kNsPerMs + 1234); // between events, batches part-way
         Engine copy = a;
         Engine stepped = a;
         a.runUntil(200 * kNsPerMs);
         copy.runUntil(200 * kNsPerMs);
-        while (stepped.nextEventTime() <= 200 * kNsPerMs) stepped.step();
+        while (stepped.nextEventTime() <= 200 * kNsPerMs)
+            stepped.step();
         stepped.runUntil(200 * kNsPerMs);
         a.finish(), copy.finish(), stepped.finish();
         QVERIFY(record(a) == record(copy));

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // The runqueue's EEVDF arithmetic against brute force: avg_vruntime, eligibility, Σ lag and
 // pick_eevdf over many random runqueues.
-#include "engine/cfs_rq.h"
 #include "base/rng.h"
+#include "engine/cfs_rq.h"
 
 #include <QtTest>
 
@@ -49,7 +49,8 @@ bool bruteEligible(const RandomRq& r, int64_t v) {
         num += int128(r.ents[size_t(id)].load.weight) * (r.ents[size_t(id)].vruntime - r.rq.minVruntime);
         den += r.ents[size_t(id)].load.weight;
     };
-    for (int id : r.queued) add(id);
+    for (int id : r.queued)
+        add(id);
     if (r.rq.curr >= 0) add(r.rq.curr);
     return num >= int128(v - r.rq.minVruntime) * den; // V >= v  <=>  lag >= 0
 }
@@ -58,18 +59,20 @@ bool bruteEligible(const RandomRq& r, int64_t v) {
 
 class TestCfsRq : public QObject {
     Q_OBJECT
-private slots:
+  private slots:
     void avgVruntimeIsFlooredWeightedMean() {
         Rng rng(21);
         for (int it = 0; it < 2000; ++it) {
             RandomRq r = makeRandom(rng, 1 + int(rng.below(50)), rng.below(2));
             int128 num = 0, den = 0;
             for (int id : r.queued) {
-                num += int128(r.ents[size_t(id)].load.weight) * (r.ents[size_t(id)].vruntime - r.rq.minVruntime);
+                num +=
+                    int128(r.ents[size_t(id)].load.weight) * (r.ents[size_t(id)].vruntime - r.rq.minVruntime);
                 den += r.ents[size_t(id)].load.weight;
             }
             if (r.rq.curr >= 0) {
-                num += int128(r.ents[size_t(r.rq.curr)].load.weight) * (r.ents[size_t(r.rq.curr)].vruntime - r.rq.minVruntime);
+                num += int128(r.ents[size_t(r.rq.curr)].load.weight) *
+                       (r.ents[size_t(r.rq.curr)].vruntime - r.rq.minVruntime);
                 den += r.ents[size_t(r.rq.curr)].load.weight;
             }
             int128 q = num / den;
@@ -96,7 +99,8 @@ private slots:
                 sum += int128(r.ents[size_t(id)].load.weight) * (V - r.ents[size_t(id)].vruntime);
                 W += r.ents[size_t(id)].load.weight;
             };
-            for (int id : r.queued) add(id);
+            for (int id : r.queued)
+                add(id);
             if (r.rq.curr >= 0) add(r.rq.curr);
             QVERIFY(sum <= 0 && sum > -W);
         }
@@ -121,10 +125,14 @@ private slots:
             TaskId expect = best;
             const TaskId c = r.rq.curr;
             if (c >= 0 && bruteEligible(r, r.ents[size_t(c)].vruntime)) {
-                if (protect && currProtected) expect = c;
-                else if (best < 0 || r.ents[size_t(c)].deadline < r.ents[size_t(best)].deadline) expect = c;
+                if (protect && currProtected)
+                    expect = c;
+                else if (best < 0 || r.ents[size_t(c)].deadline < r.ents[size_t(best)].deadline)
+                    expect = c;
             }
-            QVERIFY2(got == expect, qPrintable(QString("iteration %1: picked %2, expected %3").arg(it).arg(got).arg(expect)));
+            QVERIFY2(
+                got == expect,
+                qPrintable(QString("iteration %1: picked %2, expected %3").arg(it).arg(got).arg(expect)));
             QVERIFY(got >= 0); // somebody is always eligible
             ++decisions;
             pickedCurr += got == c;
@@ -142,7 +150,8 @@ private slots:
             QVERIFY(r.rq.minVruntime >= before);
             int128 s = 0;
             for (int id : r.queued)
-                s += int128(r.ents[size_t(id)].load.weight) * (r.ents[size_t(id)].vruntime - r.rq.minVruntime);
+                s +=
+                    int128(r.ents[size_t(id)].load.weight) * (r.ents[size_t(id)].vruntime - r.rq.minVruntime);
             QCOMPARE(int64_t(s), r.rq.avgVruntime);
             QCOMPARE(r.rq.avgVruntimeValue(r.ents), Vbefore); // moving the offset does not move V
         }

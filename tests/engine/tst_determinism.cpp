@@ -15,12 +15,14 @@ template <class V> void put(QByteArray& b, const V& v) {
 
 QByteArray serialize(const Trace& t) {
     QByteArray b;
-    put(b, t.slices.start), put(b, t.slices.end), put(b, t.slices.task), put(b, t.slices.cpu), put(b, t.slices.endPoint),
-        put(b, t.slices.endReason);
-    put(b, t.flags.set), put(b, t.flags.clear), put(b, t.flags.task), put(b, t.flags.bit), put(b, t.flags.reason);
+    put(b, t.slices.start), put(b, t.slices.end), put(b, t.slices.task), put(b, t.slices.cpu),
+        put(b, t.slices.endPoint), put(b, t.slices.endReason);
+    put(b, t.flags.set), put(b, t.flags.clear), put(b, t.flags.task), put(b, t.flags.bit),
+        put(b, t.flags.reason);
     put(b, t.wakeups.time), put(b, t.wakeups.wakee), put(b, t.wakeups.targetCpu);
     put(b, t.migrations.time), put(b, t.migrations.task), put(b, t.migrations.to);
-    put(b, t.samples.time), put(b, t.samples.vruntime), put(b, t.samples.deadline), put(b, t.samples.avgVruntime);
+    put(b, t.samples.time), put(b, t.samples.vruntime), put(b, t.samples.deadline),
+        put(b, t.samples.avgVruntime);
     return b;
 }
 
@@ -44,11 +46,12 @@ QByteArray runTrace(uint64_t seed, Time until) {
 
 class TestDeterminism : public QObject {
     Q_OBJECT
-private slots:
+  private slots:
     void sameSeedGivesByteIdenticalTrace() {
         const QByteArray a = runTrace(5, 300 * kNsPerMs), b = runTrace(5, 300 * kNsPerMs);
         QVERIFY(a.size() > 100000);
-        QCOMPARE(QCryptographicHash::hash(a, QCryptographicHash::Sha256), QCryptographicHash::hash(b, QCryptographicHash::Sha256));
+        QCOMPARE(QCryptographicHash::hash(a, QCryptographicHash::Sha256),
+                 QCryptographicHash::hash(b, QCryptographicHash::Sha256));
         QVERIFY(a == b);
     }
     void anotherSeedGivesAnotherTrace() {
@@ -83,7 +86,8 @@ private slots:
     void steppingEventByEventEqualsRunningThrough() {
         Engine a = engineFrom(kRandomWorkload, 3, true), b = engineFrom(kRandomWorkload, 3, true);
         a.runUntil(150 * kNsPerMs);
-        while (b.nextEventTime() <= 150 * kNsPerMs) b.step();
+        while (b.nextEventTime() <= 150 * kNsPerMs)
+            b.step();
         b.runUntil(150 * kNsPerMs);
         a.finish();
         b.finish();

@@ -14,20 +14,28 @@ namespace {
 std::string randomScenario(Rng& r) {
     const char* models[] = {"none", "voluntary", "full", "lazy"};
     const int cpus = 1 + int(r.below(3));
-    std::string s = "{\"machine\": {\"cpus\": " + std::to_string(cpus) + ", \"hz\": " + (r.below(2) ? "250" : "1000") +
-                    ", \"preempt\": \"" + models[r.below(4)] + "\"}, \"tasks\": [";
+    std::string s = "{\"machine\": {\"cpus\": " + std::to_string(cpus) +
+                    ", \"hz\": " + (r.below(2) ? "250" : "1000") + ", \"preempt\": \"" + models[r.below(4)] +
+                    "\"}, \"tasks\": [";
     const int n = 2 + int(r.below(10));
     for (int i = 0; i < n; ++i) {
         s += i ? "," : "";
         s += "{\"comm\": \"t" + std::to_string(i) + "\", \"nice\": " + std::to_string(int(r.below(11)) - 5);
         if (r.below(3) == 0) s += ", \"slice\": \"" + std::to_string(100 + r.below(5000)) + "us\"";
         s += ", \"behavior\": [{\"repeat\": \"forever\", \"body\": [";
-        s += "{\"run\": {\"dist\": \"exponential\", \"mean\": \"" + std::to_string(50 + r.below(3000)) + "us\"}";
+        s += "{\"run\": {\"dist\": \"exponential\", \"mean\": \"" + std::to_string(50 + r.below(3000)) +
+             "us\"}";
         s += std::string(", \"mode\": \"") + (r.below(2) ? "user" : "kernel") + "\"}";
         switch (r.below(3)) {
-        case 0: s += ", {\"sleep\": {\"dist\": \"exponential\", \"mean\": \"" + std::to_string(100 + r.below(2000)) + "us\"}}"; break;
-        case 1: s += ", {\"timer\": \"" + std::to_string(1 + r.below(10)) + "ms\"}"; break;
-        default: break; // a hog
+        case 0:
+            s += ", {\"sleep\": {\"dist\": \"exponential\", \"mean\": \"" +
+                 std::to_string(100 + r.below(2000)) + "us\"}}";
+            break;
+        case 1:
+            s += ", {\"timer\": \"" + std::to_string(1 + r.below(10)) + "ms\"}";
+            break;
+        default:
+            break; // a hog
         }
         s += "]}]}";
     }
@@ -43,7 +51,10 @@ std::pair<int128, int128> lagSum(const Engine& e, const CpuRq& rq) {
         sum += int128(ents[size_t(id)].load.weight) * (V - ents[size_t(id)].vruntime);
         W += ents[size_t(id)].load.weight;
     };
-    rq.cfs.timeline.forEachInOrder(ents, [&](int32_t id) { add(id); return true; });
+    rq.cfs.timeline.forEachInOrder(ents, [&](int32_t id) {
+        add(id);
+        return true;
+    });
     if (rq.cfs.curr >= 0 && ents[size_t(rq.cfs.curr)].onRq) add(rq.cfs.curr);
     return {sum, W};
 }
@@ -52,7 +63,7 @@ std::pair<int128, int128> lagSum(const Engine& e, const CpuRq& rq) {
 
 class TestEevdfRules : public QObject {
     Q_OBJECT
-private slots:
+  private slots:
     void pickEevdfPicksEarliestEligibleDeadlineInRandomRuns() {
         // After every switch to a fair task: the new curr is eligible and no queued entity that
         // is eligible has an earlier deadline (the kernel's rule, checked by brute force).
@@ -69,8 +80,9 @@ private slots:
                     if (rq.curr < 0 || rq.cfs.curr != rq.curr) continue;
                     const auto& ents = e.entities();
                     if (!rq.cfs.entityEligible(ents, rq.curr))
-                        qFatal("scenario %d t=%lld cpu %zu: picked ineligible %d (v=%lld V=%lld nrQueued=%u delayed=%u tree=%zu)", sc,
-                               (long long)e.now(), c, rq.curr, (long long)ents[size_t(rq.curr)].vruntime,
+                        qFatal("scenario %d t=%lld cpu %zu: picked ineligible %d (v=%lld V=%lld nrQueued=%u "
+                               "delayed=%u tree=%zu)",
+                               sc, (long long)e.now(), c, rq.curr, (long long)ents[size_t(rq.curr)].vruntime,
                                (long long)rq.cfs.avgVruntimeValue(ents), rq.cfs.nrQueued, rq.cfs.nrDelayed,
                                rq.cfs.timeline.sizeSlow(ents));
                     const int64_t dl = ents[size_t(rq.curr)].deadline;
@@ -97,7 +109,8 @@ private slots:
                     const bool currQueued = rq.cfs.curr >= 0 && ents[size_t(rq.cfs.curr)].onRq;
                     QCOMPARE(size_t(rq.cfs.nrQueued), tree + (currQueued ? 1 : 0));
                     const bool rtCurr = rq.curr >= 0 && isRtPolicy(e.tasks()[size_t(rq.curr)].policy);
-                    QCOMPARE(rq.nrRunning, rq.cfs.nrQueued - rq.cfs.nrDelayed + uint32_t(rq.rt.size()) + (rtCurr ? 1u : 0u));
+                    QCOMPARE(rq.nrRunning, rq.cfs.nrQueued - rq.cfs.nrDelayed + uint32_t(rq.rt.size()) +
+                                               (rtCurr ? 1u : 0u));
                 }
             }
         }
@@ -142,8 +155,12 @@ private slots:
                 const CpuRq& rq = e.cpus()[size_t(e.tasks()[size_t(s)].cpu)];
                 const int64_t realised = rq.cfs.avgVruntimeValue(e.entities()) - se.vruntime;
                 if (se.vlag != 0) ++withLag;
-                if (placeLag) QVERIFY2(std::llabs(realised - se.vlag) <= 3, qPrintable(QString("realised %1 vs saved %2").arg(realised).arg(se.vlag)));
-                else QVERIFY2(std::llabs(realised) <= 1, qPrintable(QString("realised %1 without PLACE_LAG").arg(realised)));
+                if (placeLag)
+                    QVERIFY2(std::llabs(realised - se.vlag) <= 3,
+                             qPrintable(QString("realised %1 vs saved %2").arg(realised).arg(se.vlag)));
+                else
+                    QVERIFY2(std::llabs(realised) <= 1,
+                             qPrintable(QString("realised %1 without PLACE_LAG").arg(realised)));
                 ++placements;
             }
         }
@@ -154,7 +171,8 @@ private slots:
         // A 20 ms system call that ends in a block, under preempt=none, against a hog: the
         // blocker falls ~10 ms behind V; the kernel clamps vlag to
         // calc_delta_fair(max(2 * slice, TICK_NSEC)) = 4 ms at HZ 250 with a 0.7 ms slice.
-        const std::string json = R"J({"machine": {"cpus": 1, "hz": 250, "preempt": "none", "features": {"DELAY_DEQUEUE": false}},
+        const std::string json =
+            R"J({"machine": {"cpus": 1, "hz": 250, "preempt": "none", "features": {"DELAY_DEQUEUE": false}},
           "channels": [{"name": "ch", "capacity": 4}],
           "tasks": [ {"comm": "blocker", "behavior": [{"repeat": "forever", "body": [{"read": "ch", "cost": "20ms"}]}]},
                      {"comm": "hog", "behavior": [{"repeat": "forever", "body": [{"run": "10ms"}]}]},
@@ -171,7 +189,8 @@ private slots:
                 // the sample recorded at the dequeue says the entity left the runqueue
                 const EevdfSamples& sm = e.trace().samples;
                 size_t last = sm.size();
-                while (last > 0 && sm.task[last - 1] != b) --last;
+                while (last > 0 && sm.task[last - 1] != b)
+                    --last;
                 QVERIFY(last > 0);
                 QCOMPARE(sm.onRq[last - 1], uint8_t(0));
                 ++blocks;

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // The deadline-ordered, min_vruntime-augmented tree behind pick_eevdf().
-#include "engine/eevdf_tree.h"
 #include "base/rng.h"
+#include "engine/eevdf_tree.h"
 
 #include <QtTest>
 #include <algorithm>
@@ -13,9 +13,11 @@ class TestEevdfTree : public QObject {
     Q_OBJECT
 
     // Recomputes the augmentation of every node and checks the in-order key order.
-    static bool consistent(const EevdfTree& t, const std::vector<SchedEntity>& e, int64_t& outMin, int& count) {
+    static bool consistent(const EevdfTree& t, const std::vector<SchedEntity>& e, int64_t& outMin,
+                           int& count) {
         struct R {
-            static bool walk(const std::vector<SchedEntity>& e, int32_t n, int64_t& mn, int64_t& ms, int& cnt) {
+            static bool walk(const std::vector<SchedEntity>& e, int32_t n, int64_t& mn, int64_t& ms,
+                             int& cnt) {
                 if (n < 0) return true;
                 const SchedEntity& s = e[size_t(n)];
                 int64_t lmin = INT64_MAX, lms = INT64_MAX, rmin = INT64_MAX, rms = INT64_MAX;
@@ -35,14 +37,15 @@ class TestEevdfTree : public QObject {
         const SchedEntity* prev = nullptr;
         t.forEachInOrder(e, [&](int32_t id) {
             const SchedEntity& s = e[size_t(id)];
-            if (prev && (s.deadline < prev->deadline || (s.deadline == prev->deadline && s.seq < prev->seq))) ordered = false;
+            if (prev && (s.deadline < prev->deadline || (s.deadline == prev->deadline && s.seq < prev->seq)))
+                ordered = false;
             prev = &s;
             return true;
         });
         return ordered;
     }
 
-private slots:
+  private slots:
     void randomInsertEraseKeepsOrderAndAugmentation() {
         Rng rng(11);
         const int n = 2000;
@@ -73,7 +76,8 @@ private slots:
         int count = 0;
         QVERIFY(consistent(t, e, mn, count));
         int64_t expect = INT64_MAX;
-        for (int id : in) expect = std::min(expect, e[size_t(id)].vruntime);
+        for (int id : in)
+            expect = std::min(expect, e[size_t(id)].vruntime);
         QCOMPARE(mn, expect);
     }
     void equalDeadlinesKeepInsertionOrder() {
@@ -84,7 +88,10 @@ private slots:
             t.insert(e, 4 - i, uint64_t(i + 1));
         }
         std::vector<int> order;
-        t.forEachInOrder(e, [&](int32_t id) { order.push_back(id); return true; });
+        t.forEachInOrder(e, [&](int32_t id) {
+            order.push_back(id);
+            return true;
+        });
         QCOMPARE(order, (std::vector<int>{4, 3, 2, 1, 0}));
         QCOMPARE(t.leftmost(e), 4);
     }

@@ -16,9 +16,12 @@ FlagStats flagStats(const Trace& t) {
     FlagStats s;
     for (size_t i = 0; i < t.flags.size(); ++i) {
         if (t.flags.task[i] < 0) continue; // the idle task always gets the eager bit
-        if (t.flags.bit[i] == uint8_t(ReschedBit::Lazy)) ++s.lazy;
-        else if (t.flags.reason[i] == uint8_t(ReschedReason::LazyPromoted)) ++s.promoted;
-        else ++s.eager;
+        if (t.flags.bit[i] == uint8_t(ReschedBit::Lazy))
+            ++s.lazy;
+        else if (t.flags.reason[i] == uint8_t(ReschedReason::LazyPromoted))
+            ++s.promoted;
+        else
+            ++s.eager;
     }
     return s;
 }
@@ -35,13 +38,14 @@ Engine runHogsWaker(const std::string& kernel, const std::string& model, const s
     return e;
 }
 
-const std::string kKernelCondResched = R"J({"run": "20ms", "mode": "kernel", "cond_resched_every": "100us"})J";
+const std::string kKernelCondResched =
+    R"J({"run": "20ms", "mode": "kernel", "cond_resched_every": "100us"})J";
 
 } // namespace
 
 class TestKernelBuilds : public QObject {
     Q_OBJECT
-private slots:
+  private slots:
     void profile612UsesThe075msBaseSliceAndOnlyTheEagerBit() {
         SchedConfig c;
         c.cpus = 2;
@@ -76,8 +80,8 @@ private slots:
     void autoNoneSetsTheLazyBitAndUpgradesItAtTheSecondTickRequest() {
         const Engine e = runHogsWaker("auto-rfc", "none", kKernelCondResched);
         const FlagStats s = flagStats(e.trace());
-        QVERIFY(s.lazy > 100);      // wakeup preemption: lazy under AUTO none
-        QVERIFY(s.promoted > 50);   // a tick-originated request found it still set
+        QVERIFY(s.lazy > 100);    // wakeup preemption: lazy under AUTO none
+        QVERIFY(s.promoted > 50); // a tick-originated request found it still set
         QCOMPARE(s.eager, 0);
         // cond_resched() compiled away (CONFIG_PREEMPTION); the switch happens at IRQ return.
         int condResched = 0, irqReturn = 0;
@@ -99,7 +103,8 @@ private slots:
         QVERIFY(latencyRow(perfSchedLatency(e.trace()), "waker")->maxDelay < 20 * kNsPerUs);
     }
     void autoVoluntaryIsEagerOnlyForAHigherClass() {
-        std::string json = R"J({"machine": {"cpus": 1, "hz": 250, "kernel": "auto-rfc", "preempt": "voluntary"},
+        std::string json =
+            R"J({"machine": {"cpus": 1, "hz": 250, "kernel": "auto-rfc", "preempt": "voluntary"},
           "tasks": [
             {"comm": "hog", "behavior": [{"repeat": "forever", "body": [{"run": "20ms", "mode": "kernel"}, {"run": "10us"}]}]},
             {"comm": "fair", "slice": "100us", "behavior": [{"repeat": "forever", "body": [{"timer": "7ms"}, {"run": "20us"}]}]},
@@ -110,7 +115,8 @@ private slots:
         const FlagIntervals& f = e.trace().flags;
         int rtEager = 0, fairLazy = 0, fairEager = 0;
         for (size_t i = 0; i < f.size(); ++i) {
-            if (f.reason[i] == uint8_t(ReschedReason::ClassPreempt)) rtEager += f.bit[i] == uint8_t(ReschedBit::Eager);
+            if (f.reason[i] == uint8_t(ReschedReason::ClassPreempt))
+                rtEager += f.bit[i] == uint8_t(ReschedBit::Eager);
             if (f.reason[i] == uint8_t(ReschedReason::WakeupPreempt)) {
                 fairLazy += f.bit[i] == uint8_t(ReschedBit::Lazy);
                 fairEager += f.bit[i] == uint8_t(ReschedBit::Eager);

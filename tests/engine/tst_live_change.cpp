@@ -16,7 +16,8 @@ std::vector<std::pair<Time, Time>> wakeupDelays(const Engine& e, const std::stri
     size_t k = 0;
     for (size_t i = 0; i < w.size(); ++i) {
         if (w.wakee[i] != t || w.isNew[i]) continue;
-        while (k < slices.size() && slices[k].start < w.time[i]) ++k;
+        while (k < slices.size() && slices[k].start < w.time[i])
+            ++k;
         if (k < slices.size()) v.emplace_back(w.time[i], slices[k].start - w.time[i]);
     }
     return v;
@@ -25,7 +26,8 @@ std::vector<std::pair<Time, Time>> wakeupDelays(const Engine& e, const std::stri
 std::vector<SliceView> allSlices(const Engine& e) {
     std::vector<SliceView> v;
     for (TaskId t = 0; t < TaskId(e.tasks().size()); ++t)
-        for (const auto& s : slicesOf(e.trace(), t)) v.push_back(s);
+        for (const auto& s : slicesOf(e.trace(), t))
+            v.push_back(s);
     return v;
 }
 
@@ -34,8 +36,10 @@ std::vector<SliceView> allSlices(const Engine& e) {
 void checkRunLengths(const Engine& e, Time at, Time settle, Time before, Time after) {
     for (const auto& s : allSlices(e)) {
         if (s.endPoint == kStillRunning || s.start < 30 * kNsPerMs) continue;
-        if (s.end <= at) QCOMPARE(s.end - s.start, before);
-        else if (s.start >= at + settle) QCOMPARE(s.end - s.start, after);
+        if (s.end <= at)
+            QCOMPARE(s.end - s.start, before);
+        else if (s.start >= at + settle)
+            QCOMPARE(s.end - s.start, after);
     }
 }
 
@@ -43,7 +47,7 @@ void checkRunLengths(const Engine& e, Time at, Time settle, Time before, Time af
 
 class TestLiveChange : public QObject {
     Q_OBJECT
-private slots:
+  private slots:
     void preemptModelChangeAppliesFromItsInstant() {
         scen::Scenario s;
         scen::ScenarioError err;
@@ -58,8 +62,10 @@ private slots:
         QCOMPARE(e.config().preempt, PreemptModel::Full);
         Time maxBefore = 0, maxAfter = 0;
         for (auto [at, d] : wakeupDelays(e, "waker")) {
-            if (at < kNsPerSec) maxBefore = std::max(maxBefore, d);
-            else maxAfter = std::max(maxAfter, d);
+            if (at < kNsPerSec)
+                maxBefore = std::max(maxBefore, d);
+            else
+                maxAfter = std::max(maxAfter, d);
         }
         QVERIFY2(maxBefore > 10 * kNsPerMs, qPrintable(QString::number(maxBefore)));
         QVERIFY2(maxAfter < 100 * kNsPerUs, qPrintable(QString::number(maxAfter)));
@@ -87,7 +93,8 @@ private slots:
         Engine e = engineFrom(json);
         e.runUntil(kNsPerSec);
         e.finish();
-        checkRunLengths(e, 500 * kNsPerMs, 20 * kNsPerMs, 4 * kNsPerMs, 8 * kNsPerMs); // 7 ms rounded to the tick
+        checkRunLengths(e, 500 * kNsPerMs, 20 * kNsPerMs, 4 * kNsPerMs,
+                        8 * kNsPerMs); // 7 ms rounded to the tick
     }
     void taskSliceAndNiceChangesApplyToTheNamedTask() {
         const std::string json = R"J({"machine": {"cpus": 1, "hz": 1000, "preempt": "full"},
@@ -98,11 +105,14 @@ private slots:
         e.runUntil(3 * kNsPerSec);
         e.finish();
         Time a1 = 0, b1 = 0, a2 = 0, b2 = 0;
-        for (const auto& s : slicesOf(e.trace(), 0)) (s.start < kNsPerSec ? a1 : a2) += s.end - s.start;
-        for (const auto& s : slicesOf(e.trace(), 1)) (s.start < kNsPerSec ? b1 : b2) += s.end - s.start;
+        for (const auto& s : slicesOf(e.trace(), 0))
+            (s.start < kNsPerSec ? a1 : a2) += s.end - s.start;
+        for (const auto& s : slicesOf(e.trace(), 1))
+            (s.start < kNsPerSec ? b1 : b2) += s.end - s.start;
         QVERIFY(std::fabs(double(a1) / double(a1 + b1) - 0.5) < 0.02);
         const double expect = 3121.0 / (3121.0 + 1024.0);
-        QVERIFY2(std::fabs(double(a2) / double(a2 + b2) - expect) < 0.02, qPrintable(QString::number(double(a2) / double(a2 + b2))));
+        QVERIFY2(std::fabs(double(a2) / double(a2 + b2) - expect) < 0.02,
+                 qPrintable(QString::number(double(a2) / double(a2 + b2))));
         QCOMPARE(e.tasks()[0].nice, -5);
         QCOMPARE(e.trace().markers[0].text, std::string("a nice=-5"));
     }
@@ -131,9 +141,10 @@ private slots:
         ParamChange base;
         base.kind = ParamChange::Kind::BaseSlice;
         base.value = 3 * kNsPerMs;
-        for (const ParamChange& c : {ParamChange::preemptModel(PreemptModel::Lazy), ParamChange::hzChange(1000),
-                                     ParamChange::featureChange(Feature::PreemptShort, false), ParamChange::featureChange(Feature::HrTick, true),
-                                     nice, slice, policy, base}) {
+        for (const ParamChange& c :
+             {ParamChange::preemptModel(PreemptModel::Lazy), ParamChange::hzChange(1000),
+              ParamChange::featureChange(Feature::PreemptShort, false),
+              ParamChange::featureChange(Feature::HrTick, true), nice, slice, policy, base}) {
             ParamChange back;
             const std::string err = parseParamChange(c.label(), back);
             QVERIFY2(err.empty(), err.c_str());

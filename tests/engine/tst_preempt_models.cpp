@@ -43,14 +43,17 @@ Result run(const std::string& model, const std::string& hogRun, const std::strin
 }
 
 const std::string kUser = R"J({"run": "20ms"})J";
-const std::string kKernelCondResched = R"J({"run": "20ms", "mode": "kernel", "cond_resched_every": "100us"})J";
-const std::string kKernelMightResched = R"J({"run": "20ms", "mode": "kernel", "might_resched_every": "100us"})J";
+const std::string kKernelCondResched =
+    R"J({"run": "20ms", "mode": "kernel", "cond_resched_every": "100us"})J";
+const std::string kKernelMightResched =
+    R"J({"run": "20ms", "mode": "kernel", "might_resched_every": "100us"})J";
 const std::string kKernelPlain = R"J({"run": "20ms", "mode": "kernel"})J";
 const std::string kNoPreempt = R"J({"run": "20ms", "mode": "kernel-nopreempt"})J";
 
 int countEnds(const Result& r, SwitchPoint p) {
     int n = 0;
-    for (const auto& s : r.hogSlices) n += s.endPoint == uint8_t(p);
+    for (const auto& s : r.hogSlices)
+        n += s.endPoint == uint8_t(p);
     return n;
 }
 
@@ -58,7 +61,7 @@ int countEnds(const Result& r, SwitchPoint p) {
 
 class TestPreemptModels : public QObject {
     Q_OBJECT
-private slots:
+  private slots:
     void userModeIsPreemptedAtIrqReturnToUserInEveryModel() {
         for (const char* m : {"none", "voluntary", "full", "lazy"}) {
             const Result r = run(m, kUser);
@@ -80,7 +83,7 @@ private slots:
         for (const std::string& hog : {kKernelCondResched, kKernelPlain}) {
             const Result r = run("full", hog);
             QVERIFY2(r.maxDelay < 20 * kNsPerUs, qPrintable(QString("max %1").arg(r.maxDelay)));
-            QVERIFY(countEnds(r, SwitchPoint::IrqReturn) > 50); // preempt_schedule_irq(): R+
+            QVERIFY(countEnds(r, SwitchPoint::IrqReturn) > 50);  // preempt_schedule_irq(): R+
             QCOMPARE(countEnds(r, SwitchPoint::CondResched), 0); // cond_resched() is a no-op
         }
     }
@@ -94,7 +97,8 @@ private slots:
         const FlagIntervals& f = r.trace.flags;
         int promotions = 0;
         for (size_t i = 0; i < f.size(); ++i) {
-            if (f.bit[i] != uint8_t(ReschedBit::Eager) || f.reason[i] != uint8_t(ReschedReason::LazyPromoted)) continue;
+            if (f.bit[i] != uint8_t(ReschedBit::Eager) || f.reason[i] != uint8_t(ReschedReason::LazyPromoted))
+                continue;
             QCOMPARE(f.set[i] % tick, Time(0)); // on a jiffy
             ++promotions;
         }
@@ -120,8 +124,10 @@ private slots:
             const bool preemptible = std::string(m) == "full" || std::string(m) == "lazy";
             // full/lazy: at the preempt_enable() that ends the section (R+); none/voluntary: at
             // the return to user mode after it (R).
-            if (preemptible) QVERIFY(countEnds(r, SwitchPoint::PreemptEnable) > 20);
-            else QCOMPARE(countEnds(r, SwitchPoint::PreemptEnable), 0);
+            if (preemptible)
+                QVERIFY(countEnds(r, SwitchPoint::PreemptEnable) > 20);
+            else
+                QCOMPARE(countEnds(r, SwitchPoint::PreemptEnable), 0);
         }
     }
     void rtWakeupIsImmediateUnderFullAndLazy() {
@@ -137,11 +143,16 @@ private slots:
         QTest::addColumn<QString>("model");
         QTest::addColumn<QString>("hog");
         QTest::addColumn<QString>("expected");
-        QTest::newRow("none, no points") << "none" << QString::fromStdString(kKernelPlain) << "no cond_resched() point";
-        QTest::newRow("none, cond_resched") << "none" << QString::fromStdString(kKernelCondResched) << "at its next cond_resched()";
-        QTest::newRow("voluntary, might_resched") << "voluntary" << QString::fromStdString(kKernelMightResched) << "at its next might_resched()";
-        QTest::newRow("lazy") << "lazy" << QString::fromStdString(kKernelPlain) << "after the next tick promotes the bit";
-        QTest::newRow("full, no-preempt") << "full" << QString::fromStdString(kNoPreempt) << "at the preempt_enable()";
+        QTest::newRow("none, no points")
+            << "none" << QString::fromStdString(kKernelPlain) << "no cond_resched() point";
+        QTest::newRow("none, cond_resched")
+            << "none" << QString::fromStdString(kKernelCondResched) << "at its next cond_resched()";
+        QTest::newRow("voluntary, might_resched")
+            << "voluntary" << QString::fromStdString(kKernelMightResched) << "at its next might_resched()";
+        QTest::newRow("lazy") << "lazy" << QString::fromStdString(kKernelPlain)
+                              << "after the next tick promotes the bit";
+        QTest::newRow("full, no-preempt")
+            << "full" << QString::fromStdString(kNoPreempt) << "at the preempt_enable()";
     }
     void inspectorSaysWhereAPendingSwitchWillHappen() {
         QFETCH(QString, model);

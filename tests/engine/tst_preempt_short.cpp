@@ -36,7 +36,7 @@ Outcome run(bool preemptShort, const char* kernel) {
 
 class TestPreemptShort : public QObject {
     Q_OBJECT
-private slots:
+  private slots:
     void preemptShortLetsShortSliceWakeePreemptProtectedHog_data() {
         QTest::addColumn<QString>("kernel");
         QTest::newRow("6.18") << "6.18";

@@ -8,11 +8,13 @@ using namespace sched;
 namespace {
 
 bool sameTrace(const Trace& a, const Trace& b) {
-    return a.slices.start == b.slices.start && a.slices.end == b.slices.end && a.slices.task == b.slices.task &&
-           a.slices.cpu == b.slices.cpu && a.slices.endPoint == b.slices.endPoint && a.slices.endReason == b.slices.endReason &&
+    return a.slices.start == b.slices.start && a.slices.end == b.slices.end &&
+           a.slices.task == b.slices.task && a.slices.cpu == b.slices.cpu &&
+           a.slices.endPoint == b.slices.endPoint && a.slices.endReason == b.slices.endReason &&
            a.flags.set == b.flags.set && a.flags.clear == b.flags.clear && a.flags.reason == b.flags.reason &&
-           a.wakeups.time == b.wakeups.time && a.wakeups.wakee == b.wakeups.wakee && a.migrations.time == b.migrations.time &&
-           a.samples.time == b.samples.time && a.samples.vruntime == b.samples.vruntime && a.tasks.size() == b.tasks.size() &&
+           a.wakeups.time == b.wakeups.time && a.wakeups.wakee == b.wakeups.wakee &&
+           a.migrations.time == b.migrations.time && a.samples.time == b.samples.time &&
+           a.samples.vruntime == b.samples.vruntime && a.tasks.size() == b.tasks.size() &&
            a.markers.size() == b.markers.size();
 }
 
@@ -31,7 +33,7 @@ const char* kWorkload = R"J({"machine": {"cpus": 3, "hz": 1000, "preempt": "lazy
 
 class TestRewind : public QObject {
     Q_OBJECT
-private slots:
+  private slots:
     void restoredSnapshotReplaysToTheSameState() {
         Engine e = engineFrom(kWorkload, 11, true);
         std::vector<Engine> snaps;

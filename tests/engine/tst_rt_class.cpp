@@ -7,9 +7,10 @@ using namespace sched;
 
 class TestRtClass : public QObject {
     Q_OBJECT
-private slots:
+  private slots:
     void rrTasksOfOnePriorityAlternateEveryTimeslice() {
-        Engine e = engineFrom(R"J({"machine": {"cpus": 1, "hz": 1000, "preempt": "full", "rr_timeslice": "20ms"},
+        Engine e =
+            engineFrom(R"J({"machine": {"cpus": 1, "hz": 1000, "preempt": "full", "rr_timeslice": "20ms"},
           "tasks": [{"comm": "rr", "count": 2, "policy": "rr", "priority": 10, "behavior": [{"repeat": "forever", "body": [{"run": "50ms"}]}]},
                     {"comm": "fair", "behavior": [{"repeat": "forever", "body": [{"run": "10ms"}]}]}]})J");
         e.runUntil(500 * kNsPerMs);

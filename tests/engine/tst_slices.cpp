@@ -22,37 +22,44 @@ std::vector<Time> runLengths(const std::string& json, Time until) {
 }
 
 std::string twoHogs(const std::string& machine, const std::string& slice) {
-    return R"J({"machine": )J" + machine + R"J(, "tasks": [ {"comm": "hog", "count": 2, "cpus": [0], )J" + slice +
-           R"J( "behavior": [{"repeat": "forever", "body": [{"run": "10ms"}]}]} ]})J";
+    return R"J({"machine": )J" + machine + R"J(, "tasks": [ {"comm": "hog", "count": 2, "cpus": [0], )J" +
+           slice + R"J( "behavior": [{"repeat": "forever", "body": [{"run": "10ms"}]}]} ]})J";
 }
 
 } // namespace
 
 class TestSlices : public QObject {
     Q_OBJECT
-private slots:
+  private slots:
     void hogRunsAreSliceRoundedUpToTheTick() {
         // 2 CPUs: base slice 0.7 ms * (1 + log2 2) = 1.4 ms; HZ 250 ticks every 4 ms.
-        const auto runs = runLengths(twoHogs(R"J({"cpus": 2, "hz": 250, "preempt": "none"})J", ""), kNsPerSec);
+        const auto runs =
+            runLengths(twoHogs(R"J({"cpus": 2, "hz": 250, "preempt": "none"})J", ""), kNsPerSec);
         QVERIFY(runs.size() > 200);
-        for (Time r : runs) QCOMPARE(r, 4 * kNsPerMs);
+        for (Time r : runs)
+            QCOMPARE(r, 4 * kNsPerMs);
     }
     void hz1000GivesTwoTickRunsFor1400us() {
-        const auto runs = runLengths(twoHogs(R"J({"cpus": 2, "hz": 1000, "preempt": "full"})J", ""), kNsPerSec);
+        const auto runs =
+            runLengths(twoHogs(R"J({"cpus": 2, "hz": 1000, "preempt": "full"})J", ""), kNsPerSec);
         QVERIFY(runs.size() > 400);
-        for (Time r : runs) QCOMPARE(r, 2 * kNsPerMs);
+        for (Time r : runs)
+            QCOMPARE(r, 2 * kNsPerMs);
     }
     void customSliceChangesTheRunLength() {
         // sched_setattr(sched_runtime = 10 ms) on both: protected for the whole request, which is
         // noticed at the 12 ms tick.
-        const auto runs = runLengths(twoHogs(R"J({"cpus": 2, "hz": 250, "preempt": "none"})J", R"J("slice": "10ms",)J"), kNsPerSec);
+        const auto runs = runLengths(
+            twoHogs(R"J({"cpus": 2, "hz": 250, "preempt": "none"})J", R"J("slice": "10ms",)J"), kNsPerSec);
         QVERIFY(runs.size() > 50);
-        for (Time r : runs) QCOMPARE(r, 12 * kNsPerMs);
+        for (Time r : runs)
+            QCOMPARE(r, 12 * kNsPerMs);
     }
     void hrtickEndsTheSliceBetweenTicks() {
         // HRTICK arms a timer for the remaining slice: runs are 1.4 ms plus the switch cost.
         const auto runs = runLengths(
-            twoHogs(R"J({"cpus": 2, "hz": 250, "preempt": "full", "features": {"HRTICK": true}})J", ""), kNsPerSec);
+            twoHogs(R"J({"cpus": 2, "hz": 250, "preempt": "full", "features": {"HRTICK": true}})J", ""),
+            kNsPerSec);
         QVERIFY(runs.size() > 500);
         int exact = 0;
         for (Time r : runs) {

@@ -8,7 +8,7 @@ using namespace sched;
 
 class TestSwitchCounting : public QObject {
     Q_OBJECT
-private slots:
+  private slots:
     void blockingIsVoluntaryEverythingElseInvoluntary() {
         const std::string json = R"J({"machine": {"cpus": 1, "hz": 250, "preempt": "full"},
           "tasks": [
@@ -18,14 +18,17 @@ private slots:
         Engine e = engineFrom(json);
         e.runUntil(kNsPerSec);
         e.finish();
-        const TaskId sleeper = taskByComm(e, "sleeper"), hog = taskByComm(e, "hog"), yielder = taskByComm(e, "yielder");
+        const TaskId sleeper = taskByComm(e, "sleeper"), hog = taskByComm(e, "hog"),
+                     yielder = taskByComm(e, "yielder");
         // Count slice ends by kind from the trace and compare with the kernel-style counters.
         for (TaskId t : {sleeper, hog, yielder}) {
             int64_t blocks = 0, others = 0;
             for (const auto& s : slicesOf(e.trace(), t)) {
                 if (s.endPoint == kStillRunning) continue;
-                if (s.endPoint == uint8_t(SwitchPoint::Block)) ++blocks;
-                else ++others;
+                if (s.endPoint == uint8_t(SwitchPoint::Block))
+                    ++blocks;
+                else
+                    ++others;
             }
             QCOMPARE(e.tasks()[size_t(t)].nvcsw, blocks);
             QCOMPARE(e.tasks()[size_t(t)].nivcsw, others);
@@ -35,13 +38,15 @@ private slots:
         QVERIFY(e.tasks()[size_t(sleeper)].nvcsw > 200);
         // sched_yield() is involuntary (the task stays runnable)
         int yields = 0;
-        for (const auto& s : slicesOf(e.trace(), yielder)) yields += s.endPoint == uint8_t(SwitchPoint::Yield);
+        for (const auto& s : slicesOf(e.trace(), yielder))
+            yields += s.endPoint == uint8_t(SwitchPoint::Yield);
         QVERIFY(yields > 50);
         QCOMPARE(e.tasks()[size_t(yielder)].nvcsw, int64_t(0));
         // perf stat -e cs (system wide) = every switch, including those from and to idle
         const SwitchCounts c = countSwitches(e.trace());
         int64_t nv = 0, niv = 0;
-        for (const auto& t : e.tasks()) nv += t.nvcsw, niv += t.nivcsw;
+        for (const auto& t : e.tasks())
+            nv += t.nvcsw, niv += t.nivcsw;
         QCOMPARE(c.voluntary, nv);
         QCOMPARE(c.involuntary, niv);
         QCOMPARE(c.total, e.contextSwitches());

@@ -8,7 +8,7 @@ using namespace sched;
 
 class TestWeights : public QObject {
     Q_OBJECT
-private slots:
+  private slots:
     void prioToWeightTableEndpoints() {
         QCOMPARE(niceToWeight(0), 1024u);
         QCOMPARE(niceToWeight(-20), 88761u);
@@ -38,7 +38,8 @@ private slots:
     }
     void calcDeltaFairIsIdentityForNice0() {
         const LoadWeight lw = loadWeightFor(Policy::Normal, 0);
-        for (int64_t d : {1LL, 999LL, 700000LL, 123456789LL}) QCOMPARE(calcDeltaFair(d, lw), d);
+        for (int64_t d : {1LL, 999LL, 700000LL, 123456789LL})
+            QCOMPARE(calcDeltaFair(d, lw), d);
     }
     void calcDeltaFairNice5OneMillisecondByHand() {
         // __calc_delta: fact = 1024 * 12820798 = 13128497152 >= 2^32, hi word 3, fls 2,
@@ -53,7 +54,11 @@ private slots:
                 const long double exact = (long double)d * 1024.0L / lw.weight;
                 const long double got = (long double)calcDeltaFair(d, lw);
                 QVERIFY2(std::fabs(double(got - exact)) <= double(exact) * 2e-6 + 2.0,
-                         qPrintable(QString("nice %1 delta %2: %3 vs %4").arg(n).arg(d).arg(double(got)).arg(double(exact))));
+                         qPrintable(QString("nice %1 delta %2: %3 vs %4")
+                                        .arg(n)
+                                        .arg(d)
+                                        .arg(double(got))
+                                        .arg(double(exact))));
             }
         }
     }

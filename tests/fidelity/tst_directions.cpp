@@ -24,7 +24,7 @@ std::vector<LatencyRow> latencyWith(const std::string& json, const ParamChange& 
 
 class TestDirections : public QObject {
     Q_OBJECT
-private slots:
+  private slots:
     // PREEMPT_SHORT (85e511df3cec "sched/eevdf: Allow shorter slices to wakeup-preempt", Mike
     // Galbraith's rpi4 table): massive_intr with a 100 ms slice and cyclictest -S with a 500 us
     // slice on 4 CPUs. PREEMPT_SHORT lets the short-slice wakee preempt the long-slice hog at once
@@ -34,15 +34,22 @@ private slots:
         const std::string json = R"J({"machine": {"cpus": 4, "hz": 250, "kernel": "6.18", "preempt": "full"},
           "tasks": [ {"workload": "massive_intr", "args": "4 10", "slice": "100ms"},
                      {"workload": "cyclictest", "args": "-S -q", "slice": "500us"} ]})J";
-        const auto on = latencyWith(json, ParamChange::featureChange(Feature::PreemptShort, true), 3 * kNsPerSec);
-        const auto off = latencyWith(json, ParamChange::featureChange(Feature::PreemptShort, false), 3 * kNsPerSec);
+        const auto on =
+            latencyWith(json, ParamChange::featureChange(Feature::PreemptShort, true), 3 * kNsPerSec);
+        const auto off =
+            latencyWith(json, ParamChange::featureChange(Feature::PreemptShort, false), 3 * kNsPerSec);
         const LatencyRow *cOn = rowOf(on, "cyclictest"), *cOff = rowOf(off, "cyclictest");
         const LatencyRow *mOn = rowOf(on, "massive_intr"), *mOff = rowOf(off, "massive_intr");
         QVERIFY(cOn && cOff && mOn && mOff);
-        qInfo("cyclictest avg %lld vs %lld ns, massive_intr switches %lld vs %lld", (long long)cOn->avgDelay(), (long long)cOff->avgDelay(), (long long)mOn->count, (long long)mOff->count);
-        QVERIFY2(cOn->avgDelay() * 5 < cOff->avgDelay(), qPrintable(QString("avg %1 vs %2").arg(cOn->avgDelay()).arg(cOff->avgDelay())));
-        QVERIFY2(cOn->totalDelay * 5 < cOff->totalDelay, qPrintable(QString("sum %1 vs %2").arg(cOn->totalDelay).arg(cOff->totalDelay)));
-        QVERIFY2(mOn->count > mOff->count * 3 / 2, qPrintable(QString("switches %1 vs %2").arg(mOn->count).arg(mOff->count)));
+        qInfo("cyclictest avg %lld vs %lld ns, massive_intr switches %lld vs %lld",
+              (long long)cOn->avgDelay(), (long long)cOff->avgDelay(), (long long)mOn->count,
+              (long long)mOff->count);
+        QVERIFY2(cOn->avgDelay() * 5 < cOff->avgDelay(),
+                 qPrintable(QString("avg %1 vs %2").arg(cOn->avgDelay()).arg(cOff->avgDelay())));
+        QVERIFY2(cOn->totalDelay * 5 < cOff->totalDelay,
+                 qPrintable(QString("sum %1 vs %2").arg(cOn->totalDelay).arg(cOff->totalDelay)));
+        QVERIFY2(mOn->count > mOff->count * 3 / 2,
+                 qPrintable(QString("switches %1 vs %2").arg(mOn->count).arg(mOff->count)));
     }
 };
 

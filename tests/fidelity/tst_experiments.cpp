@@ -23,13 +23,15 @@ namespace {
 
 std::vector<ConfigRuns> runQuick(const std::string& file, scen::Experiment& x) {
     scen::ScenarioError err;
-    if (!scen::loadExperimentFile(std::string(SCHEDSCOPE_SCENARIO_DIR) + "/experiments/" + file, true, x, err))
+    if (!scen::loadExperimentFile(std::string(SCHEDSCOPE_SCENARIO_DIR) + "/experiments/" + file, true, x,
+                                  err))
         qFatal("%s", err.text().c_str());
     std::vector<ConfigRuns> out;
     LatencyOptions lo;
     for (const auto& c : x.configs) {
         ConfigRuns cr{c.label, &c.scenario, {}};
-        for (int r = 0; r < x.repeat; ++r) cr.runs.push_back(simulate(c.scenario, c.scenario.seed + uint64_t(r), lo));
+        for (int r = 0; r < x.repeat; ++r)
+            cr.runs.push_back(simulate(c.scenario, c.scenario.seed + uint64_t(r), lo));
         out.push_back(std::move(cr));
     }
     return out;
@@ -42,15 +44,19 @@ RunStats stats(const scen::Experiment& x, const ConfigRuns& c, const std::string
     return {};
 }
 
-double mean(const scen::Experiment& x, const ConfigRuns& c, const std::string& metric) { return stats(x, c, metric).mean; }
+double mean(const scen::Experiment& x, const ConfigRuns& c, const std::string& metric) {
+    return stats(x, c, metric).mean;
+}
 
-bool within(double a, double b, double fraction) { return std::abs(a - b) <= fraction * std::max(std::abs(a), std::abs(b)); }
+bool within(double a, double b, double fraction) {
+    return std::abs(a - b) <= fraction * std::max(std::abs(a), std::abs(b));
+}
 
 } // namespace
 
 class TestExperiments : public QObject {
     Q_OBJECT
-private slots:
+  private slots:
     // Arora's v2 27/35 kernbench: at half load under preempt=none the PREEMPT_AUTO build preempts
     // compile jobs only lazily, so a request pending in a system call is consumed by the job's
     // next sleep instead of a cond_resched() point: fewer involuntary switches, the same wall time.
@@ -58,20 +64,25 @@ private slots:
         scen::Experiment x;
         const auto c = runQuick("preempt-auto-none-kernbench.json", x);
         QCOMPARE(c[0].label, std::string("PREEMPT_AUTO"));
-        const double invAuto = mean(x, c[0], "kernbench.involuntary"), invDyn = mean(x, c[1], "kernbench.involuntary");
-        const double wallAuto = mean(x, c[0], "kernbench.elapsed_s"), wallDyn = mean(x, c[1], "kernbench.elapsed_s");
+        const double invAuto = mean(x, c[0], "kernbench.involuntary"),
+                     invDyn = mean(x, c[1], "kernbench.involuntary");
+        const double wallAuto = mean(x, c[0], "kernbench.elapsed_s"),
+                     wallDyn = mean(x, c[1], "kernbench.elapsed_s");
         qInfo("inv-csw AUTO %.0f DYNAMIC %.0f, wall %.3f vs %.3f s", invAuto, invDyn, wallAuto, wallDyn);
         QVERIFY2(invAuto < invDyn * 0.9, qPrintable(QString("inv-csw %1 vs %2").arg(invAuto).arg(invDyn)));
-        QVERIFY2(within(wallAuto, wallDyn, 0.01), qPrintable(QString("wall %1 vs %2").arg(wallAuto).arg(wallDyn)));
+        QVERIFY2(within(wallAuto, wallDyn, 0.01),
+                 qPrintable(QString("wall %1 vs %2").arg(wallAuto).arg(wallDyn)));
     }
 
     // Arora's 25/30 kernbench: under preempt=full both builds set the eager bit alike.
     void kernbenchHalfLoadFullBothBuildsAlike() {
         scen::Experiment x;
         const auto c = runQuick("preempt-auto-full-kernbench.json", x);
-        const double invAuto = mean(x, c[0], "kernbench.involuntary"), invDyn = mean(x, c[1], "kernbench.involuntary");
+        const double invAuto = mean(x, c[0], "kernbench.involuntary"),
+                     invDyn = mean(x, c[1], "kernbench.involuntary");
         qInfo("inv-csw AUTO %.0f DYNAMIC %.0f", invAuto, invDyn);
-        QVERIFY2(within(invAuto, invDyn, 0.05), qPrintable(QString("inv-csw %1 vs %2").arg(invAuto).arg(invDyn)));
+        QVERIFY2(within(invAuto, invDyn, 0.05),
+                 qPrintable(QString("inv-csw %1 vs %2").arg(invAuto).arg(invDyn)));
         QVERIFY(within(mean(x, c[0], "kernbench.elapsed_s"), mean(x, c[1], "kernbench.elapsed_s"), 0.01));
     }
 
@@ -88,13 +99,18 @@ private slots:
         const double csAuto = mean(x, c[0], "context_switches"), csDyn = mean(x, c[1], "context_switches");
         const double elAuto = mean(x, c[0], "elapsed_s"), elDyn = mean(x, c[1], "elapsed_s");
         const double se = std::hypot(volAuto.stderror, volDyn.stderror);
-        qInfo("vol %.0f vs %.0f (difference %.0f, its standard error %.0f), cs %.0f vs %.0f, elapsed %.4f vs %.4f", volAuto.mean,
-              volDyn.mean, volAuto.mean - volDyn.mean, se, csAuto, csDyn, elAuto, elDyn);
-        QEXPECT_FAIL("", "finding: both builds act on the bit at the same exit to user and messaging's system calls have no "
-                         "cond_resched() points in the model; over 60 runs each the lazy build does -1.2 % +- 1.4 % voluntary "
-                         "switches (Arora, v2 27/35: +7.5 %)",
+        qInfo("vol %.0f vs %.0f (difference %.0f, its standard error %.0f), cs %.0f vs %.0f, elapsed %.4f vs "
+              "%.4f",
+              volAuto.mean, volDyn.mean, volAuto.mean - volDyn.mean, se, csAuto, csDyn, elAuto, elDyn);
+        QEXPECT_FAIL("",
+                     "finding: both builds act on the bit at the same exit to user and messaging's system "
+                     "calls have no "
+                     "cond_resched() points in the model; over 60 runs each the lazy build does -1.2 % +- "
+                     "1.4 % voluntary "
+                     "switches (Arora, v2 27/35: +7.5 %)",
                      Continue);
-        QVERIFY2(volAuto.mean - volDyn.mean > se, qPrintable(QString("voluntary %1 vs %2").arg(volAuto.mean).arg(volDyn.mean)));
+        QVERIFY2(volAuto.mean - volDyn.mean > se,
+                 qPrintable(QString("voluntary %1 vs %2").arg(volAuto.mean).arg(volDyn.mean)));
         QVERIFY(within(csAuto, csDyn, 0.10));
         QVERIFY(within(elAuto, elDyn, 0.10));
         // 10-15 messages per context switch, as in Arora's v2 27/35 run (20 groups x 20 senders x 20
@@ -102,7 +118,8 @@ private slots:
         // post does not say it). Here each of the 8 groups' 20 senders writes 500 rounds to 20
         // receivers.
         const double messages = 8.0 * 20 * 20 * 500;
-        QVERIFY2(messages / csDyn >= 9 && messages / csDyn <= 16, qPrintable(QString("%1 messages per switch").arg(messages / csDyn)));
+        QVERIFY2(messages / csDyn >= 9 && messages / csDyn <= 16,
+                 qPrintable(QString("%1 messages per switch").arg(messages / csDyn)));
     }
 
     // The PREEMPT_SHORT table (85e511df3cec): PREEMPT_SHORT lowers the short-slice cyclictest's avg
@@ -112,14 +129,20 @@ private slots:
         const auto c = runQuick("preempt-short.json", x);
         QCOMPARE(c[1].label, std::string("PREEMPT_SHORT"));
         const auto m = [&](int i, const char* metric) { return mean(x, c[size_t(i)], metric); };
-        qInfo("cyclictest avg %.3f -> %.3f ms, sum %.0f -> %.0f ms; massive_intr switches %.0f -> %.0f; chromium avg %.3f -> %.3f ms",
-              m(0, "cyclictest.avg_delay_ms"), m(1, "cyclictest.avg_delay_ms"), m(0, "cyclictest.sum_delay_ms"), m(1, "cyclictest.sum_delay_ms"),
-              m(0, "massive_intr.switches"), m(1, "massive_intr.switches"), m(0, "chromium-browse.avg_delay_ms"), m(1, "chromium-browse.avg_delay_ms"));
+        qInfo("cyclictest avg %.3f -> %.3f ms, sum %.0f -> %.0f ms; massive_intr switches %.0f -> %.0f; "
+              "chromium avg %.3f -> %.3f ms",
+              m(0, "cyclictest.avg_delay_ms"), m(1, "cyclictest.avg_delay_ms"),
+              m(0, "cyclictest.sum_delay_ms"), m(1, "cyclictest.sum_delay_ms"), m(0, "massive_intr.switches"),
+              m(1, "massive_intr.switches"), m(0, "chromium-browse.avg_delay_ms"),
+              m(1, "chromium-browse.avg_delay_ms"));
         QVERIFY(m(1, "cyclictest.avg_delay_ms") < m(0, "cyclictest.avg_delay_ms"));
         QVERIFY(m(1, "cyclictest.sum_delay_ms") < m(0, "cyclictest.sum_delay_ms"));
         QVERIFY(m(1, "massive_intr.switches") > m(0, "massive_intr.switches"));
-        QEXPECT_FAIL("", "finding: the simulated browser threads (2.1 ms slice) gain from PREEMPT_SHORT against the 100 ms "
-                         "massive_intr slice as cyclictest does (avg delay about halves); on the rpi4 chromium did not move",
+        QEXPECT_FAIL("",
+                     "finding: the simulated browser threads (2.1 ms slice) gain from PREEMPT_SHORT against "
+                     "the 100 ms "
+                     "massive_intr slice as cyclictest does (avg delay about halves); on the rpi4 chromium "
+                     "did not move",
                      Continue);
         QVERIFY(within(m(1, "chromium-browse.avg_delay_ms"), m(0, "chromium-browse.avg_delay_ms"), 0.10));
     }
@@ -130,22 +153,29 @@ private slots:
     // against 191,000 voluntary at -j 32).
     void kernbenchConsistency() {
         const auto run = [](const std::string& args) {
-            scen::Scenario s = scenarioFrom(R"J({"duration": "300s", "machine": {"cpus": 8, "hz": 250, "kernel": "6.18", "preempt": "none"},
-                "tasks": [ {"workload": "kernbench", "args": ")J" + args + R"J("}, {"workload": "kthreads"} ]})J");
+            scen::Scenario s = scenarioFrom(
+                R"J({"duration": "300s", "machine": {"cpus": 8, "hz": 250, "kernel": "6.18", "preempt": "none"},
+                "tasks": [ {"workload": "kernbench", "args": ")J" +
+                args + R"J("}, {"workload": "kthreads"} ]})J");
             return simulate(s, 1, {}).kernbench.at(0);
         };
         const scen::KernbenchNumbers half = run("-j 4 --objects 200"), over = run("-j 0 --objects 200");
         QVERIFY(half.finished && over.finished);
         QCOMPARE(half.percentCpu, 100.0 * (half.user + half.system) / half.elapsed);
-        qInfo("half load inv %.0f vol %.0f; maximal inv %.0f vol %.0f", half.involuntary, half.voluntary, over.involuntary, over.voluntary);
+        qInfo("half load inv %.0f vol %.0f; maximal inv %.0f vol %.0f", half.involuntary, half.voluntary,
+              over.involuntary, over.voluntary);
         QVERIFY(half.involuntary * 5 < half.voluntary);
         QVERIFY(over.involuntary > over.voluntary);
         // Arora's over-subscribed builds (v1 24/30) had 1.7x (-j 256) to 2.5x (-j) more involuntary
         // than voluntary switches.
-        QEXPECT_FAIL("", "finding: the simulated maximal load reaches ~1.35x. The machine of Arora's v1 24/30 spent 40 % more CPU time "
-                         "on the same build at maximal load (2337 vs 1668 CPU-s, same ~190 k sleeps: SMT and cache contention, "
-                         "not modelled), so its bursts spanned more slice expiries; rounds 1.4x longer give 2.14x here",
-                     Continue);
+        QEXPECT_FAIL(
+            "",
+            "finding: the simulated maximal load reaches ~1.35x. The machine of Arora's v1 24/30 spent 40 % "
+            "more CPU time "
+            "on the same build at maximal load (2337 vs 1668 CPU-s, same ~190 k sleeps: SMT and cache "
+            "contention, "
+            "not modelled), so its bursts spanned more slice expiries; rounds 1.4x longer give 2.14x here",
+            Continue);
         QVERIFY(over.involuntary > over.voluntary * 1.7);
         // The system share of a compile job is the modelled ~15 %.
         const double share = half.system / (half.user + half.system);
@@ -154,7 +184,8 @@ private slots:
 
     // make -j N keeps at most N jobs alive (it reaps one exited child, then forks the next).
     void makeJobserverKeepsAtMostNJobs() {
-        scen::Scenario s = scenarioFrom(R"J({"duration": "200s", "machine": {"cpus": 4, "hz": 250, "kernel": "6.18", "preempt": "none"},
+        scen::Scenario s = scenarioFrom(
+            R"J({"duration": "200s", "machine": {"cpus": 4, "hz": 250, "kernel": "6.18", "preempt": "none"},
             "tasks": [ {"workload": "kernbench", "args": "-j 3 --objects 60"} ]})J");
         Engine e = scen::instantiate(s, 1, TraceOptions{false});
         e.runUntil(s.duration);
@@ -171,17 +202,18 @@ private slots:
         QCOMPARE(jobs, 60);
         std::sort(edges.begin(), edges.end()); // an exit sorts before a fork at the same time
         int alive = 0, most = 0;
-        for (const auto& [at, d] : edges) most = std::max(most, alive += d);
+        for (const auto& [at, d] : edges)
+            most = std::max(most, alive += d);
         QCOMPARE(most, 3);
     }
 
     // kernbench's block, line by line as the script prints it (mean, sample standard deviation).
     void kernbenchFormat() {
         scen::KernbenchNumbers a, b;
-        a.elapsed = 74.0, b.elapsed = 74.9;        // mean 74.45, sd 0.6364
-        a.user = 1418.0, b.user = 1420.0;          // 1419.00, 1.4142
-        a.system = 247.0, b.system = 248.0;        // 247.50, 0.7071
-        a.percentCpu = 2250, b.percentCpu = 2230;  // 2240.00, 14.1421
+        a.elapsed = 74.0, b.elapsed = 74.9;           // mean 74.45, sd 0.6364
+        a.user = 1418.0, b.user = 1420.0;             // 1419.00, 1.4142
+        a.system = 247.0, b.system = 248.0;           // 247.50, 0.7071
+        a.percentCpu = 2250, b.percentCpu = 2230;     // 2240.00, 14.1421
         a.involuntary = 13000, b.involuntary = 13100; // 13050.00, 70.7107
         a.voluntary = 191000, b.voluntary = 191000;   // 191000.00, 0.00
         const std::string expected = "Average Half load -j 32 Run (std deviation):\n"
@@ -205,12 +237,24 @@ private slots:
         QTest::addColumn<QString>("tool");
         QTest::addColumn<QString>("args");
         QTest::addColumn<QString>("needle");
-        QTest::newRow("kernbench -j word") << "kernbench" << "-j many" << "-j: 'many' is not a job count";
-        QTest::newRow("kernbench objects") << "kernbench" << "--objects 30" << "multiple of 20";
-        QTest::newRow("kernbench unknown") << "kernbench" << "-x" << "unsupported kernbench option '-x'";
-        QTest::newRow("kthreads rate") << "kthreads" << "-r 0" << "-r: '0' is not a wake-up rate";
-        QTest::newRow("kthreads value") << "kthreads" << "-c" << "-c: needs a value";
-        QTest::newRow("browser fps") << "browser" << "-f 1000" << "accepted: 1 to 240";
+        QTest::newRow("kernbench -j word") << "kernbench"
+                                           << "-j many"
+                                           << "-j: 'many' is not a job count";
+        QTest::newRow("kernbench objects") << "kernbench"
+                                           << "--objects 30"
+                                           << "multiple of 20";
+        QTest::newRow("kernbench unknown") << "kernbench"
+                                           << "-x"
+                                           << "unsupported kernbench option '-x'";
+        QTest::newRow("kthreads rate") << "kthreads"
+                                       << "-r 0"
+                                       << "-r: '0' is not a wake-up rate";
+        QTest::newRow("kthreads value") << "kthreads"
+                                        << "-c"
+                                        << "-c: needs a value";
+        QTest::newRow("browser fps") << "browser"
+                                     << "-f 1000"
+                                     << "accepted: 1 to 240";
     }
     void badToolArgumentsNameTheArgument() {
         QFETCH(QString, tool);
@@ -218,7 +262,8 @@ private slots:
         QFETCH(QString, needle);
         scen::Scenario s;
         scen::ScenarioError err;
-        const std::string json = "{\"tasks\": [ {\"workload\": \"" + tool.toStdString() + "\", \"args\": \"" + args.toStdString() + "\"} ]}";
+        const std::string json = "{\"tasks\": [ {\"workload\": \"" + tool.toStdString() + "\", \"args\": \"" +
+                                 args.toStdString() + "\"} ]}";
         QVERIFY(!scen::parseScenario(json, "w.json", s, err));
         QVERIFY2(err.message.find(needle.toStdString()) != std::string::npos, err.text().c_str());
         QCOMPARE(err.field, std::string("tasks[0].args"));
@@ -234,22 +279,38 @@ private slots:
 "scenario": {"tasks": [ {"workload": "massive_intr", "args": "2 1"} ]},
 "configurations": [ {"label": "A", "machine": {"preempt": "none"}},
                     {"label": "B", "machine": {"preempt": "full"}} ])J";
-        QTest::newRow("no report") << R"J({"scenario": {}, "configurations": []})J" << 1 << "report" << "needs a \"report\"" << false;
-        QTest::newRow("bad report") << R"J({"report": "perf-top"})J" << 1 << "report" << "accepted: perf-stat, kernbench, perf-sched-latency" << false;
+        QTest::newRow("no report") << R"J({"scenario": {}, "configurations": []})J" << 1 << "report"
+                                   << "needs a \"report\"" << false;
+        QTest::newRow("bad report") << R"J({"report": "perf-top"})J" << 1 << "report"
+                                    << "accepted: perf-stat, kernbench, perf-sched-latency" << false;
         QTest::newRow("one configuration") << R"J({"report": "perf-stat", "scenario": {},
-"configurations": [ {"label": "A"} ]})J" << 2 << "configurations" << "2 to 8 configurations" << false;
-        QTest::newRow("duplicate label") << R"J({"report": "perf-stat", "scenario": {"tasks": [ {"workload": "massive_intr", "args": "2 1"} ]},
+"configurations": [ {"label": "A"} ]})J" << 2
+                                           << "configurations"
+                                           << "2 to 8 configurations" << false;
+        QTest::newRow("duplicate label")
+            << R"J({"report": "perf-stat", "scenario": {"tasks": [ {"workload": "massive_intr", "args": "2 1"} ]},
 "configurations": [ {"label": "A"},
-  {"label": "A"} ]})J" << 3 << "configurations[1].label" << "used twice" << false;
-        QTest::newRow("bad patch") << R"J({"report": "perf-stat", "scenario": {"tasks": [ {"workload": "massive_intr", "args": "2 1"} ]},
+  {"label": "A"} ]})J"
+            << 3 << "configurations[1].label"
+            << "used twice" << false;
+        QTest::newRow("bad patch")
+            << R"J({"report": "perf-stat", "scenario": {"tasks": [ {"workload": "massive_intr", "args": "2 1"} ]},
 "configurations": [ {"label": "A"},
-  {"label": "B", "machine": {"preempt": "sometimes"}} ]})J" << 3 << "scenario (with configurations[1]).machine.preempt" << "sometimes" << false;
-        QTest::newRow("no quick") << base + "}" << 1 << "quick" << "no \"quick\" size" << true;
+  {"label": "B", "machine": {"preempt": "sometimes"}} ]})J"
+            << 3 << "scenario (with configurations[1]).machine.preempt"
+            << "sometimes" << false;
+        QTest::newRow("no quick") << base + "}" << 1 << "quick"
+                                  << "no \"quick\" size" << true;
         QTest::newRow("bad quick args") << base + R"J(,
-"quick": {"scenario": {"tasks": [ {"args": "2"} ]}}})J" << 5 << "scenario (with configurations[0]).tasks[0].args" << "NPROC RUNTIME" << true;
-        QTest::newRow("unknown key") << R"J({"report": "perf-stat", "repeats": 3})J" << 1 << "repeats" << "unknown field" << false;
-        QTest::newRow("bad repeat") << R"J({"report": "perf-stat", "repeat": 0})J" << 1 << "repeat" << "accepted: 1 to 1000" << false;
-        QTest::newRow("syntax") << "{\"report\": \"perf-stat\",\n \"repeat\": }" << 2 << "" << "JSON syntax" << false;
+"quick": {"scenario": {"tasks": [ {"args": "2"} ]}}})J"
+                                        << 5 << "scenario (with configurations[0]).tasks[0].args"
+                                        << "NPROC RUNTIME" << true;
+        QTest::newRow("unknown key") << R"J({"report": "perf-stat", "repeats": 3})J" << 1 << "repeats"
+                                     << "unknown field" << false;
+        QTest::newRow("bad repeat") << R"J({"report": "perf-stat", "repeat": 0})J" << 1 << "repeat"
+                                    << "accepted: 1 to 1000" << false;
+        QTest::newRow("syntax") << "{\"report\": \"perf-stat\",\n \"repeat\": }" << 2 << ""
+                                << "JSON syntax" << false;
     }
     void malformedExperimentsNameFileLineAndField() {
         QFETCH(QString, text);
@@ -291,12 +352,15 @@ private slots:
     // Every experiment file in the tree parses at both sizes.
     void shippedExperimentsParse() {
         int files = 0;
-        for (const char* f : {"preempt-auto-none-messaging.json", "preempt-auto-full-messaging.json", "preempt-auto-none-kernbench.json",
-                              "preempt-auto-full-kernbench.json", "preempt-short.json"})
+        for (const char* f :
+             {"preempt-auto-none-messaging.json", "preempt-auto-full-messaging.json",
+              "preempt-auto-none-kernbench.json", "preempt-auto-full-kernbench.json", "preempt-short.json"})
             for (bool quick : {false, true}) {
                 scen::Experiment x;
                 scen::ScenarioError err;
-                QVERIFY2(scen::loadExperimentFile(std::string(SCHEDSCOPE_SCENARIO_DIR) + "/experiments/" + f, quick, x, err), err.text().c_str());
+                QVERIFY2(scen::loadExperimentFile(std::string(SCHEDSCOPE_SCENARIO_DIR) + "/experiments/" + f,
+                                                  quick, x, err),
+                         err.text().c_str());
                 QVERIFY(x.configs.size() == 2 && !x.reference.empty());
                 ++files;
             }

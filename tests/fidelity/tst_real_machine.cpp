@@ -3,10 +3,10 @@
 // scenarios/real-machine/ describes its workloads, and the simulated numbers must land near the
 // measured ones in the traces' README. Tolerances are stated per number; a miss is a finding
 // about the model, not a tolerance to widen.
-#include "tests/test_support.h"
 #include "scenarios/workload.h"
-#include "trace/ftrace_text.h"
+#include "tests/test_support.h"
 #include "trace/file.h"
+#include "trace/ftrace_text.h"
 
 #include <algorithm>
 
@@ -21,7 +21,8 @@ struct Run {
 Run runFile(const std::string& name, uint64_t seedOffset = 0) {
     Scenario s;
     ScenarioError err;
-    if (!loadScenarioFile(std::string(SCHEDSCOPE_SCENARIO_DIR) + "/real-machine/" + name, s, err)) qFatal("%s", err.text().c_str());
+    if (!loadScenarioFile(std::string(SCHEDSCOPE_SCENARIO_DIR) + "/real-machine/" + name, s, err))
+        qFatal("%s", err.text().c_str());
     Engine e = instantiate(s, s.seed + seedOffset, TraceOptions{false, true});
     e.runUntil(s.duration);
     e.finish();
@@ -31,7 +32,7 @@ Run runFile(const std::string& name, uint64_t seedOffset = 0) {
 
 class TestRealMachine : public QObject {
     Q_OBJECT
-private slots:
+  private slots:
     // massive_intr 8 10 8 1: loop counts 302-306 (mean 304.4), ~306 voluntary and 525-577
     // involuntary switches per worker, perf stat -e cs 6,877.
     void massiveIntrLandsNearTheRealRun() {
@@ -48,19 +49,26 @@ private slots:
             invol += t.nivcsw;
             loopsOf.push_back(t.iterations), volOf.push_back(t.nvcsw), invOf.push_back(t.nivcsw);
             cpuUsOf.push_back((t.utime + t.stime) / kNsPerUs);
-            QVERIFY2(t.nivcsw >= 450 && t.nivcsw <= 650, qPrintable(QString("involuntary %1").arg(t.nivcsw))); // real 525-577
+            QVERIFY2(t.nivcsw >= 450 && t.nivcsw <= 650,
+                     qPrintable(QString("involuntary %1").arg(t.nivcsw))); // real 525-577
         }
         QCOMPARE(workers, 8);
         const auto range = [](const std::vector<int64_t>& v) {
-            return QString("%1-%2").arg(*std::min_element(v.begin(), v.end())).arg(*std::max_element(v.begin(), v.end()));
+            return QString("%1-%2")
+                .arg(*std::min_element(v.begin(), v.end()))
+                .arg(*std::max_element(v.begin(), v.end()));
         };
-        qInfo("per worker: loops %s, voluntary %s, involuntary %s, CPU %s us; cs %lld", qPrintable(range(loopsOf)),
-              qPrintable(range(volOf)), qPrintable(range(invOf)), qPrintable(range(cpuUsOf)), (long long)countSwitches(r.e.trace()).total);
+        qInfo("per worker: loops %s, voluntary %s, involuntary %s, CPU %s us; cs %lld",
+              qPrintable(range(loopsOf)), qPrintable(range(volOf)), qPrintable(range(invOf)),
+              qPrintable(range(cpuUsOf)), (long long)countSwitches(r.e.trace()).total);
         loops /= workers;
-        QVERIFY2(std::abs(loops - 304.4) <= 0.05 * 304.4, qPrintable(QString("loops %1").arg(loops))); // within 5 %
-        QVERIFY2(std::abs(double(vol) / workers - 306) <= 0.05 * 306, qPrintable(QString("voluntary %1").arg(vol)));
+        QVERIFY2(std::abs(loops - 304.4) <= 0.05 * 304.4,
+                 qPrintable(QString("loops %1").arg(loops))); // within 5 %
+        QVERIFY2(std::abs(double(vol) / workers - 306) <= 0.05 * 306,
+                 qPrintable(QString("voluntary %1").arg(vol)));
         const int64_t cs = countSwitches(r.e.trace()).total;
-        QVERIFY2(std::abs(double(cs) - 6877) <= 0.15 * 6877, qPrintable(QString("context switches %1").arg(cs))); // within 15 %
+        QVERIFY2(std::abs(double(cs) - 6877) <= 0.15 * 6877,
+                 qPrintable(QString("context switches %1").arg(cs))); // within 15 %
     }
 
     // cyclictest -t1 -i 1000 -l 5000 as SCHED_OTHER on the idle machine: 5,498 voluntary and 0
@@ -85,9 +93,10 @@ private slots:
                 if ((seen += m.latHist[b]) >= rank) return double(b);
             return double(m.latHist.size());
         };
-        qInfo("latency min/avg/max %.0f/%.1f/%.0f us, p50/p90/p99/p99.9 %.0f/%.0f/%.0f/%.0f us; voluntary %lld involuntary %lld",
-              double(m.latMin) / 1e3, avgUs, double(m.latMax) / 1e3, pct(0.5), pct(0.9), pct(0.99), pct(0.999), (long long)vol,
-              (long long)invol);
+        qInfo("latency min/avg/max %.0f/%.1f/%.0f us, p50/p90/p99/p99.9 %.0f/%.0f/%.0f/%.0f us; voluntary "
+              "%lld involuntary %lld",
+              double(m.latMin) / 1e3, avgUs, double(m.latMax) / 1e3, pct(0.5), pct(0.9), pct(0.99),
+              pct(0.999), (long long)vol, (long long)invol);
         QVERIFY2(std::abs(pct(0.5) - 90) <= 5, qPrintable(QString("p50 %1").arg(pct(0.5))));
         QVERIFY2(std::abs(pct(0.9) - 109) <= 8, qPrintable(QString("p90 %1").arg(pct(0.9))));
         QVERIFY2(std::abs(pct(0.99) - 129) <= 15, qPrintable(QString("p99 %1").arg(pct(0.99))));
@@ -103,34 +112,39 @@ private slots:
         for (int i = 0; i < kRuns; ++i) {
             Run r = runFile("hackbench-g4-l2000-threads.json", uint64_t(i));
             const SwitchCounts c = countSwitches(r.e.trace());
-            total += double(c.total) / kRuns, vol += double(c.voluntary) / kRuns, invol += double(c.involuntary) / kRuns;
+            total += double(c.total) / kRuns, vol += double(c.voluntary) / kRuns,
+                invol += double(c.involuntary) / kRuns;
             const std::string out = workloadReport(r.s.workloads[0], r.e);
             time += std::stod(out.substr(out.find("Time: ") + 6)) / kRuns;
         }
-        qInfo("mean of %d runs: cs %.0f, voluntary %.0f, involuntary %.0f, Time %.3f s", kRuns, total, vol, invol, time);
+        qInfo("mean of %d runs: cs %.0f, voluntary %.0f, involuntary %.0f, Time %.3f s", kRuns, total, vol,
+              invol, time);
         QVERIFY2(std::abs(total - 75551) <= 0.2 * 75551, qPrintable(QString("cs %1").arg(total)));
         QVERIFY2(std::abs(vol - 63988) <= 0.15 * 63988, qPrintable(QString("voluntary %1").arg(vol)));
-        QVERIFY2(invol >= 11564 / 2 && invol <= 11564 * 3 / 2, qPrintable(QString("involuntary %1").arg(invol)));
+        QVERIFY2(invol >= 11564 / 2 && invol <= 11564 * 3 / 2,
+                 qPrintable(QString("involuntary %1").arg(invol)));
         QVERIFY2(time >= 6.0 && time <= 8.0, qPrintable(QString("Time %1").arg(time)));
     }
 
-private:
+  private:
     // Lengths of massive_intr's slices that ended in a preemption, in ms, sorted.
     static std::vector<double> preemptedRuns(const Trace& t) {
         std::vector<double> v;
         for (size_t i = 0; i < t.slices.size(); ++i) {
             const uint8_t p = t.slices.endPoint[i];
-            if (t.tasks[size_t(t.slices.task[i])].comm != "massive_intr" || p == kStillRunning || p == uint8_t(SwitchPoint::Block) ||
-                p == uint8_t(SwitchPoint::Exit))
+            if (t.tasks[size_t(t.slices.task[i])].comm != "massive_intr" || p == kStillRunning ||
+                p == uint8_t(SwitchPoint::Block) || p == uint8_t(SwitchPoint::Exit))
                 continue;
             v.push_back(double(t.slices.end[i] - t.slices.start[i]) / 1e6);
         }
         std::sort(v.begin(), v.end());
         return v;
     }
-    static double q(const std::vector<double>& v, double p) { return v.empty() ? 0 : v[size_t(p * double(v.size() - 1))]; }
+    static double q(const std::vector<double>& v, double p) {
+        return v.empty() ? 0 : v[size_t(p * double(v.size() - 1))];
+    }
 
-private slots:
+  private slots:
     // The hogs' preempted runs against the trace's: under none a running hog is preempted at a
     // tick once its 1.4 ms slice is used up, so most runs last one 4 ms tick; the short ones
     // need what the machine has — its own tasks and loops that are not exactly 8 ms.
@@ -138,11 +152,13 @@ private slots:
         Trace real;
         ImportReport rep;
         std::string error;
-        QVERIFY2(loadTrace(std::string(SCHEDSCOPE_TEST_DATA) + "/traces/massive_intr-8x8ms-1ms.trace.xz", real, rep, error), error.c_str());
+        QVERIFY2(loadTrace(std::string(SCHEDSCOPE_TEST_DATA) + "/traces/massive_intr-8x8ms-1ms.trace.xz",
+                           real, rep, error),
+                 error.c_str());
         Run r = runFile("massive_intr-8x8ms-1ms.json");
         const auto a = preemptedRuns(real), b = preemptedRuns(r.e.trace());
-        qInfo("preempted runs: real %zu, p10/p50/p90 %.3f/%.3f/%.3f ms; simulated %zu, %.3f/%.3f/%.3f ms", a.size(), q(a, .1), q(a, .5), q(a, .9),
-              b.size(), q(b, .1), q(b, .5), q(b, .9));
+        qInfo("preempted runs: real %zu, p10/p50/p90 %.3f/%.3f/%.3f ms; simulated %zu, %.3f/%.3f/%.3f ms",
+              a.size(), q(a, .1), q(a, .5), q(a, .9), b.size(), q(b, .1), q(b, .5), q(b, .9));
         QVERIFY(std::abs(double(b.size()) - double(a.size())) < 0.1 * double(a.size()));
         QVERIFY(std::abs(q(b, .5) - q(a, .5)) < 0.1 * q(a, .5));
         QVERIFY(std::abs(q(b, .9) - q(a, .9)) < 0.15 * q(a, .9));

@@ -23,13 +23,20 @@ const CompareRow* rowOf(const Comparison& c, const std::string& group) {
 // The same run recorded later: every timestamp moved by d (as a trace started earlier would be).
 Trace shifted(const Trace& t, Time d) {
     Trace s = t;
-    for (Time& x : s.slices.start) x += d;
-    for (Time& x : s.slices.end) x += d;
-    for (Time& x : s.wakeups.time) x += d;
-    for (Time& x : s.migrations.time) x += d;
-    for (Time& x : s.flags.set) x += d;
-    for (Time& x : s.flags.clear) x += d;
-    for (Marker& m : s.markers) m.time += d;
+    for (Time& x : s.slices.start)
+        x += d;
+    for (Time& x : s.slices.end)
+        x += d;
+    for (Time& x : s.wakeups.time)
+        x += d;
+    for (Time& x : s.migrations.time)
+        x += d;
+    for (Time& x : s.flags.set)
+        x += d;
+    for (Time& x : s.flags.clear)
+        x += d;
+    for (Marker& m : s.markers)
+        m.time += d;
     s.endTime += d;
     return s;
 }
@@ -37,7 +44,7 @@ Trace shifted(const Trace& t, Time d) {
 
 class TestCompare : public QObject {
     Q_OBJECT
-private slots:
+  private slots:
     void theWindowKeepsExactlyTheTimeInsideIt() {
         Engine e = hogsAndWaker();
         e.finish();
@@ -57,9 +64,9 @@ private slots:
         }
         QCOMPARE(kept, inside);
         QCOMPARE(clipped, starting);
-        for (Time x : w.wakeups.time) QVERIFY(x >= from && x < to);
+        for (Time x : w.wakeups.time)
+            QVERIFY(x >= from && x < to);
     }
-
 
     // Aligned at an event both have, a run and a later recording of it compare equal; on one
     // time axis they do not. Every offered event of a shifted copy gives the same shift.
@@ -72,12 +79,14 @@ private slots:
         const std::vector<AlignPoint> points = alignmentPoints(a, b);
         QVERIFY(points.size() >= 3);
         QCOMPARE(points.front().key, std::string("start"));
-        for (const AlignPoint& p : points) QCOMPARE(p.shift(), d);
+        for (const AlignPoint& p : points)
+            QCOMPARE(p.shift(), d);
         AlignPoint p;
         std::string error;
         QVERIFY2(findAlignment(a, b, "run:waker", p, error), error.c_str());
         QCOMPARE(p.label, std::string("first run of waker"));
-        const Comparison aligned = compareRuns(a, b, 0, 100 * kNsPerMs, p.shift()), same = compareRuns(a, b, 0, 100 * kNsPerMs);
+        const Comparison aligned = compareRuns(a, b, 0, 100 * kNsPerMs, p.shift()),
+                         same = compareRuns(a, b, 0, 100 * kNsPerMs);
         QCOMPARE(aligned.b.total, aligned.a.total);
         QCOMPARE(aligned.busyB, aligned.busyA);
         for (const CompareRow& r : aligned.rows) {
@@ -90,7 +99,10 @@ private slots:
         Comparison labelled = aligned;
         labelled.alignedAt = p.label;
         const std::string text = formatComparison(labelled, "A", "B");
-        QVERIFY2(text.find("B 37.000512ms - 137.000512ms, aligned at first run of waker (B = A + 37.000512ms)") != std::string::npos, text.c_str());
+        QVERIFY2(
+            text.find("B 37.000512ms - 137.000512ms, aligned at first run of waker (B = A + 37.000512ms)") !=
+                std::string::npos,
+            text.c_str());
     }
 
     void alignmentErrorsNameWhatTheRunsHave() {
@@ -99,7 +111,10 @@ private slots:
         AlignPoint p;
         std::string error;
         QVERIFY(!findAlignment(e.trace(), e.trace(), "run:nosuch", p, error));
-        QVERIFY2(error.find("no event 'run:nosuch' in both runs; accepted: start, run:COMM, wake:COMM, marker:TEXT") == 0, error.c_str());
+        QVERIFY2(
+            error.find(
+                "no event 'run:nosuch' in both runs; accepted: start, run:COMM, wake:COMM, marker:TEXT") == 0,
+            error.c_str());
         QVERIFY2(error.find("these runs both have: start run:") != std::string::npos, error.c_str());
         // A marker is found by part of its text (a trace's carries pids and attempt numbers).
         Trace a = e.trace(), b = shifted(e.trace(), kNsPerMs);
@@ -114,7 +129,8 @@ private slots:
         e.finish();
         const Time mid = 61 * kNsPerMs + 7, end = e.now();
         const Comparison whole = compareRuns(e.trace(), e.trace(), 0, end);
-        const Comparison first = compareRuns(e.trace(), e.trace(), 0, mid), second = compareRuns(e.trace(), e.trace(), mid, end);
+        const Comparison first = compareRuns(e.trace(), e.trace(), 0, mid),
+                         second = compareRuns(e.trace(), e.trace(), mid, end);
         QCOMPARE(first.a.total + second.a.total, whole.a.total);
         QCOMPARE(first.a.voluntary + second.a.voluntary, whole.a.voluntary);
         QCOMPARE(first.a.involuntary + second.a.involuntary, whole.a.involuntary);

@@ -36,7 +36,7 @@ struct TraceBuilder {
 
 class TestLatency : public QObject {
     Q_OBJECT
-private slots:
+  private slots:
     // An imported trace's slices may overlap (its timestamps went backwards, kept and counted):
     // the sums stop at 2^63 - 1 ns instead of wrapping to a negative runtime or delay.
     void sumsSaturateInsteadOfWrapping() {
@@ -57,13 +57,13 @@ private slots:
     void delayRunsFromWakeupOrRunnableSwitchOutToSwitchIn() {
         TraceBuilder b(1);
         const TaskId a = b.task("a", 10), x = b.task("x", 20);
-        b.slice(a, 0, 0, 10, SwitchPoint::Block);         // first switch-in: no atom yet
+        b.slice(a, 0, 0, 10, SwitchPoint::Block); // first switch-in: no atom yet
         b.slice(x, 0, 10, 20, SwitchPoint::Block);
-        b.wake(a, 15, 0);                                 // woken at 15 ...
-        b.slice(a, 0, 20, 30, SwitchPoint::IrqReturn);    // ... runs at 20: delay 5; preempted (R+) at 30
+        b.wake(a, 15, 0);                              // woken at 15 ...
+        b.slice(a, 0, 20, 30, SwitchPoint::IrqReturn); // ... runs at 20: delay 5; preempted (R+) at 30
         b.wake(x, 25, 0);
-        b.slice(x, 0, 30, 35, SwitchPoint::ExitToUser);   // x: delay 30 - 25 = 5; switched out R at 35
-        b.running(a, 0, 42, 50);                          // a: runnable since 30, in at 42: delay 12
+        b.slice(x, 0, 30, 35, SwitchPoint::ExitToUser); // x: delay 30 - 25 = 5; switched out R at 35
+        b.running(a, 0, 42, 50);                        // a: runnable since 30, in at 42: delay 12
         const auto rows = perfSchedLatency(b.t, LatencyOptions{false, {LatencySortKey::Max}});
         QCOMPARE(rows.size(), size_t(2));
         const LatencyRow& ra = rows[0].comm == "a" ? rows[0] : rows[1];
@@ -79,7 +79,7 @@ private slots:
         TraceBuilder b(1);
         const TaskId a = b.task("a", 10);
         b.slice(a, 0, 0, 10, SwitchPoint::Block);
-        b.wake(a, 5, 0);  // before the switch-out: ignored (unordered / still running)
+        b.wake(a, 5, 0); // before the switch-out: ignored (unordered / still running)
         b.wake(a, 20, 0);
         b.wake(a, 25, 0); // a second wakeup of an already waiting task: ignored
         b.slice(a, 0, 40, 50, SwitchPoint::Block);
@@ -91,13 +91,16 @@ private slots:
         // An imported trace may list a task's slices out of start order (two CPUs' buffers merged
         // late); the atoms are those of the time-ordered walk, as with the same slices in order.
         TraceBuilder ordered(2), shuffled(2);
-        for (TraceBuilder* b : {&ordered, &shuffled}) b->task("a", 10);
+        for (TraceBuilder* b : {&ordered, &shuffled})
+            b->task("a", 10);
         const auto add = [](TraceBuilder& b, int i) {
             const Time at[3] = {0, 40, 90};
             b.slice(0, i % 2, at[i], at[i] + 10, SwitchPoint::Block);
         };
-        for (int i : {0, 1, 2}) add(ordered, i);
-        for (int i : {2, 0, 1}) add(shuffled, i);
+        for (int i : {0, 1, 2})
+            add(ordered, i);
+        for (int i : {2, 0, 1})
+            add(shuffled, i);
         for (TraceBuilder* b : {&ordered, &shuffled}) {
             b->wake(0, 30, 1); // in at 40: delay 10
             b->wake(0, 60, 0); // in at 90: delay 30
@@ -120,7 +123,8 @@ private slots:
     }
     void rowsMergeByCommAndSortAsPerf() {
         TraceBuilder b(2);
-        const TaskId w1 = b.task("worker", 1), w2 = b.task("worker", 2), z = b.task("zed", 3), m = b.task("mid", 4);
+        const TaskId w1 = b.task("worker", 1), w2 = b.task("worker", 2), z = b.task("zed", 3),
+                     m = b.task("mid", 4);
         // worker:1 waits 4, worker:2 waits 8, zed waits 6 (avg 6), mid waits 6 twice (avg 6)
         b.slice(w1, 0, 0, 10, SwitchPoint::ExitToUser);
         b.slice(w1, 0, 14, 20, SwitchPoint::Block);
@@ -175,7 +179,8 @@ private slots:
                 [&] { b.running(x, 0, 40, 50); },
             };
             if (reversed) std::reverse(pushes.begin(), pushes.end());
-            for (const auto& push : pushes) push();
+            for (const auto& push : pushes)
+                push();
             const SwitchCounts c = countSwitches(b.t);
             QCOMPARE(c.total, int64_t(9));
             QCOMPARE(c.voluntary, int64_t(4));

@@ -59,7 +59,7 @@ struct Recorded {
 
 class TestLatencyFold : public QObject {
     Q_OBJECT
-private slots:
+  private slots:
     void foldingStretchByStretchEqualsTheWholeTrace_data() {
         QTest::addColumn<QString>("json");
         QTest::addColumn<qint64>("until");
@@ -67,20 +67,28 @@ private slots:
         const auto row = [](const char* name, const std::string& json, Time until, Time stretch) {
             QTest::newRow(name) << QString::fromStdString(json) << qint64(until) << qint64(stretch);
         };
-        const std::string messaging = workloads(R"({"cpus": 8, "hz": 250, "kernel": "auto-rfc", "preempt": "none"})",
-                                                R"({"workload": "messaging", "args": "-g 4 -t -l 60"}, {"workload": "kthreads", "args": "-r 10 -c 20"})");
+        const std::string messaging = workloads(
+            R"({"cpus": 8, "hz": 250, "kernel": "auto-rfc", "preempt": "none"})",
+            R"({"workload": "messaging", "args": "-g 4 -t -l 60"}, {"workload": "kthreads", "args": "-r 10 -c 20"})");
         row("messaging, every event", messaging, 300 * kNsPerMs, 0);
         row("messaging, 37 us stretches", messaging, 300 * kNsPerMs, 37 * kNsPerUs);
         row("messaging, 2 ms stretches", messaging, 300 * kNsPerMs, 2 * kNsPerMs);
-        row("hackbench pipes, preempt=full", workloads(R"({"cpus": 4, "hz": 1000, "preempt": "full"})", R"({"workload": "hackbench", "args": "-g 3 -l 80 -p"})"),
+        row("hackbench pipes, preempt=full",
+            workloads(R"({"cpus": 4, "hz": 1000, "preempt": "full"})",
+                      R"({"workload": "hackbench", "args": "-g 3 -l 80 -p"})"),
             300 * kNsPerMs, 1 * kNsPerMs);
-        row("kernbench, forks and exits", workloads(R"({"cpus": 4, "hz": 250, "preempt": "none"})", R"({"workload": "kernbench", "args": "-j 8"})"),
+        row("kernbench, forks and exits",
+            workloads(R"({"cpus": 4, "hz": 250, "preempt": "none"})",
+                      R"({"workload": "kernbench", "args": "-j 8"})"),
             5000 * kNsPerMs, 3 * kNsPerMs);
-        row("schbench", workloads(R"({"cpus": 4, "hz": 1000, "preempt": "lazy"})", R"({"workload": "schbench", "args": "-m 2 -t 4 -r 1"})"),
+        row("schbench",
+            workloads(R"({"cpus": 4, "hz": 1000, "preempt": "lazy"})",
+                      R"({"workload": "schbench", "args": "-m 2 -t 4 -r 1"})"),
             600 * kNsPerMs, 500 * kNsPerUs);
         row("massive_intr, cyclictest, browser, preempt=voluntary",
-            workloads(R"({"cpus": 2, "hz": 250, "preempt": "voluntary"})",
-                      R"({"workload": "massive_intr", "args": "4 1"}, {"workload": "cyclictest", "args": "-t 2 -i 1000 -l 400"}, {"workload": "browser", "args": ""})"),
+            workloads(
+                R"({"cpus": 2, "hz": 250, "preempt": "voluntary"})",
+                R"({"workload": "massive_intr", "args": "4 1"}, {"workload": "cyclictest", "args": "-t 2 -i 1000 -l 400"}, {"workload": "browser", "args": ""})"),
             800 * kNsPerMs, 1 * kNsPerMs);
     }
     void foldingStretchByStretchEqualsTheWholeTrace() {
@@ -103,10 +111,12 @@ private slots:
             folds++;
         };
         if (stretch == 0) {
-            while (e.nextEventTime() <= until) e.step(), foldAndForget();
+            while (e.nextEventTime() <= until)
+                e.step(), foldAndForget();
             e.runUntil(until);
         } else {
-            for (Time t = 0; t < until;) e.runUntil(t = std::min(until, t + stretch)), foldAndForget();
+            for (Time t = 0; t < until;)
+                e.runUntil(t = std::min(until, t + stretch)), foldAndForget();
         }
         e.finish();
         foldAndForget();
@@ -125,7 +135,9 @@ private slots:
         QTest::addColumn<int>("cutAfter"); // fold the events recorded up to this many, then the rest
         for (bool first : {true, false})
             for (int cut : {0, 1, 2, 3})
-                QTest::newRow(qPrintable(QString("wake %1, cut after %2").arg(first ? "first" : "second").arg(cut))) << first << cut;
+                QTest::newRow(
+                    qPrintable(QString("wake %1, cut after %2").arg(first ? "first" : "second").arg(cut)))
+                    << first << cut;
     }
     void aWakeupAtTheSwitchOutsTimeStartsTheDelayInEitherOrder() {
         QFETCH(bool, wakeFirst);
@@ -144,13 +156,15 @@ private slots:
         events.push_back([](Recorded& r) { r.wake(0, 200); });
         events.push_back([](Recorded& r) { r.slice(0, 230, 240, SwitchPoint::ExitToUser); });
         Recorded all, first, rest;
-        for (size_t i = 0; i < events.size(); ++i) events[i](all), events[i](int(i) < cutAfter ? first : rest);
+        for (size_t i = 0; i < events.size(); ++i)
+            events[i](all), events[i](int(i) < cutAfter ? first : rest);
         LatencyFold fold(1);
         fold.add(first.t), fold.add(rest.t);
         LatencyOptions o;
         o.mergeByComm = false;
         const auto rows = fold.rows(all.t.tasks, o);
-        const auto it = std::find_if(rows.begin(), rows.end(), [](const LatencyRow& r) { return r.comm == "a"; });
+        const auto it =
+            std::find_if(rows.begin(), rows.end(), [](const LatencyRow& r) { return r.comm == "a"; });
         QVERIFY(it != rows.end());
         QCOMPARE(it->count, int64_t(2));
         QCOMPARE(it->totalDelay, Time(50 + 30));
@@ -161,8 +175,9 @@ private slots:
 
     // A metrics-only run that folds as it goes keeps no more than a stretch of trace.
     void forgettingKeepsTheTasksAndASnapshotFromBeforeRestoresNoEvents() {
-        const scen::Scenario s = scenarioFrom(workloads(R"({"cpus": 2, "hz": 1000, "preempt": "full"})",
-                                                        R"({"workload": "hackbench", "args": "-g 1 -l 50 -p"})"));
+        const scen::Scenario s =
+            scenarioFrom(workloads(R"({"cpus": 2, "hz": 1000, "preempt": "full"})",
+                                   R"({"workload": "hackbench", "args": "-g 1 -l 50 -p"})"));
         Engine e = scen::instantiate(s, 1, TraceOptions{false});
         e.runUntil(5 * kNsPerMs);
         const Engine snap = e.snapshot();

@@ -25,7 +25,7 @@ std::vector<std::string> lines(const std::string& s) {
 
 class TestPerfReport : public QObject {
     Q_OBJECT
-private slots:
+  private slots:
     void latencyRowMatchesMikesTruncatedLayout() {
         // The massive_intr row of the PREEMPT_SHORT table, run 1 (commit 85e511df3cec "sched/eevdf:
         // Allow shorter slices to wakeup-preempt", numbers by Mike Galbraith).
@@ -38,8 +38,10 @@ private slots:
         r.maxDelay = 58337000;
         // avg = total / count = 0.27278 ms -> prints 0.273
         const auto l = lines(formatLatencyTable({r}));
-        QCOMPARE(l[2], std::string("  Task                  |   Runtime ms  | Switches | Avg delay ms    | Max delay ms    | Sum delay ms     |"));
-        QCOMPARE(l[4], std::string("  massive_intr:(5)      | 846018.956 ms |   779188 | avg:   0.273 ms | max:  58.337 ms | sum:212545.245 ms |"));
+        QCOMPARE(l[2], std::string("  Task                  |   Runtime ms  | Switches | Avg delay ms    | "
+                                   "Max delay ms    | Sum delay ms     |"));
+        QCOMPARE(l[4], std::string("  massive_intr:(5)      | 846018.956 ms |   779188 | avg:   0.273 ms | "
+                                   "max:  58.337 ms | sum:212545.245 ms |"));
     }
     void latencyTotalLineMatchesTheReference() {
         // TOTAL line of Mike's stock run (Mike Galbraith, "Re: [PATCH 2/2] sched/eevdf: Use
@@ -53,7 +55,8 @@ private slots:
         r.maxDelay = 42579000;
         r.totalDelay = 845307017000;
         const auto l = lines(formatLatencyTable({r}));
-        QCOMPARE(l[6], std::string("  TOTAL:                |1109784.680 ms |  3029507 |                 |       42.579 ms |    845307.017 ms |"));
+        QCOMPARE(l[6], std::string("  TOTAL:                |1109784.680 ms |  3029507 |                 |   "
+                                   "    42.579 ms |    845307.017 ms |"));
     }
     void singleTaskRowsShowTheTid() {
         LatencyRow r;
@@ -73,7 +76,8 @@ private slots:
         const auto l = lines(formatPerfStat(b));
         QCOMPARE(l[1], std::string(" Performance counter stats for 'system wide' (10 runs):"));
         QCOMPARE(l[3], std::string("         3,173,961      context-switches                 ( +-  0.60% )"));
-        QCOMPARE(l[4], std::string("        2286219.90 +- 39510.80 voluntary context-switches   ( +- 1.73% )"));
+        QCOMPARE(l[4],
+                 std::string("        2286219.90 +- 39510.80 voluntary context-switches   ( +- 1.73% )"));
         QCOMPARE(l[7], std::string("           3.03058 +- 0.00621 seconds time elapsed  ( +-  0.20% )"));
     }
     void singleRunHasNoNoise() {

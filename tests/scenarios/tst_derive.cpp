@@ -23,14 +23,16 @@ Resim resimulate(const char* name, int32_t root) {
     Resim r;
     ImportReport rep;
     std::string error;
-    if (!loadTrace(std::string(SCHEDSCOPE_TEST_DATA) + "/traces/" + name, r.real, rep, error)) qFatal("%s", error.c_str());
+    if (!loadTrace(std::string(SCHEDSCOPE_TEST_DATA) + "/traces/" + name, r.real, rep, error))
+        qFatal("%s", error.c_str());
     scen::DeriveOptions o;
     o.rootPid = root;
     o.source = name;
     r.json = scen::deriveScenarioJson(r.real, o, &r.sum);
     scen::Scenario s;
     scen::ScenarioError se;
-    if (!scen::parseScenario(r.json, "derived.json", s, se)) qFatal("derived scenario invalid: %s\n%s", se.text().c_str(), r.json.c_str());
+    if (!scen::parseScenario(r.json, "derived.json", s, se))
+        qFatal("derived scenario invalid: %s\n%s", se.text().c_str(), r.json.c_str());
     Engine e = scen::instantiate(s, 1, TraceOptions{false});
     e.runUntil(s.duration);
     e.finish();
@@ -67,7 +69,8 @@ BurstMemory burstMemory(const Trace& t, const std::string& comm, Time shortBelow
             acc = 0;
         }
     }
-    return {double(shortPrev) / double(std::max<int64_t>(1, pairs)), double(both) / double(std::max<int64_t>(1, shortPrev))};
+    return {double(shortPrev) / double(std::max<int64_t>(1, pairs)),
+            double(both) / double(std::max<int64_t>(1, shortPrev))};
 }
 
 const CompareRow& row(const Comparison& c, const std::string& group) {
@@ -77,13 +80,15 @@ const CompareRow& row(const Comparison& c, const std::string& group) {
     return c.rows.front();
 }
 
-bool near(double real, double sim, double tol) { return std::abs(sim - real) <= tol * std::abs(real); }
+bool near(double real, double sim, double tol) {
+    return std::abs(sim - real) <= tol * std::abs(real);
+}
 
 } // namespace
 
 class TestDerive : public QObject {
     Q_OBJECT
-private slots:
+  private slots:
     // A comm as a scenario takes it (1 to 15 bytes, TASK_COMM_LEN): a trace's empty or
     // unprintable comm becomes ftrace's "<...>", a long one is cut to 15 bytes without splitting a
     // UTF-8 character; the derived file parses (found by fuzzing: an empty comm made it unloadable).
@@ -92,12 +97,18 @@ private slots:
     // cut to those limits and the file says so (found by fuzzing: a 51-minute burst made the
     // derived file unloadable).
     void derivedTimesStayWithinTheFormatsLimits() {
-        const std::string text = "cpus=1\n"
-            "   <idle>-0 [511] d..2.     1.000000: sched_switch: prev_comm=swapper/511 prev_pid=0 prev_prio=120 prev_state=R ==> next_comm=x next_pid=9 next_prio=120\n"
-            "   <idle>-0 [000] d..2.     1.000000: sched_switch: prev_comm=swapper/0 prev_pid=0 prev_prio=120 prev_state=R ==> next_comm=hog next_pid=10 next_prio=120\n"
-            "   hog-10 [000] d..2.  3072.000000: sched_switch: prev_comm=hog prev_pid=10 prev_prio=120 prev_state=S ==> next_comm=swapper/0 next_pid=0 next_prio=120\n"
-            "   <idle>-0 [000] d..2.  5000.000000: sched_switch: prev_comm=swapper/0 prev_pid=0 prev_prio=120 prev_state=R ==> next_comm=hog next_pid=10 next_prio=120\n"
-            "   hog-10 [000] d..2.  5000.100000: sched_switch: prev_comm=hog prev_pid=10 prev_prio=120 prev_state=S ==> next_comm=swapper/0 next_pid=0 next_prio=120\n";
+        const std::string text =
+            "cpus=1\n"
+            "   <idle>-0 [511] d..2.     1.000000: sched_switch: prev_comm=swapper/511 prev_pid=0 "
+            "prev_prio=120 prev_state=R ==> next_comm=x next_pid=9 next_prio=120\n"
+            "   <idle>-0 [000] d..2.     1.000000: sched_switch: prev_comm=swapper/0 prev_pid=0 "
+            "prev_prio=120 prev_state=R ==> next_comm=hog next_pid=10 next_prio=120\n"
+            "   hog-10 [000] d..2.  3072.000000: sched_switch: prev_comm=hog prev_pid=10 prev_prio=120 "
+            "prev_state=S ==> next_comm=swapper/0 next_pid=0 next_prio=120\n"
+            "   <idle>-0 [000] d..2.  5000.000000: sched_switch: prev_comm=swapper/0 prev_pid=0 "
+            "prev_prio=120 prev_state=R ==> next_comm=hog next_pid=10 next_prio=120\n"
+            "   hog-10 [000] d..2.  5000.100000: sched_switch: prev_comm=hog prev_pid=10 prev_prio=120 "
+            "prev_state=S ==> next_comm=swapper/0 next_pid=0 next_prio=120\n";
         ImportReport rep;
         const Trace t = importTraceText(text, rep);
         QCOMPARE(rep.malformed, int64_t(0));
@@ -109,16 +120,23 @@ private slots:
         QCOMPARE(s.config.cpus, kMaxCpus); // the trace's 512 CPUs: more than the simulator models
         QVERIFY2(json.find("The trace's machine has 512 CPUs") != std::string::npos, json.c_str());
         // Three cuts: hog's 3071 s burst and 1928 s sleep, and x, running on CPU 511 all along.
-        QVERIFY2(json.find("Cut to the scenario format's limits: 3 bursts or sleeps longer than 1000 s") != std::string::npos, json.c_str());
+        QVERIFY2(json.find("Cut to the scenario format's limits: 3 bursts or sleeps longer than 1000 s") !=
+                     std::string::npos,
+                 json.c_str());
         QVERIFY2(json.find("\"run\": \"1000000000000ns\"") != std::string::npos, json.c_str());
     }
 
     void derivedCommsAreOnesAScenarioAccepts() {
-        const std::string text = "cpus=1\n"
-            "   -10 [000] d..2.     1.000000: sched_switch: prev_comm= prev_pid=10 prev_prio=120 prev_state=S ==> next_comm=a-very-long-command-name next_pid=11 next_prio=120\n"
-            "   x-11 [000] d..2.     1.000100: sched_switch: prev_comm=a-very-long-command-name prev_pid=11 prev_prio=120 prev_state=S ==> next_comm=abcdefghijklmn\xc3\xa9z next_pid=12 next_prio=120\n"
-            "   y-12 [000] d..2.     1.000200: sched_switch: prev_comm=abcdefghijklmn\xc3\xa9z prev_pid=12 prev_prio=120 prev_state=S ==> next_comm=\x01\x02 next_pid=13 next_prio=120\n"
-            "   z-13 [000] d..2.     1.000300: sched_switch: prev_comm=\x01\x02 prev_pid=13 prev_prio=120 prev_state=S ==> next_comm=swapper/0 next_pid=0 next_prio=120\n";
+        const std::string text =
+            "cpus=1\n"
+            "   -10 [000] d..2.     1.000000: sched_switch: prev_comm= prev_pid=10 prev_prio=120 "
+            "prev_state=S ==> next_comm=a-very-long-command-name next_pid=11 next_prio=120\n"
+            "   x-11 [000] d..2.     1.000100: sched_switch: prev_comm=a-very-long-command-name prev_pid=11 "
+            "prev_prio=120 prev_state=S ==> next_comm=abcdefghijklmn\xc3\xa9z next_pid=12 next_prio=120\n"
+            "   y-12 [000] d..2.     1.000200: sched_switch: prev_comm=abcdefghijklmn\xc3\xa9z prev_pid=12 "
+            "prev_prio=120 prev_state=S ==> next_comm=\x01\x02 next_pid=13 next_prio=120\n"
+            "   z-13 [000] d..2.     1.000300: sched_switch: prev_comm=\x01\x02 prev_pid=13 prev_prio=120 "
+            "prev_state=S ==> next_comm=swapper/0 next_pid=0 next_prio=120\n";
         ImportReport rep;
         const Trace t = importTraceText(text, rep);
         QCOMPARE(rep.malformed, int64_t(0));
@@ -128,7 +146,8 @@ private slots:
         scen::ScenarioError se;
         QVERIFY2(scen::parseScenario(json, "derived.json", s, se), (se.text() + "\n" + json).c_str());
         std::vector<std::string> comms;
-        for (const scen::TaskGroupSpec& g : s.tasks) comms.push_back(g.comm);
+        for (const scen::TaskGroupSpec& g : s.tasks)
+            comms.push_back(g.comm);
         std::sort(comms.begin(), comms.end());
         const std::vector<std::string> want{"<...>", "<...>", "a-very-long-com", "abcdefghijklmn"};
         QCOMPARE(comms, want);
@@ -138,9 +157,10 @@ private slots:
         QCOMPARE(r.sum.tasks, 12);
         QVERIFY(r.json.find("\"count\": 8") != std::string::npos); // the eight workers pooled
         const CompareRow& m = row(r.cmp, "massive_intr");
-        qInfo("runtime %.3f / %.3f s, switches %lld / %lld, invol %lld / %lld, avg delay %.3f / %.3f ms", double(m.a.runtime) / 1e9,
-              double(m.b.runtime) / 1e9, (long long)m.a.switches(), (long long)m.b.switches(), (long long)m.a.involuntary,
-              (long long)m.b.involuntary, double(m.a.avgDelay()) / 1e6, double(m.b.avgDelay()) / 1e6);
+        qInfo("runtime %.3f / %.3f s, switches %lld / %lld, invol %lld / %lld, avg delay %.3f / %.3f ms",
+              double(m.a.runtime) / 1e9, double(m.b.runtime) / 1e9, (long long)m.a.switches(),
+              (long long)m.b.switches(), (long long)m.a.involuntary, (long long)m.b.involuntary,
+              double(m.a.avgDelay()) / 1e6, double(m.b.avgDelay()) / 1e6);
         QVERIFY(near(double(m.a.runtime), double(m.b.runtime), 0.03));
         QVERIFY(near(double(m.a.voluntary), double(m.b.voluntary), 0.05));
         QVERIFY(near(double(m.a.involuntary), double(m.b.involuntary), 0.10));
@@ -150,8 +170,8 @@ private slots:
     void cyclictestResimulates() {
         const Resim r = resimulate("cyclictest-i1000-l5000.trace.xz", 18298);
         const CompareRow& c = row(r.cmp, "cyclictest");
-        qInfo("switches %lld / %lld, avg delay %.1f / %.1f us", (long long)c.a.switches(), (long long)c.b.switches(),
-              double(c.a.avgDelay()) / 1e3, double(c.b.avgDelay()) / 1e3);
+        qInfo("switches %lld / %lld, avg delay %.1f / %.1f us", (long long)c.a.switches(),
+              (long long)c.b.switches(), double(c.a.avgDelay()) / 1e3, double(c.b.avgDelay()) / 1e3);
         QVERIFY(near(double(c.a.voluntary), double(c.b.voluntary), 0.01));
         QCOMPARE(c.b.involuntary, c.a.involuntary);
         QVERIFY(near(double(c.a.runtime), double(c.b.runtime), 0.15));
@@ -169,16 +189,19 @@ private slots:
         QCOMPARE(pools[0] + pools[1], 160);
         QVERIFY(std::abs(pools[0] - pools[1]) <= 4);
         const CompareRow& h = row(r.cmp, "hackbench");
-        qInfo("runtime %.3f / %.3f s, voluntary %lld / %lld, involuntary %lld / %lld", double(h.a.runtime) / 1e9, double(h.b.runtime) / 1e9,
-              (long long)h.a.voluntary, (long long)h.b.voluntary, (long long)h.a.involuntary, (long long)h.b.involuntary);
+        qInfo("runtime %.3f / %.3f s, voluntary %lld / %lld, involuntary %lld / %lld",
+              double(h.a.runtime) / 1e9, double(h.b.runtime) / 1e9, (long long)h.a.voluntary,
+              (long long)h.b.voluntary, (long long)h.a.involuntary, (long long)h.b.involuntary);
         QVERIFY(near(double(h.a.runtime), double(h.b.runtime), 0.03));
         QVERIFY(near(double(h.a.voluntary), double(h.b.voluntary), 0.03));
         // Most of the machine's preemptions are of a thread by one it has just woken, which had run a few
         // microseconds, several times in a row, before it slept: bursts have memory. The derived
         // cycle classes keep at least half of the trace's (a short burst after a short one: 0.79
         // against 0.43 overall on the machine; drawn independently the two are equal).
-        const BurstMemory mr = burstMemory(r.real, "hackbench", 12 * kNsPerUs), ms = burstMemory(r.sim, "hackbench", 12 * kNsPerUs);
-        qInfo("short bursts: %.2f / %.2f, after a short one: %.2f / %.2f", mr.shortShare, ms.shortShare, mr.shortAfterShort, ms.shortAfterShort);
+        const BurstMemory mr = burstMemory(r.real, "hackbench", 12 * kNsPerUs),
+                          ms = burstMemory(r.sim, "hackbench", 12 * kNsPerUs);
+        qInfo("short bursts: %.2f / %.2f, after a short one: %.2f / %.2f", mr.shortShare, ms.shortShare,
+              mr.shortAfterShort, ms.shortAfterShort);
         QVERIFY(mr.shortAfterShort - mr.shortShare > 0.25);
         QVERIFY(ms.shortAfterShort - ms.shortShare > 0.5 * (mr.shortAfterShort - mr.shortShare));
         // With them the re-simulation has 82 % of the involuntary switches (independent draws: 68 %,

@@ -23,7 +23,7 @@ bool readRtApp(const std::string& text, scen::Scenario& s, scen::RtAppArgs& a, s
 
 class TestRtApp : public QObject {
     Q_OBJECT
-private slots:
+  private slots:
     void tasksPoliciesAndEventsInFileOrder() {
         const std::string text = R"J({
           "global": { "duration": 3, "default_policy": "SCHED_OTHER", "calibration": "CPU0", "logdir": "." },
@@ -79,7 +79,8 @@ private slots:
     void finiteLoopsEndAndTimersMeasureWakeupLatency() {
         QTemporaryDir dir;
         const std::string path = dir.filePath("w.json").toStdString();
-        std::ofstream(path) << R"J({"tasks": {"t": {"loop": 50, "run": 1000, "timer": {"ref": "u", "period": 4000}}},
+        std::ofstream(path)
+            << R"J({"tasks": {"t": {"loop": 50, "run": 1000, "timer": {"ref": "u", "period": 4000}}},
                                    "global": {"duration": -1}})J";
         scen::Scenario s;
         scen::ScenarioError err;
@@ -110,8 +111,10 @@ private slots:
     // an error inside the rt-app file names that file.
     void scenarioEntryReadsTheFileNextToIt() {
         QTemporaryDir dir;
-        std::ofstream(dir.filePath("w.json").toStdString()) << "{\"tasks\": {\"t\": {\"run\": 100, \"sleep\": 900, \"loop\": 5}}}";
-        std::ofstream(dir.filePath("bad.json").toStdString()) << "{\"tasks\": {\"t\": {\"run\": 100,\n \"sleep\": \"1ms\"}}}";
+        std::ofstream(dir.filePath("w.json").toStdString())
+            << "{\"tasks\": {\"t\": {\"run\": 100, \"sleep\": 900, \"loop\": 5}}}";
+        std::ofstream(dir.filePath("bad.json").toStdString())
+            << "{\"tasks\": {\"t\": {\"run\": 100,\n \"sleep\": \"1ms\"}}}";
         const std::string sc = dir.filePath("s.json").toStdString();
         std::ofstream(sc) << R"J({"tasks": [ {"workload": "rt-app", "args": "w.json"} ]})J";
         scen::Scenario s;
@@ -131,44 +134,115 @@ private slots:
         QTest::addColumn<int>("line");
         QTest::addColumn<QString>("field");
         QTest::addColumn<QString>("needle");
-        QTest::newRow("syntax") << "{\"tasks\": {\n \"t\": {\"run\": 10,}}}" << 2 << "" << "JSON syntax";
-        QTest::newRow("no tasks") << "{\"global\": {}}" << 1 << "tasks" << "needs \"tasks\"";
-        QTest::newRow("tasks array") << "{\"tasks\": []}" << 1 << "tasks" << "at least one named task";
-        QTest::newRow("unknown section") << "{\"tasks\": {}, \"jobs\": 1}" << 1 << "jobs" << "unknown section";
-        QTest::newRow("resources used") << "{\"resources\": {\"m\": {\"type\": \"mutex\"}}, \"tasks\": {}}" << 1 << "resources" << "not modelled";
-        QTest::newRow("global unknown") << "{\"global\": {\"duraton\": 5}, \"tasks\": {\"t\": {\"run\": 1}}}" << 1 << "global.duraton" << "unknown global setting";
-        QTest::newRow("global duration text") << "{\"global\": {\"duration\": \"5s\"}, \"tasks\": {}}" << 1 << "global.duration" << "whole number";
-        QTest::newRow("global duration 0") << "{\"global\": {\"duration\": 0}, \"tasks\": {}}" << 1 << "global.duration" << "0 s is no run";
-        QTest::newRow("default policy") << "{\"global\": {\"default_policy\": \"SCHED_FAST\"}, \"tasks\": {}}" << 1 << "global.default_policy" << "unknown policy";
-        QTest::newRow("deadline") << "{\"tasks\": {\"t\": {\"policy\": \"SCHED_DEADLINE\", \"run\": 1}}}" << 1 << "tasks.t.policy" << "SCHED_DEADLINE is not modelled";
-        QTest::newRow("task not object") << "{\"tasks\": {\"t\": 5}}" << 1 << "tasks.t" << "expected an object";
-        QTest::newRow("long name") << "{\"tasks\": {\"a-very-long-task-name\": {\"run\": 1}}}" << 1 << "tasks.a-very-long-task-name" << "1 to 15 characters";
-        QTest::newRow("instance 0") << "{\"tasks\": {\"t\": {\"instance\": 0, \"run\": 1}}}" << 1 << "tasks.t.instance" << "1 to 10000";
-        QTest::newRow("loop 0") << "{\"tasks\": {\"t\": {\"loop\": 0, \"run\": 1}}}" << 1 << "tasks.t.loop" << "0 runs nothing";
-        QTest::newRow("nice range") << "{\"tasks\": {\"t\": {\"priority\": 30, \"run\": 1}}}" << 1 << "tasks.t.priority" << "-20 to 19";
-        QTest::newRow("rt priority range") << "{\"tasks\": {\"t\": {\"policy\": \"SCHED_RR\", \"priority\": 0, \"run\": 1}}}" << 1 << "tasks.t.priority" << "1 to 99";
-        QTest::newRow("cpu out of range") << "{\"tasks\": {\"t\": {\"cpus\": [0, 9], \"run\": 1}}}" << 1 << "tasks.t.cpus[1]" << "0 to 3";
-        QTest::newRow("cpus empty") << "{\"tasks\": {\"t\": {\"cpus\": [], \"run\": 1}}}" << 1 << "tasks.t.cpus" << "non-empty";
-        QTest::newRow("run negative") << "{\"tasks\": {\"t\": {\"loop\": 1,\n \"run\": -5}}}" << 2 << "tasks.t.run" << "out of range";
-        QTest::newRow("run fraction") << "{\"tasks\": {\"t\": {\"run\": 1.5}}}" << 1 << "tasks.t.run" << "'1.5'";
-        QTest::newRow("sleep text") << "{\"tasks\": {\"t\": {\"run\": 1, \"sleep\": \"1ms\"}}}" << 1 << "tasks.t.sleep" << "whole number";
-        QTest::newRow("timer not object") << "{\"tasks\": {\"t\": {\"timer\": 1000}}}" << 1 << "tasks.t.timer" << "a timer is an object";
-        QTest::newRow("timer no period") << "{\"tasks\": {\"t\": {\"timer\": {\"ref\": \"a\"}}}}" << 1 << "tasks.t.timer" << "needs a \"period\"";
-        QTest::newRow("timer period 0") << "{\"tasks\": {\"t\": {\"timer\": {\"ref\": \"a\", \"period\": 0}}}}" << 1 << "tasks.t.timer.period" << "1 to";
-        QTest::newRow("timer mode") << "{\"tasks\": {\"t\": {\"timer\": {\"ref\": \"a\", \"period\": 5, \"mode\": \"fuzzy\"}}}}" << 1 << "tasks.t.timer.mode" << "absolute";
-        QTest::newRow("timer field") << "{\"tasks\": {\"t\": {\"timer\": {\"ref\": \"a\", \"period\": 5, \"slack\": 1}}}}" << 1 << "tasks.t.timer.slack" << "unknown timer field";
-        QTest::newRow("lock") << "{\"tasks\": {\"t\": {\"run\": 1,\n \"lock\": \"m\"}}}" << 2 << "tasks.t.lock" << "not modelled";
-        QTest::newRow("barrier") << "{\"tasks\": {\"t\": {\"run\": 1, \"barrier\": \"b\"}}}" << 1 << "tasks.t.barrier" << "not modelled";
-        QTest::newRow("unknown key") << "{\"tasks\": {\"t\": {\"rnu\": 1}}}" << 1 << "tasks.t.rnu" << "unknown rt-app key";
-        QTest::newRow("no events") << "{\"tasks\": {\"t\": {\"instance\": 2}}}" << 1 << "tasks.t" << "needs events";
-        QTest::newRow("no time") << "{\"tasks\": {\"t\": {\"yield\": \"\"}}}" << 1 << "tasks.t" << "take no time";
-        QTest::newRow("dl-period") << "{\"tasks\": {\"t\": {\"run\": 1, \"dl-runtime\": 500, \"dl-period\": 1000}}}" << 1 << "tasks.t.dl-period" << "not modelled";
-        QTest::newRow("dl-runtime on rt") << "{\"tasks\": {\"t\": {\"policy\": \"SCHED_FIFO\", \"priority\": 5, \"run\": 1, \"dl-runtime\": 500}}}" << 1 << "tasks.t.dl-runtime" << "this task is RT";
-        QTest::newRow("phases empty") << "{\"tasks\": {\"t\": {\"phases\": {}}}}" << 1 << "tasks.t.phases" << "object of named phases";
-        QTest::newRow("phase empty") << "{\"tasks\": {\"t\": {\"phases\": {\"p\": {\"loop\": 2}}}}}" << 1 << "tasks.t.phases.p" << "at least one event";
-        QTest::newRow("phase lock") << "{\"tasks\": {\"t\": {\"phases\": {\"p\": {\"run\": 1,\n \"unlock\": \"m\"}}}}}" << 2 << "tasks.t.phases.p.unlock" << "not modelled";
-        QTest::newRow("phase loop") << "{\"tasks\": {\"t\": {\"phases\": {\"p\": {\"run\": 1, \"loop\": -1}}}}}" << 1 << "tasks.t.phases.p.loop" << "out of range";
-        QTest::newRow("top level array") << "[1]" << 1 << "(top level)" << "an rt-app file is an object";
+        QTest::newRow("syntax") << "{\"tasks\": {\n \"t\": {\"run\": 10,}}}" << 2 << ""
+                                << "JSON syntax";
+        QTest::newRow("no tasks") << "{\"global\": {}}" << 1 << "tasks"
+                                  << "needs \"tasks\"";
+        QTest::newRow("tasks array") << "{\"tasks\": []}" << 1 << "tasks"
+                                     << "at least one named task";
+        QTest::newRow("unknown section") << "{\"tasks\": {}, \"jobs\": 1}" << 1 << "jobs"
+                                         << "unknown section";
+        QTest::newRow("resources used")
+            << "{\"resources\": {\"m\": {\"type\": \"mutex\"}}, \"tasks\": {}}" << 1 << "resources"
+            << "not modelled";
+        QTest::newRow("global unknown")
+            << "{\"global\": {\"duraton\": 5}, \"tasks\": {\"t\": {\"run\": 1}}}" << 1 << "global.duraton"
+            << "unknown global setting";
+        QTest::newRow("global duration text")
+            << "{\"global\": {\"duration\": \"5s\"}, \"tasks\": {}}" << 1 << "global.duration"
+            << "whole number";
+        QTest::newRow("global duration 0")
+            << "{\"global\": {\"duration\": 0}, \"tasks\": {}}" << 1 << "global.duration"
+            << "0 s is no run";
+        QTest::newRow("default policy") << "{\"global\": {\"default_policy\": \"SCHED_FAST\"}, \"tasks\": {}}"
+                                        << 1 << "global.default_policy"
+                                        << "unknown policy";
+        QTest::newRow("deadline") << "{\"tasks\": {\"t\": {\"policy\": \"SCHED_DEADLINE\", \"run\": 1}}}" << 1
+                                  << "tasks.t.policy"
+                                  << "SCHED_DEADLINE is not modelled";
+        QTest::newRow("task not object") << "{\"tasks\": {\"t\": 5}}" << 1 << "tasks.t"
+                                         << "expected an object";
+        QTest::newRow("long name") << "{\"tasks\": {\"a-very-long-task-name\": {\"run\": 1}}}" << 1
+                                   << "tasks.a-very-long-task-name"
+                                   << "1 to 15 characters";
+        QTest::newRow("instance 0") << "{\"tasks\": {\"t\": {\"instance\": 0, \"run\": 1}}}" << 1
+                                    << "tasks.t.instance"
+                                    << "1 to 10000";
+        QTest::newRow("loop 0") << "{\"tasks\": {\"t\": {\"loop\": 0, \"run\": 1}}}" << 1 << "tasks.t.loop"
+                                << "0 runs nothing";
+        QTest::newRow("nice range") << "{\"tasks\": {\"t\": {\"priority\": 30, \"run\": 1}}}" << 1
+                                    << "tasks.t.priority"
+                                    << "-20 to 19";
+        QTest::newRow("rt priority range")
+            << "{\"tasks\": {\"t\": {\"policy\": \"SCHED_RR\", \"priority\": 0, \"run\": 1}}}" << 1
+            << "tasks.t.priority"
+            << "1 to 99";
+        QTest::newRow("cpu out of range")
+            << "{\"tasks\": {\"t\": {\"cpus\": [0, 9], \"run\": 1}}}" << 1 << "tasks.t.cpus[1]"
+            << "0 to 3";
+        QTest::newRow("cpus empty") << "{\"tasks\": {\"t\": {\"cpus\": [], \"run\": 1}}}" << 1
+                                    << "tasks.t.cpus"
+                                    << "non-empty";
+        QTest::newRow("run negative")
+            << "{\"tasks\": {\"t\": {\"loop\": 1,\n \"run\": -5}}}" << 2 << "tasks.t.run"
+            << "out of range";
+        QTest::newRow("run fraction") << "{\"tasks\": {\"t\": {\"run\": 1.5}}}" << 1 << "tasks.t.run"
+                                      << "'1.5'";
+        QTest::newRow("sleep text") << "{\"tasks\": {\"t\": {\"run\": 1, \"sleep\": \"1ms\"}}}" << 1
+                                    << "tasks.t.sleep"
+                                    << "whole number";
+        QTest::newRow("timer not object") << "{\"tasks\": {\"t\": {\"timer\": 1000}}}" << 1 << "tasks.t.timer"
+                                          << "a timer is an object";
+        QTest::newRow("timer no period")
+            << "{\"tasks\": {\"t\": {\"timer\": {\"ref\": \"a\"}}}}" << 1 << "tasks.t.timer"
+            << "needs a \"period\"";
+        QTest::newRow("timer period 0")
+            << "{\"tasks\": {\"t\": {\"timer\": {\"ref\": \"a\", \"period\": 0}}}}" << 1
+            << "tasks.t.timer.period"
+            << "1 to";
+        QTest::newRow("timer mode")
+            << "{\"tasks\": {\"t\": {\"timer\": {\"ref\": \"a\", \"period\": 5, \"mode\": \"fuzzy\"}}}}" << 1
+            << "tasks.t.timer.mode"
+            << "absolute";
+        QTest::newRow("timer field")
+            << "{\"tasks\": {\"t\": {\"timer\": {\"ref\": \"a\", \"period\": 5, \"slack\": 1}}}}" << 1
+            << "tasks.t.timer.slack"
+            << "unknown timer field";
+        QTest::newRow("lock") << "{\"tasks\": {\"t\": {\"run\": 1,\n \"lock\": \"m\"}}}" << 2
+                              << "tasks.t.lock"
+                              << "not modelled";
+        QTest::newRow("barrier") << "{\"tasks\": {\"t\": {\"run\": 1, \"barrier\": \"b\"}}}" << 1
+                                 << "tasks.t.barrier"
+                                 << "not modelled";
+        QTest::newRow("unknown key") << "{\"tasks\": {\"t\": {\"rnu\": 1}}}" << 1 << "tasks.t.rnu"
+                                     << "unknown rt-app key";
+        QTest::newRow("no events") << "{\"tasks\": {\"t\": {\"instance\": 2}}}" << 1 << "tasks.t"
+                                   << "needs events";
+        QTest::newRow("no time") << "{\"tasks\": {\"t\": {\"yield\": \"\"}}}" << 1 << "tasks.t"
+                                 << "take no time";
+        QTest::newRow("dl-period")
+            << "{\"tasks\": {\"t\": {\"run\": 1, \"dl-runtime\": 500, \"dl-period\": 1000}}}" << 1
+            << "tasks.t.dl-period"
+            << "not modelled";
+        QTest::newRow("dl-runtime on rt") << "{\"tasks\": {\"t\": {\"policy\": \"SCHED_FIFO\", \"priority\": "
+                                             "5, \"run\": 1, \"dl-runtime\": 500}}}"
+                                          << 1 << "tasks.t.dl-runtime"
+                                          << "this task is RT";
+        QTest::newRow("phases empty") << "{\"tasks\": {\"t\": {\"phases\": {}}}}" << 1 << "tasks.t.phases"
+                                      << "object of named phases";
+        QTest::newRow("phase empty") << "{\"tasks\": {\"t\": {\"phases\": {\"p\": {\"loop\": 2}}}}}" << 1
+                                     << "tasks.t.phases.p"
+                                     << "at least one event";
+        QTest::newRow("phase lock")
+            << "{\"tasks\": {\"t\": {\"phases\": {\"p\": {\"run\": 1,\n \"unlock\": \"m\"}}}}}" << 2
+            << "tasks.t.phases.p.unlock"
+            << "not modelled";
+        QTest::newRow("phase loop")
+            << "{\"tasks\": {\"t\": {\"phases\": {\"p\": {\"run\": 1, \"loop\": -1}}}}}" << 1
+            << "tasks.t.phases.p.loop"
+            << "out of range";
+        QTest::newRow("top level array") << "[1]" << 1 << "(top level)"
+                                         << "an rt-app file is an object";
     }
     void malformedFilesNameLineAndField() {
         QFETCH(QString, text);

@@ -9,7 +9,7 @@ using namespace sched;
 
 class TestScenarioParser : public QObject {
     Q_OBJECT
-private slots:
+  private slots:
     void everyBuiltinScenarioParsesAndRuns() {
         QVERIFY(scen::builtinScenarios().size() >= 6);
         for (const auto& b : scen::builtinScenarios()) {
@@ -100,9 +100,11 @@ private slots:
         for (size_t k = 0; k < 20; ++k) {
             const Time want = (k % 2 == 0 ? 3 : 1) * kNsPerMs; // share 1 on the 3 ms class: it comes first
             QVERIFY2(std::abs(bursts[k] - want) < 20 * kNsPerUs, std::to_string(bursts[k]).c_str());
-            if (k < gaps.size()) { // the sleep of the burst's class, plus the timer's slack and interrupt path
+            if (k <
+                gaps.size()) { // the sleep of the burst's class, plus the timer's slack and interrupt path
                 const Time sleep = (k % 2 == 0 ? 4 : 2) * kNsPerMs;
-                QVERIFY2(gaps[k] >= sleep && gaps[k] < sleep + 100 * kNsPerUs, std::to_string(gaps[k]).c_str());
+                QVERIFY2(gaps[k] >= sleep && gaps[k] < sleep + 100 * kNsPerUs,
+                         std::to_string(gaps[k]).c_str());
             }
         }
     }
@@ -112,33 +114,68 @@ private slots:
         QTest::addColumn<int>("column");
         QTest::addColumn<QString>("field");
         QTest::addColumn<QString>("message");
-        QTest::newRow("truncated") << "01-truncated.json" << 4 << 1 << "" << "unexpected end of file";
-        QTest::newRow("trailing comma") << "02-trailing-comma.json" << 4 << 3 << "" << "unexpected character ']'";
-        QTest::newRow("unknown field") << "03-unknown-machine-field.json" << 2 << 16 << "machine.prempt" << "unknown field; accepted here: cpus, hz, kernel, preempt";
-        QTest::newRow("bad preempt") << "04-bad-preempt.json" << 2 << 27 << "machine.preempt" << "unknown model 'lazzy'; accepted: none, voluntary, full, lazy";
-        QTest::newRow("bad hz") << "05-bad-hz.json" << 2 << 22 << "machine.hz" << "accepted: 100, 250, 300, 1000";
-        QTest::newRow("zero cpus") << "06-zero-cpus.json" << 2 << 24 << "machine.cpus" << "0 is out of range; accepted: 1 to 256";
-        QTest::newRow("no unit") << "07-duration-without-unit.json" << 3 << 43 << "tasks[0].behavior[0].run" << "a duration needs a unit";
-        QTest::newRow("bad duration") << "08-malformed-duration.json" << 3 << 43 << "tasks[0].behavior[0].run" << "'5 ms' is not a duration";
-        QTest::newRow("nice range") << "09-nice-out-of-range.json" << 3 << 28 << "tasks[0].nice" << "25 is out of range; accepted: -20 to 19";
-        QTest::newRow("slice range") << "10-slice-too-long.json" << 3 << 29 << "tasks[0].slice" << "accepted: 0.1ms to 100ms";
-        QTest::newRow("rt priority") << "11-rt-without-priority.json" << 3 << 5 << "tasks[0]" << "needs a \"priority\" from 1 to 99";
-        QTest::newRow("unknown channel") << "12-unknown-channel.json" << 3 << 45 << "tasks[0].behavior[0].write" << "no channel named 'nope'";
-        QTest::newRow("spinning loop") << "13-spinning-loop.json" << 3 << 32 << "tasks[0].behavior" << "would spin forever";
-        QTest::newRow("lazy on 6.12") << "14-lazy-on-612.json" << 2 << 14 << "machine" << "accepted on 6.12: none, voluntary, full";
-        QTest::newRow("unknown feature") << "15-unknown-feature.json" << 2 << 30 << "machine.features.PREEMPT_SHORTER" << "unknown feature; accepted: PLACE_LAG";
-        QTest::newRow("change target") << "16-change-unknown-task.json" << 5 << 38 << "changes[0].task" << "no task or program named 'b'";
-        QTest::newRow("two ops") << "17-two-ops-in-one.json" << 3 << 34 << "tasks[0].behavior[0]" << "found both 'run' and 'sleep'";
-        QTest::newRow("cpu range") << "18-cpu-out-of-range.json" << 3 << 32 << "tasks[0].cpus[1]" << "3 is out of range; accepted: 0 to 1";
-        QTest::newRow("distribution") << "19-unknown-distribution.json" << 3 << 52 << "tasks[0].behavior[0].run.dist" << "accepted: fixed, uniform, exponential, normal, lognormal, empirical";
-        QTest::newRow("quantiles order") << "23-empirical-decreasing.json" << 3 << 93 << "tasks[0].behavior[0].run.quantiles[2]" << "quantiles must not decrease";
-        QTest::newRow("one quantile") << "24-empirical-one-value.json" << 3 << 78 << "tasks[0].behavior[0].run.quantiles" << "give 2 to 1001 values";
-        QTest::newRow("cycle next length") << "25-cycle-next-length.json" << 3 << 87 << "tasks[0].behavior[0].cycle[0].next" << "give the probability of each class (1)";
-        QTest::newRow("cycle next sum") << "26-cycle-next-sum.json" << 3 << 87 << "tasks[0].behavior[0].cycle[0].next" << "add up to 0.9; they must add up to 1";
-        QTest::newRow("cycle no sleep") << "27-cycle-no-sleep.json" << 3 << 47 << "tasks[0].behavior[0].cycle[0]" << "a cycle class needs \"sleep\"";
-        QTest::newRow("no tasks") << "20-no-tasks.json" << 2 << 12 << "tasks" << "the task list is empty";
-        QTest::newRow("duplicate key") << "21-duplicate-key.json" << 3 << 20 << "" << "field 'comm' appears twice";
-        QTest::newRow("comm length") << "22-comm-too-long.json" << 3 << 15 << "tasks[0].comm" << "1 to 15 characters";
+        QTest::newRow("truncated") << "01-truncated.json" << 4 << 1 << ""
+                                   << "unexpected end of file";
+        QTest::newRow("trailing comma") << "02-trailing-comma.json" << 4 << 3 << ""
+                                        << "unexpected character ']'";
+        QTest::newRow("unknown field") << "03-unknown-machine-field.json" << 2 << 16 << "machine.prempt"
+                                       << "unknown field; accepted here: cpus, hz, kernel, preempt";
+        QTest::newRow("bad preempt") << "04-bad-preempt.json" << 2 << 27 << "machine.preempt"
+                                     << "unknown model 'lazzy'; accepted: none, voluntary, full, lazy";
+        QTest::newRow("bad hz") << "05-bad-hz.json" << 2 << 22 << "machine.hz"
+                                << "accepted: 100, 250, 300, 1000";
+        QTest::newRow("zero cpus") << "06-zero-cpus.json" << 2 << 24 << "machine.cpus"
+                                   << "0 is out of range; accepted: 1 to 256";
+        QTest::newRow("no unit") << "07-duration-without-unit.json" << 3 << 43 << "tasks[0].behavior[0].run"
+                                 << "a duration needs a unit";
+        QTest::newRow("bad duration") << "08-malformed-duration.json" << 3 << 43 << "tasks[0].behavior[0].run"
+                                      << "'5 ms' is not a duration";
+        QTest::newRow("nice range") << "09-nice-out-of-range.json" << 3 << 28 << "tasks[0].nice"
+                                    << "25 is out of range; accepted: -20 to 19";
+        QTest::newRow("slice range") << "10-slice-too-long.json" << 3 << 29 << "tasks[0].slice"
+                                     << "accepted: 0.1ms to 100ms";
+        QTest::newRow("rt priority") << "11-rt-without-priority.json" << 3 << 5 << "tasks[0]"
+                                     << "needs a \"priority\" from 1 to 99";
+        QTest::newRow("unknown channel")
+            << "12-unknown-channel.json" << 3 << 45 << "tasks[0].behavior[0].write"
+            << "no channel named 'nope'";
+        QTest::newRow("spinning loop") << "13-spinning-loop.json" << 3 << 32 << "tasks[0].behavior"
+                                       << "would spin forever";
+        QTest::newRow("lazy on 6.12") << "14-lazy-on-612.json" << 2 << 14 << "machine"
+                                      << "accepted on 6.12: none, voluntary, full";
+        QTest::newRow("unknown feature")
+            << "15-unknown-feature.json" << 2 << 30 << "machine.features.PREEMPT_SHORTER"
+            << "unknown feature; accepted: PLACE_LAG";
+        QTest::newRow("change target") << "16-change-unknown-task.json" << 5 << 38 << "changes[0].task"
+                                       << "no task or program named 'b'";
+        QTest::newRow("two ops") << "17-two-ops-in-one.json" << 3 << 34 << "tasks[0].behavior[0]"
+                                 << "found both 'run' and 'sleep'";
+        QTest::newRow("cpu range") << "18-cpu-out-of-range.json" << 3 << 32 << "tasks[0].cpus[1]"
+                                   << "3 is out of range; accepted: 0 to 1";
+        QTest::newRow("distribution")
+            << "19-unknown-distribution.json" << 3 << 52 << "tasks[0].behavior[0].run.dist"
+            << "accepted: fixed, uniform, exponential, normal, lognormal, empirical";
+        QTest::newRow("quantiles order")
+            << "23-empirical-decreasing.json" << 3 << 93 << "tasks[0].behavior[0].run.quantiles[2]"
+            << "quantiles must not decrease";
+        QTest::newRow("one quantile")
+            << "24-empirical-one-value.json" << 3 << 78 << "tasks[0].behavior[0].run.quantiles"
+            << "give 2 to 1001 values";
+        QTest::newRow("cycle next length")
+            << "25-cycle-next-length.json" << 3 << 87 << "tasks[0].behavior[0].cycle[0].next"
+            << "give the probability of each class (1)";
+        QTest::newRow("cycle next sum")
+            << "26-cycle-next-sum.json" << 3 << 87 << "tasks[0].behavior[0].cycle[0].next"
+            << "add up to 0.9; they must add up to 1";
+        QTest::newRow("cycle no sleep")
+            << "27-cycle-no-sleep.json" << 3 << 47 << "tasks[0].behavior[0].cycle[0]"
+            << "a cycle class needs \"sleep\"";
+        QTest::newRow("no tasks") << "20-no-tasks.json" << 2 << 12 << "tasks"
+                                  << "the task list is empty";
+        QTest::newRow("duplicate key") << "21-duplicate-key.json" << 3 << 20 << ""
+                                       << "field 'comm' appears twice";
+        QTest::newRow("comm length") << "22-comm-too-long.json" << 3 << 15 << "tasks[0].comm"
+                                     << "1 to 15 characters";
     }
     void malformedFileGivesPreciseError() {
         QFETCH(QString, file);

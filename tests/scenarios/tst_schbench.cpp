@@ -16,8 +16,10 @@ struct Run {
     Engine e;
 };
 Run runSchbench(const std::string& args, int cpus, const std::string& preempt = "full") {
-    scen::Scenario s = scenarioFrom(R"J({"duration": "4s", "machine": {"cpus": )J" + std::to_string(cpus) + R"J(, "hz": 250, "kernel": "6.18",
-        "preempt": ")J" + preempt + R"J("}, "tasks": [ {"workload": "schbench", "args": ")J" + args + R"J("} ]})J");
+    scen::Scenario s = scenarioFrom(R"J({"duration": "4s", "machine": {"cpus": )J" + std::to_string(cpus) +
+                                    R"J(, "hz": 250, "kernel": "6.18",
+        "preempt": ")J" + preempt + R"J("}, "tasks": [ {"workload": "schbench", "args": ")J" +
+                                    args + R"J("} ]})J");
     Engine e = scen::instantiate(s, 1, TraceOptions{false});
     e.runUntil(s.duration);
     e.finish();
@@ -27,7 +29,7 @@ Run runSchbench(const std::string& args, int cpus, const std::string& preempt = 
 
 class TestSchbench : public QObject {
     Q_OBJECT
-private slots:
+  private slots:
     // Every loop of a worker is one wake-up sample and one request; a request lasts at least
     // the usleep plus the passes of work.
     void oneWakeupSampleAndOneRequestPerLoop() {
@@ -45,7 +47,8 @@ private slots:
             if (requests == 0) continue;
             ++workers;
             // The loop records the wake-up before the request and the request at the next post.
-            QVERIFY2(t.latCount == requests || t.latCount == requests + 1, qPrintable(QString("%1 vs %2").arg(t.latCount).arg(requests)));
+            QVERIFY2(t.latCount == requests || t.latCount == requests + 1,
+                     qPrintable(QString("%1 vs %2").arg(t.latCount).arg(requests)));
             // 64 KB: d = 52, 52^3 * 0.5 ns = 70 us per pass; 4 passes + 200 us of sleep.
             QVERIFY2(minBin >= 200 + 4 * 70, qPrintable(QString::number(minBin)));
             QVERIFY(requests > 300); // ~0.5 ms per request for 3 s
@@ -70,28 +73,41 @@ private slots:
         const std::string out = scen::workloadReport(r.s.workloads.at(0), r.e);
         std::istringstream in(out);
         std::vector<std::string> lines;
-        for (std::string l; std::getline(in, l);) lines.push_back(l);
-        QCOMPARE(lines.size(), size_t(3 * 6 - 1 + 2)); // two 4-percentile blocks, the 3-percentile RPS block, rps, delay
-        QVERIFY(std::regex_match(lines[0], std::regex(R"(Wakeup Latencies percentiles \(usec\) runtime 4 \(s\) \(\d+ total samples\))")));
+        for (std::string l; std::getline(in, l);)
+            lines.push_back(l);
+        QCOMPARE(lines.size(),
+                 size_t(3 * 6 - 1 + 2)); // two 4-percentile blocks, the 3-percentile RPS block, rps, delay
+        QVERIFY(std::regex_match(
+            lines[0],
+            std::regex(R"(Wakeup Latencies percentiles \(usec\) runtime 4 \(s\) \(\d+ total samples\))")));
         QVERIFY(std::regex_match(lines[1], std::regex("\t  50\\.0th: \\d+ +\\(\\d+ samples\\)")));
         QVERIFY(std::regex_match(lines[3], std::regex("\t\\* 99\\.0th: \\d+ +\\(\\d+ samples\\)")));
         QVERIFY(std::regex_match(lines[4], std::regex("\t  99\\.9th: \\d+ +\\(\\d+ samples\\)")));
         QVERIFY(std::regex_match(lines[5], std::regex("\t  min=\\d+, max=\\d+")));
-        QVERIFY(std::regex_match(lines[6], std::regex(R"(Request Latencies percentiles \(usec\) runtime 4 \(s\) \(\d+ total samples\))")));
-        QVERIFY(std::regex_match(lines[12], std::regex(R"(RPS percentiles \(requests\) runtime 4 \(s\) \(4 total samples\))")));
+        QVERIFY(std::regex_match(
+            lines[6],
+            std::regex(R"(Request Latencies percentiles \(usec\) runtime 4 \(s\) \(\d+ total samples\))")));
+        QVERIFY(std::regex_match(
+            lines[12], std::regex(R"(RPS percentiles \(requests\) runtime 4 \(s\) \(4 total samples\))")));
         QVERIFY(std::regex_match(lines[14], std::regex("\t\\* 50\\.0th: \\d+ +\\(\\d+ samples\\)")));
         QVERIFY(std::regex_match(lines[17], std::regex(R"(average rps: \d+\.\d\d)")));
-        QVERIFY(std::regex_match(lines[18], std::regex(R"(sched delay: message \d+ \(usec\) worker \d+ \(usec\))")));
+        QVERIFY(std::regex_match(lines[18],
+                                 std::regex(R"(sched delay: message \d+ \(usec\) worker \d+ \(usec\))")));
     }
 
     void badArguments_data() {
         QTest::addColumn<QString>("args");
         QTest::addColumn<QString>("needle");
-        QTest::newRow("value missing") << "-m" << "-m: needs a value";
-        QTest::newRow("zero threads") << "-t 0" << "-t: '0' is not a worker count; accepted: 1 to 4096";
-        QTest::newRow("runtime word") << "-r long" << "-r: 'long' is not a runtime in seconds";
-        QTest::newRow("auto rps") << "-A 50" << "-A is not modelled";
-        QTest::newRow("unknown") << "--turbo" << "unsupported schbench option '--turbo'";
+        QTest::newRow("value missing") << "-m"
+                                       << "-m: needs a value";
+        QTest::newRow("zero threads") << "-t 0"
+                                      << "-t: '0' is not a worker count; accepted: 1 to 4096";
+        QTest::newRow("runtime word") << "-r long"
+                                      << "-r: 'long' is not a runtime in seconds";
+        QTest::newRow("auto rps") << "-A 50"
+                                  << "-A is not modelled";
+        QTest::newRow("unknown") << "--turbo"
+                                 << "unsupported schbench option '--turbo'";
     }
     void badArguments() {
         QFETCH(QString, args);

@@ -3,8 +3,8 @@
 // their arguments as the tools do (and say precisely what is wrong), behave as the tools' sources
 // do (loop counts, one voluntary switch per loop, timer periods, the latency definition)
 // and print their output in the tools' own layout.
-#include "tests/test_support.h"
 #include "scenarios/workload.h"
+#include "tests/test_support.h"
 
 #include <QRegularExpression>
 
@@ -12,38 +12,45 @@ using namespace sched;
 using namespace scen;
 
 namespace {
-Scenario withWorkload(const std::string& tool, const std::string& args, int cpus = 2, const std::string& preempt = "none") {
-    return scenarioFrom(R"J({"duration": "3s", "machine": {"cpus": )J" + std::to_string(cpus) + R"J(, "hz": 250, "preempt": ")J" + preempt +
-                        R"J("}, "tasks": [{"workload": ")J" + tool + R"J(", "args": ")J" + args + R"J("}]})J");
+Scenario withWorkload(const std::string& tool, const std::string& args, int cpus = 2,
+                      const std::string& preempt = "none") {
+    return scenarioFrom(R"J({"duration": "3s", "machine": {"cpus": )J" + std::to_string(cpus) +
+                        R"J(, "hz": 250, "preempt": ")J" + preempt + R"J("}, "tasks": [{"workload": ")J" +
+                        tool + R"J(", "args": ")J" + args + R"J("}]})J");
 }
 std::string parseError(const std::string& tool, const std::string& args) {
     Scenario s;
     ScenarioError e;
-    const std::string json = R"J({"machine": {"cpus": 2}, "tasks": [{"workload": ")J" + tool + R"J(", "args": ")J" + args + R"J("}]})J";
+    const std::string json = R"J({"machine": {"cpus": 2}, "tasks": [{"workload": ")J" + tool +
+                             R"J(", "args": ")J" + args + R"J("}]})J";
     if (parseScenario(json, "w.json", s, e)) return {};
     return e.text();
 }
 std::vector<std::string> lines(const std::string& text) {
     std::vector<std::string> out;
     size_t p = 0;
-    for (size_t n; (n = text.find('\n', p)) != std::string::npos; p = n + 1) out.push_back(text.substr(p, n - p));
+    for (size_t n; (n = text.find('\n', p)) != std::string::npos; p = n + 1)
+        out.push_back(text.substr(p, n - p));
     return out;
 }
 } // namespace
 
 class TestWorkloads : public QObject {
     Q_OBJECT
-private slots:
+  private slots:
     void massiveIntrArgumentsAreCheckedAsTheToolTakesThem() {
         QVERIFY(parseError("massive_intr", "8 10").empty());
         QVERIFY(parseError("massive_intr", "8 10 8 1").empty());
         QVERIFY(parseError("massive_intr", "8").find("NPROC RUNTIME [RUN_MS SLEEP_MS]") != std::string::npos);
-        QVERIFY(parseError("massive_intr", "0 10").find("NPROC: '0' is not a process count; accepted: 1 to 1024") != std::string::npos);
+        QVERIFY(parseError("massive_intr", "0 10")
+                    .find("NPROC: '0' is not a process count; accepted: 1 to 1024") != std::string::npos);
         QVERIFY(parseError("massive_intr", "8 ten").find("RUNTIME") != std::string::npos);
         QVERIFY(parseError("massive_intr", "8 10 x 1").find("RUN_MS") != std::string::npos);
         const std::string e = parseError("massive_intr", "8 10 8");
         QVERIFY2(e.find("w.json:1:") == 0 && e.find("tasks[0].args") != std::string::npos, e.c_str());
-        QVERIFY(parseError("hackbenchx", "").find("unknown workload 'hackbenchx'; accepted: massive_intr, cyclictest, messaging, hackbench") != std::string::npos);
+        QVERIFY(parseError("hackbenchx", "")
+                    .find("unknown workload 'hackbenchx'; accepted: massive_intr, cyclictest, messaging, "
+                          "hackbench") != std::string::npos);
     }
 
     // Alone on a CPU a worker loops {8 ms work, 1 ms sleep (+50 us timer slack)}: about 111 loops
@@ -61,7 +68,9 @@ private slots:
         QCOMPARE(e.tasks()[size_t(w)].state, TaskState::Dead);
         const auto out = lines(workloadReport(s.workloads[0], e));
         QCOMPARE(out.size(), size_t(1));
-        QVERIFY(QRegularExpression("^\\d{6}\\t\\d{8}$").match(QString::fromStdString(out[0])).hasMatch()); // "%06d\t%08d"
+        QVERIFY(QRegularExpression("^\\d{6}\\t\\d{8}$")
+                    .match(QString::fromStdString(out[0]))
+                    .hasMatch()); // "%06d\t%08d"
         QCOMPARE(std::stoll(out[0].substr(7)), loops);
     }
 
@@ -76,7 +85,8 @@ private slots:
             lo = std::min(lo, std::stoll(l.substr(7)));
             hi = std::max(hi, std::stoll(l.substr(7)));
         }
-        QVERIFY2(lo > 60 && hi - lo <= hi / 20, qPrintable(QString("%1..%2").arg(lo).arg(hi))); // 8 workers on 2 CPUs: ~70 each
+        QVERIFY2(lo > 60 && hi - lo <= hi / 20,
+                 qPrintable(QString("%1..%2").arg(lo).arg(hi))); // 8 workers on 2 CPUs: ~70 each
     }
 
     void cyclictestOptionsAreCheckedAsTheToolTakesThem() {
@@ -94,8 +104,10 @@ private slots:
         QVERIFY(parseCyclictest({"-S", "-h", "200"}, 4, a).empty());
         QVERIFY(a.smp && a.threads == 4 && a.distance == 0); // -h forces -d 0
         QVERIFY(parseCyclictest({"-S", "-t", "2"}, 4, a).find("leave out -t") != std::string::npos);
-        QVERIFY(parseCyclictest({"-i", "5"}, 4, a).find("-i: '5' is not an interval in us; accepted: 10 to 10000000") != std::string::npos);
-        QVERIFY(parseCyclictest({"--foo"}, 4, a).find("unsupported cyclictest option '--foo'") != std::string::npos);
+        QVERIFY(parseCyclictest({"-i", "5"}, 4, a)
+                    .find("-i: '5' is not an interval in us; accepted: 10 to 10000000") != std::string::npos);
+        QVERIFY(parseCyclictest({"--foo"}, 4, a).find("unsupported cyclictest option '--foo'") !=
+                std::string::npos);
         QVERIFY(parseCyclictest({"-D", "3x"}, 4, a).find("-D") != std::string::npos);
     }
 
@@ -119,8 +131,10 @@ private slots:
         }
         QCOMPARE(w0.size(), size_t(101)); // 100 timer wakeups + the start
         QCOMPARE(w1.size(), size_t(101));
-        for (size_t k = 2; k < w0.size(); ++k) QCOMPARE(w0[k] - w0[k - 1], kNsPerMs);
-        for (size_t k = 2; k < w1.size(); ++k) QCOMPARE(w1[k] - w1[k - 1], 1500 * kNsPerUs);
+        for (size_t k = 2; k < w0.size(); ++k)
+            QCOMPARE(w0[k] - w0[k - 1], kNsPerMs);
+        for (size_t k = 2; k < w1.size(); ++k)
+            QCOMPARE(w1[k] - w1[k - 1], 1500 * kNsPerUs);
         const auto out = lines(workloadReport(s.workloads[0], e));
         QVERIFY(out[0].find("I:1000 C:    100") != std::string::npos);
         QVERIFY(out[1].find("I:1500 C:    100") != std::string::npos);
@@ -150,7 +164,8 @@ private slots:
         Engine e = instantiate(s, 1);
         e.runUntil(kNsPerSec);
         const std::string ours = lines(workloadReport(s.workloads[0], e))[0];
-        const std::string real = "T: 0 ( 9136) P: 0 I:1000 C: 299848 Min:      5 Act:   11 Avg:   11 Max:   21205";
+        const std::string real =
+            "T: 0 ( 9136) P: 0 I:1000 C: 299848 Min:      5 Act:   11 Avg:   11 Max:   21205";
         for (const char* label : {"T:", "(", "P:", "I:", "C:", "Min:", "Act:", "Avg:", "Max:"})
             QCOMPARE(ours.find(label), real.find(label));
         QCOMPARE(ours.size(), real.size());
@@ -160,12 +175,18 @@ private slots:
         MessagingArgs a;
         QVERIFY(parseMessaging({"-g", "20", "-t", "-l", "5000"}, true, a).empty());
         QVERIFY(a.threads && a.groups == 20 && a.loops == 5000 && a.fds == 20 && !a.pipe);
-        QVERIFY(parseMessaging({"-g", "4", "-l", "2000", "-T", "-f", "10", "-s", "200", "-p"}, false, a).empty());
+        QVERIFY(
+            parseMessaging({"-g", "4", "-l", "2000", "-T", "-f", "10", "-s", "200", "-p"}, false, a).empty());
         QVERIFY(a.threads && a.fds == 10 && a.datasize == 200 && a.pipe);
-        QVERIFY(parseMessaging({"-T"}, true, a).find("unsupported messaging option '-T'; accepted: -g N, -l N, -t, -p") != std::string::npos);
-        QVERIFY(parseMessaging({"-g", "0"}, false, a).find("-g: '0' is not a group count; accepted: 1 to 1000") != std::string::npos);
+        QVERIFY(parseMessaging({"-T"}, true, a)
+                    .find("unsupported messaging option '-T'; accepted: -g N, -l N, -t, -p") !=
+                std::string::npos);
+        QVERIFY(
+            parseMessaging({"-g", "0"}, false, a).find("-g: '0' is not a group count; accepted: 1 to 1000") !=
+            std::string::npos);
         QVERIFY(parseMessaging({"-l"}, false, a).find("-l: needs a value") != std::string::npos);
-        QVERIFY(parseMessaging({"-g", "1000", "-f", "1000"}, false, a).find("more than 100000 tasks") != std::string::npos);
+        QVERIFY(parseMessaging({"-g", "1000", "-f", "1000"}, false, a).find("more than 100000 tasks") !=
+                std::string::npos);
     }
 
     // Every sender writes loops rounds of one message to each receiver of its group; every
@@ -190,7 +211,9 @@ private slots:
         QCOMPARE(senders, 10);
         QCOMPARE(receivers, 10);
         const auto out = lines(workloadReport(s.workloads[0], e));
-        QCOMPARE(out[0], std::string("Running in threaded mode with 2 groups using 10 file descriptors each (== 20 tasks)"));
+        QCOMPARE(out[0],
+                 std::string(
+                     "Running in threaded mode with 2 groups using 10 file descriptors each (== 20 tasks)"));
         QCOMPARE(out[1], std::string("Each sender will pass 30 messages of 100 bytes"));
         QVERIFY(QRegularExpression("^Time: \\d+\\.\\d{3}$").match(QString::fromStdString(out[2])).hasMatch());
     }
@@ -203,8 +226,11 @@ private slots:
         QCOMPARE(out[0], std::string("# Running 'sched/messaging' benchmark:"));
         QCOMPARE(out[1], std::string("# 20 sender and receiver processes per group"));
         QCOMPARE(out[2], std::string("# 1 groups == 40 processes run"));
-        QVERIFY(QRegularExpression("^     Total time: \\d+\\.\\d{3} \\[sec\\]$").match(QString::fromStdString(out[4])).hasMatch());
-        for (const Task& t : e.tasks()) QCOMPARE(t.comm, std::string("sched-messaging"));
+        QVERIFY(QRegularExpression("^     Total time: \\d+\\.\\d{3} \\[sec\\]$")
+                    .match(QString::fromStdString(out[4]))
+                    .hasMatch());
+        for (const Task& t : e.tasks())
+            QCOMPARE(t.comm, std::string("sched-messaging"));
     }
 
     void workloadTasksTakeTheEntrysSliceAndInheritItWhenForked() {

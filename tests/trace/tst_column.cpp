@@ -15,15 +15,18 @@ namespace {
 constexpr size_t kHuge = size_t(2) << 20;
 
 template <class T> bool onHugePath(const TraceColumn<T>& v) {
-    return v.capacity() * sizeof(T) >= columnStorage::kHugeFrom && reinterpret_cast<uintptr_t>(v.data()) % kHuge == 0;
+    return v.capacity() * sizeof(T) >= columnStorage::kHugeFrom &&
+           reinterpret_cast<uintptr_t>(v.data()) % kHuge == 0;
 }
 
-template <class T> T valueAt(size_t i) { return T(i * 2654435761u); }
+template <class T> T valueAt(size_t i) {
+    return T(i * 2654435761u);
+}
 } // namespace
 
 class TestTraceColumn : public QObject {
     Q_OBJECT
-private slots:
+  private slots:
     void growsAcrossTheHugePageThresholdKeepingEveryValue() {
         TraceColumn<int64_t> times;
         TraceColumn<uint8_t> bytes;
@@ -45,7 +48,8 @@ private slots:
     void copiesMovesAndShrinksLikeAVector() {
         TraceColumn<uint32_t> a;
         const size_t n = 2 * kHuge / sizeof(uint32_t) + 1000;
-        for (size_t i = 0; i < n; ++i) a.push_back(valueAt<uint32_t>(i));
+        for (size_t i = 0; i < n; ++i)
+            a.push_back(valueAt<uint32_t>(i));
         const TraceColumn<uint32_t> copy = a;
         QVERIFY(copy == a);
         QVERIFY(copy.data() != a.data());
@@ -76,21 +80,26 @@ private slots:
         }
         QVERIFY(growths >= 3);
         for (size_t i = 0; i < a.size(); ++i)
-            if (a[i] != valueAt<int64_t>(i) || b[i] != valueAt<int64_t>(i + 1)) QFAIL(qPrintable(QStringLiteral("value %1 lost").arg(i)));
+            if (a[i] != valueAt<int64_t>(i) || b[i] != valueAt<int64_t>(i + 1))
+                QFAIL(qPrintable(QStringLiteral("value %1 lost").arg(i)));
     }
     void pushingItsOwnValueWhileGrowingCopiesItFirst() {
         TraceColumn<int64_t> v;
         v.push_back(42);
-        while (v.size() < v.capacity()) v.push_back(1);
-        for (int k = 0; k < 18; ++k) { // full each time: push_back grows the buffer that holds v[0] (to 32 MiB)
+        while (v.size() < v.capacity())
+            v.push_back(1);
+        for (int k = 0; k < 18;
+             ++k) { // full each time: push_back grows the buffer that holds v[0] (to 32 MiB)
             v.push_back(v[0]);
             QCOMPARE(v.back(), int64_t(42));
-            while (v.size() < v.capacity()) v.push_back(1);
+            while (v.size() < v.capacity())
+                v.push_back(1);
         }
     }
     void resizeFillsOnlyTheNewValues() {
         TraceColumn<uint16_t> v;
-        for (uint16_t i = 0; i < 10; ++i) v.push_back(i);
+        for (uint16_t i = 0; i < 10; ++i)
+            v.push_back(i);
         v.resize(4);
         v.resize(8, 0xbeef);
         QCOMPARE(v.size(), size_t(8));

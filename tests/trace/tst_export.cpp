@@ -5,10 +5,10 @@
 // description, and read back through the real `trace-cmd report`.
 #include "tests/test_support.h"
 
-#include "trace/trace_dat.h"
-#include "trace/ftrace_text.h"
 #include "trace/file.h"
+#include "trace/ftrace_text.h"
 #include "trace/import.h"
+#include "trace/trace_dat.h"
 
 #include <QStandardPaths>
 #include <QTemporaryDir>
@@ -27,7 +27,8 @@ std::string exportText(const Trace& t, Time offset) {
     std::string out;
     FtraceExportOptions o;
     o.offset = offset;
-    writeFtraceText(t, [&](std::string_view s) { out += s; }, o);
+    writeFtraceText(
+        t, [&](std::string_view s) { out += s; }, o);
     return out;
 }
 
@@ -39,7 +40,8 @@ Engine richRun() {
         "tasks": [ {"workload": "hackbench", "args": "-g 1 -l 50 -f 4 -T"},
                    {"comm": "hog", "count": 3, "behavior": [ {"repeat": 40, "body": [ {"run": "3ms"}, {"sleep": "1ms"} ]} ]},
                    {"comm": "tick er", "behavior": [ {"repeat": "forever", "body": [ {"timer": "2ms"}, {"run": "50us", "mode": "kernel"} ]} ]} ],
-        "changes": [ {"at": "100ms", "preempt": "full"} ]})J", 3);
+        "changes": [ {"at": "100ms", "preempt": "full"} ]})J",
+                          3);
     e.runUntil(300 * kNsPerMs);
     e.finish();
     return e;
@@ -59,10 +61,10 @@ std::vector<std::string> keysOf(const std::string& line) {
     static const std::regex key(R"(([a-z_]+)=)");
     const size_t colon = line.find(": ", line.find("]"));
     const std::string payload = line.substr(line.find(": ", colon + 2) + 2);
-    for (std::sregex_iterator it(payload.begin(), payload.end(), key), end; it != end; ++it) keys.push_back((*it)[1]);
+    for (std::sregex_iterator it(payload.begin(), payload.end(), key), end; it != end; ++it)
+        keys.push_back((*it)[1]);
     return keys;
 }
-
 
 // A reader of trace-cmd.dat.v6(5) written from the man page, independent of the writer: the
 // header sections in order, then every CPU's ring-buffer pages record by record.
@@ -80,7 +82,8 @@ DatFile readDat(const std::string& d) {
     const auto need = [&](size_t n) { return at + n <= d.size(); };
     const auto u = [&](int bytes) {
         uint64_t v = 0;
-        for (int i = 0; i < bytes; ++i) v |= uint64_t(uint8_t(d[at + size_t(i)])) << (8 * i);
+        for (int i = 0; i < bytes; ++i)
+            v |= uint64_t(uint8_t(d[at + size_t(i)])) << (8 * i);
         at += size_t(bytes);
         return v;
     };
@@ -92,7 +95,8 @@ DatFile readDat(const std::string& d) {
     };
     const auto formatId = [&](const std::string& fmt, const std::string& system) {
         std::smatch m;
-        if (std::regex_search(fmt, m, std::regex("name: (\\S+)\nID: (\\d+)\n"))) f.ids[system + "/" + m[1].str()] = uint16_t(std::stoi(m[2]));
+        if (std::regex_search(fmt, m, std::regex("name: (\\S+)\nID: (\\d+)\n")))
+            f.ids[system + "/" + m[1].str()] = uint16_t(std::stoi(m[2]));
     };
     if (d.compare(0, 10, std::string("\x17\x08\x44tracing", 10)) != 0) return f.error = "magic", f;
     at = 10;
@@ -132,7 +136,8 @@ DatFile readDat(const std::string& d) {
     for (uint32_t c = 0; c < f.cpus; ++c) {
         const auto [off, size] = where[c];
         if (size == 0) continue;
-        if (off % 4096 != 0 || size % 4096 != 0 || off + size > d.size()) return f.error = "cpu data placement", f;
+        if (off % 4096 != 0 || size % 4096 != 0 || off + size > d.size())
+            return f.error = "cpu data placement", f;
         for (uint64_t page = off; page < off + size; page += 4096) {
             at = size_t(page);
             uint64_t ts = u(8);
@@ -187,7 +192,7 @@ Trace oneTaskTrace(const std::vector<Time>& times) {
 
 class TestTraceExport : public QObject {
     Q_OBJECT
-private slots:
+  private slots:
     void roundTripGivesTheSameSlicesAndMetrics() {
         const Engine e = richRun();
         const Trace& sim = e.trace();
@@ -203,7 +208,8 @@ private slots:
         QCOMPARE(back.markers.size(), sim.markers.size());
         // Slices: the same, at the text's microsecond resolution, per task and CPU.
         const auto us = [&](Time t) { return (t + offset + 500) / kNsPerUs; }; // ns2usecs() rounds
-        std::map<std::tuple<int32_t, int, Time>, std::pair<Time, int>> want; // (pid, cpu, start us) -> (end us, class)
+        std::map<std::tuple<int32_t, int, Time>, std::pair<Time, int>>
+            want; // (pid, cpu, start us) -> (end us, class)
         const auto cls = [](uint8_t p) {
             if (p == kStillRunning) return 0;
             if (p == uint8_t(SwitchPoint::Block)) return 1;
@@ -211,12 +217,14 @@ private slots:
             return isPreemptMode(SwitchPoint(p)) ? 3 : 4;
         };
         for (size_t i = 0; i < sim.slices.size(); ++i)
-            want[{sim.tasks[size_t(sim.slices.task[i])].pid, sim.slices.cpu[i], us(sim.slices.start[i])}] = {us(sim.slices.end[i]), cls(sim.slices.endPoint[i])};
+            want[{sim.tasks[size_t(sim.slices.task[i])].pid, sim.slices.cpu[i], us(sim.slices.start[i])}] = {
+                us(sim.slices.end[i]), cls(sim.slices.endPoint[i])};
         QCOMPARE(back.slices.size(), sim.slices.size());
         const Time first = rep.first / kNsPerUs;
         int compared = 0;
         for (size_t i = 0; i < back.slices.size(); ++i) {
-            const auto it = want.find({back.tasks[size_t(back.slices.task[i])].pid, back.slices.cpu[i], first + back.slices.start[i] / kNsPerUs});
+            const auto it = want.find({back.tasks[size_t(back.slices.task[i])].pid, back.slices.cpu[i],
+                                       first + back.slices.start[i] / kNsPerUs});
             QVERIFY2(it != want.end(), qPrintable(QString("slice %1 not in the run").arg(i)));
             QCOMPARE(first + back.slices.end[i] / kNsPerUs, it->second.first);
             if (it->second.second != 0) QCOMPARE(cls(back.slices.endPoint[i]), it->second.second);
@@ -236,7 +244,9 @@ private slots:
         }
         QCOMPARE(back.wakeups.size(), sim.wakeups.size());
         // Timer wakeups are written in hardirq context (d.h2.), so they come back without a waker.
-        const auto fromIrq = [](const Trace& t) { return std::count(t.wakeups.waker.begin(), t.wakeups.waker.end(), kNoTask); };
+        const auto fromIrq = [](const Trace& t) {
+            return std::count(t.wakeups.waker.begin(), t.wakeups.waker.end(), kNoTask);
+        };
         QVERIFY(fromIrq(sim) > 50);
         QCOMPARE(fromIrq(back), fromIrq(sim));
         QCOMPARE(back.migrations.size(), sim.migrations.size());
@@ -263,10 +273,14 @@ private slots:
         TraceImporter unused;
         std::string real;
         {
-            FILE* f = popen(("xz -dc '" + std::string(SCHEDSCOPE_TEST_DATA) + "/traces/massive_intr-8x8ms-1ms.trace.xz'").c_str(), "r");
+            FILE* f = popen(
+                ("xz -dc '" + std::string(SCHEDSCOPE_TEST_DATA) + "/traces/massive_intr-8x8ms-1ms.trace.xz'")
+                    .c_str(),
+                "r");
             QVERIFY(f);
             char buf[65536];
-            for (size_t n; (n = fread(buf, 1, sizeof buf, f)) > 0;) real.append(buf, n);
+            for (size_t n; (n = fread(buf, 1, sizeof buf, f)) > 0;)
+                real.append(buf, n);
             pclose(f);
         }
         const Engine e = richRun();
@@ -278,18 +292,21 @@ private slots:
             std::getline(ri, a);
             std::getline(oi, b);
             if (i == 2) {
-                QVERIFY(std::regex_match(b, std::regex(R"(# entries-in-buffer/entries-written: (\d+)/\1   #P:2)")));
+                QVERIFY(std::regex_match(
+                    b, std::regex(R"(# entries-in-buffer/entries-written: (\d+)/\1   #P:2)")));
                 continue;
             }
             QCOMPARE(b, a);
         }
-        const std::regex prefix(R"(^ *\S[^\[]*-\d+ +\[\d{3}\] [.dDb][.NnpBbLl][.ZzHhs][.0-9a-f][.0-9] +\d+\.\d{6}: ([a-z_]+): )");
-        const std::map<std::string, std::regex> value = {
-            {"prev_state", std::regex("(R\\+?|S|D|X|Z|I)")}, {"target_cpu", std::regex(R"(\d{3})")},
-            {"prio", std::regex(R"(-?\d+)")},                 {"pid", std::regex(R"(\d+)")}};
+        const std::regex prefix(
+            R"(^ *\S[^\[]*-\d+ +\[\d{3}\] [.dDb][.NnpBbLl][.ZzHhs][.0-9a-f][.0-9] +\d+\.\d{6}: ([a-z_]+): )");
+        const std::map<std::string, std::regex> value = {{"prev_state", std::regex("(R\\+?|S|D|X|Z|I)")},
+                                                         {"target_cpu", std::regex(R"(\d{3})")},
+                                                         {"prio", std::regex(R"(-?\d+)")},
+                                                         {"pid", std::regex(R"(\d+)")}};
         int kinds = 0;
-        for (const char* event : {"sched_switch", "sched_waking", "sched_wakeup", "sched_wakeup_new", "sched_migrate_task",
-                                  "sched_process_fork", "sched_process_exit"}) {
+        for (const char* event : {"sched_switch", "sched_waking", "sched_wakeup", "sched_wakeup_new",
+                                  "sched_migrate_task", "sched_process_fork", "sched_process_exit"}) {
             const auto r = linesOf(real, event, 1), o = linesOf(ours, event, 50);
             QVERIFY2(!r.empty() && !o.empty(), event);
             ++kinds;
@@ -304,7 +321,8 @@ private slots:
                     const std::regex kv("(^|[ :])" + key + "=(\\S+)");
                     std::smatch v;
                     const std::string payload = line.substr(line.find(std::string(event) + ": "));
-                    if (std::regex_search(payload, v, kv)) QVERIFY2(std::regex_match(v[2].str(), re), line.c_str());
+                    if (std::regex_search(payload, v, kv))
+                        QVERIFY2(std::regex_match(v[2].str(), re), line.c_str());
                 }
             }
         }
@@ -323,7 +341,8 @@ private slots:
         const Engine e = richRun();
         const std::string text = exportText(e.trace(), 100 * kNsPerSec);
         QVERIFY(text.find("# tracer") < 20);
-        const std::regex line(R"(^(.+)-(\d+)\s+(?:\(\s*(?:\d+|-+)\)\s*)?\[(\d+)\][^\[]*?\s(\d+\.\d+):\s+([^\s:]+):(.*)$)");
+        const std::regex line(
+            R"(^(.+)-(\d+)\s+(?:\(\s*(?:\d+|-+)\)\s*)?\[(\d+)\][^\[]*?\s(\d+\.\d+):\s+([^\s:]+):(.*)$)");
         const std::regex state(R"(R\+?|[SDTtXZxKWPN|]+\+?)");
         std::istringstream in(text);
         std::map<std::string, int64_t> events;
@@ -337,15 +356,20 @@ private slots:
             std::map<std::string, std::string> arg;
             std::istringstream payload(m[6].str());
             for (std::string tok; payload >> tok;)
-                if (const size_t eq = tok.find('='); eq != std::string::npos) arg[tok.substr(0, eq)] = tok.substr(eq + 1);
-            const auto integer = [&](const char* k) { return std::regex_match(arg[k], std::regex(R"(-?\d+)")); };
+                if (const size_t eq = tok.find('='); eq != std::string::npos)
+                    arg[tok.substr(0, eq)] = tok.substr(eq + 1);
+            const auto integer = [&](const char* k) {
+                return std::regex_match(arg[k], std::regex(R"(-?\d+)"));
+            };
             if (event == "sched_switch") {
-                for (const char* k : {"prev_pid", "prev_prio", "next_pid", "next_prio"}) QVERIFY2(integer(k), l.c_str());
+                for (const char* k : {"prev_pid", "prev_prio", "next_pid", "next_prio"})
+                    QVERIFY2(integer(k), l.c_str());
                 QVERIFY2(std::regex_match(arg["prev_state"], state), l.c_str());
             }
             if (event == "sched_waking") QVERIFY2(integer("pid"), l.c_str());
         }
-        qInfo("%lld sched_switch, %lld sched_waking lines", (long long)events["sched_switch"], (long long)events["sched_waking"]);
+        qInfo("%lld sched_switch, %lld sched_waking lines", (long long)events["sched_switch"],
+              (long long)events["sched_waking"]);
         QVERIFY(events["sched_switch"] > 500);
         QVERIFY(events["sched_waking"] > 100);
     }
@@ -358,15 +382,18 @@ private slots:
         std::string dat;
         FtraceExportOptions o;
         o.offset = 100 * kNsPerSec;
-        const int64_t n = writeTraceDat(e.trace(), [&](std::string_view s) { dat += s; }, o);
+        const int64_t n = writeTraceDat(
+            e.trace(), [&](std::string_view s) { dat += s; }, o);
         const DatFile f = readDat(dat);
         QVERIFY2(f.error.empty(), f.error.c_str());
         QCOMPARE(f.cpus, uint32_t(2));
-        for (const char* ev : {"sched/sched_switch", "sched/sched_waking", "sched/sched_wakeup", "sched/sched_wakeup_new",
-                               "sched/sched_migrate_task", "sched/sched_process_fork", "sched/sched_process_exit", "ftrace/print"})
+        for (const char* ev : {"sched/sched_switch", "sched/sched_waking", "sched/sched_wakeup",
+                               "sched/sched_wakeup_new", "sched/sched_migrate_task",
+                               "sched/sched_process_fork", "sched/sched_process_exit", "ftrace/print"})
             QVERIFY2(f.ids.count(ev), ev);
         QCOMPARE(f.ids.at("ftrace/print"), uint16_t(5)); // TRACE_PRINT
-        for (const TraceTask& t : e.trace().tasks) QVERIFY(f.cmdlines.find(std::to_string(t.pid) + " " + t.comm + "\n") != std::string::npos);
+        for (const TraceTask& t : e.trace().tasks)
+            QVERIFY(f.cmdlines.find(std::to_string(t.pid) + " " + t.comm + "\n") != std::string::npos);
         int64_t records = 0, switches = 0, gaps = 0;
         for (const auto& cpu : f.records) {
             uint64_t last = 0;
@@ -390,7 +417,8 @@ private slots:
         }
         QCOMPARE(records, n);
         std::string text;
-        writeFtraceText(e.trace(), [&](std::string_view s) { text += s; }, o);
+        writeFtraceText(
+            e.trace(), [&](std::string_view s) { text += s; }, o);
         QCOMPARE(switches, int64_t(linesOf(text, "sched_switch", SIZE_MAX).size()));
         qInfo("%lld records, %lld gaps longer than a 27-bit delta", (long long)records, (long long)gaps);
     }
@@ -399,7 +427,8 @@ private slots:
     // importer, fed by it, gets back what the ftrace text gives: slices, wakeups, migrations,
     // markers, switch counts and perf sched latency.
     void traceDatReadsBackThroughTraceCmdReport() {
-        if (QStandardPaths::findExecutable("trace-cmd").isEmpty()) QSKIP("trace-cmd is not installed (Debian: apt-get install trace-cmd)");
+        if (QStandardPaths::findExecutable("trace-cmd").isEmpty())
+            QSKIP("trace-cmd is not installed (Debian: apt-get install trace-cmd)");
         const Engine e = richRun();
         QTemporaryDir dir;
         const std::string path = dir.filePath("run.dat").toStdString();
@@ -407,7 +436,8 @@ private slots:
             std::ofstream out(path, std::ios::binary);
             FtraceExportOptions o;
             o.offset = 100 * kNsPerSec;
-            writeTraceDat(e.trace(), [&](std::string_view s) { out.write(s.data(), std::streamsize(s.size())); }, o);
+            writeTraceDat(
+                e.trace(), [&](std::string_view s) { out.write(s.data(), std::streamsize(s.size())); }, o);
         }
         Trace back;
         ImportReport rep;
@@ -423,7 +453,8 @@ private slots:
         QCOMPARE(back.wakeups.size(), text.wakeups.size());
         QCOMPARE(back.migrations.size(), text.migrations.size());
         QCOMPARE(back.markers.size(), text.markers.size());
-        for (size_t i = 0; i < back.markers.size(); ++i) QCOMPARE(back.markers[i].text, text.markers[i].text);
+        for (size_t i = 0; i < back.markers.size(); ++i)
+            QCOMPARE(back.markers[i].text, text.markers[i].text);
         // The flags column comes through trace-cmd report -l: need-resched observations too.
         QVERIFY(back.flags.size() > 0);
         compareSwitchCounts(back, text);
@@ -448,14 +479,16 @@ private slots:
         QVERIFY2(f.error.empty(), f.error.c_str());
         QCOMPARE(f.records[0].size(), size_t(4));
         const std::vector<uint64_t> want = {1499, 2500, 5 * kNsPerSec + 7, 5 * kNsPerSec + 300'001};
-        for (size_t i = 0; i < 4; ++i) QCOMPARE(f.records[0][i].first, want[i]);
+        for (size_t i = 0; i < 4; ++i)
+            QCOMPARE(f.records[0][i].first, want[i]);
     }
 
     // ftrace prints microseconds rounded to nearest (ns2usecs() adds 500 ns before dividing).
     void timestampsRoundToTheNearestMicrosecond() {
         const Trace t = oneTaskTrace({1499, 2500});
         const std::string text = exportText(t, 100 * kNsPerSec);
-        QVERIFY2(text.find("100.000001: sched_switch: prev_comm=swapper/0") != std::string::npos, text.c_str());
+        QVERIFY2(text.find("100.000001: sched_switch: prev_comm=swapper/0") != std::string::npos,
+                 text.c_str());
         QVERIFY2(text.find("100.000003: sched_switch: prev_comm=a") != std::string::npos, text.c_str());
     }
 
@@ -467,10 +500,12 @@ private slots:
         t.cpus = 1;
         t.tasks.push_back({1000, 1000, "hog", 120, 0});
         t.tasks.push_back({1001, 1001, "sleeper", 120, 0});
-        t.slices.push(1000, 5000, 0, 0, uint8_t(SwitchPoint::ExitToUser), uint8_t(ReschedReason::WakeupPreempt));
+        t.slices.push(1000, 5000, 0, 0, uint8_t(SwitchPoint::ExitToUser),
+                      uint8_t(ReschedReason::WakeupPreempt));
         t.slices.push(5000, 9000, 1, 0, uint8_t(SwitchPoint::Block), kNoReason);
         t.wakeups.push(5000, kNoTask, 1, 0, 0, false); // from the hrtimer interrupt
-        t.flags.push(5000, 5000, 0, 0, uint8_t(ReschedBit::Eager), uint8_t(ReschedReason::WakeupPreempt), uint8_t(SwitchPoint::ExitToUser));
+        t.flags.push(5000, 5000, 0, 0, uint8_t(ReschedBit::Eager), uint8_t(ReschedReason::WakeupPreempt),
+                     uint8_t(SwitchPoint::ExitToUser));
         const std::string text = exportText(t, 100 * kNsPerSec);
         const auto lineWith = [&](const char* what) {
             const size_t at = text.find(what);
@@ -487,10 +522,12 @@ private slots:
         const Engine e = richRun();
         std::string all, part;
         FtraceExportOptions o;
-        const int64_t n = writeFtraceText(e.trace(), [&](std::string_view s) { all += s; }, o);
+        const int64_t n = writeFtraceText(
+            e.trace(), [&](std::string_view s) { all += s; }, o);
         o.from = 100 * kNsPerMs;
         o.to = 150 * kNsPerMs;
-        const int64_t k = writeFtraceText(e.trace(), [&](std::string_view s) { part += s; }, o);
+        const int64_t k = writeFtraceText(
+            e.trace(), [&](std::string_view s) { part += s; }, o);
         QVERIFY(k > 0 && k < n / 3);
         ImportReport rep;
         const Trace t = importTraceText(part, rep);

@@ -15,7 +15,9 @@ using namespace sched;
 
 namespace {
 
-std::string tracePath(const char* name) { return std::string(SCHEDSCOPE_TEST_DATA) + "/traces/" + name; }
+std::string tracePath(const char* name) {
+    return std::string(SCHEDSCOPE_TEST_DATA) + "/traces/" + name;
+}
 
 Trace load(const char* name, ImportReport& rep) {
     Trace t;
@@ -26,7 +28,8 @@ Trace load(const char* name, ImportReport& rep) {
 
 std::vector<char> byComm(const Trace& t, const std::string& comm) {
     std::vector<char> m(t.tasks.size(), 0);
-    for (size_t i = 0; i < t.tasks.size(); ++i) m[i] = t.tasks[i].comm == comm;
+    for (size_t i = 0; i < t.tasks.size(); ++i)
+        m[i] = t.tasks[i].comm == comm;
     return m;
 }
 
@@ -44,13 +47,14 @@ TaskId byPid(const Trace& t, int32_t pid) {
 }
 
 const char* kHeader = "# tracer: nop\n#\n# entries-in-buffer/entries-written: 10/10   #P:2\n#\n"
-                      "#           TASK-PID     CPU#  |||||  TIMESTAMP  FUNCTION\n#              | |         |   |||||     |         |\n";
+                      "#           TASK-PID     CPU#  |||||  TIMESTAMP  FUNCTION\n#              | |         "
+                      "|   |||||     |         |\n";
 
 } // namespace
 
 class TestTraceImport : public QObject {
     Q_OBJECT
-private slots:
+  private slots:
     // hackbench -g 4 -l 2000 -T: rusage 63,988 voluntary and 11,564 involuntary switches,
     // perf stat -e cs 75,551, 4,368 migrations (README). The trace holds every switch-out of the
     // hackbench threads, so the kernel's nvcsw/nivcsw follow from prev_state.
@@ -61,15 +65,16 @@ private slots:
         QCOMPARE(rep.malformed, int64_t(0));
         QCOMPARE(t.cpus, 2);
         const SwitchCounts c = countSwitchesOf(t, byComm(t, "hackbench"));
-        qInfo("hackbench vol %lld invol %lld total %lld migrations %lld", (long long)c.voluntary, (long long)c.involuntary,
-              (long long)c.total, (long long)c.migrations);
+        qInfo("hackbench vol %lld invol %lld total %lld migrations %lld", (long long)c.voluntary,
+              (long long)c.involuntary, (long long)c.total, (long long)c.migrations);
         // Exact but for one switch: the trace holds every switch-out of the threads.
         QVERIFY2(std::abs(c.voluntary - 63988) <= 1, qPrintable(QString::number(c.voluntary)));
         QCOMPARE(c.involuntary, int64_t(11564));
         QVERIFY2(std::abs(c.total - 75551) <= 1, qPrintable(QString::number(c.total)));
         // 4 groups x 40 threads + the main thread.
         int threads = 0;
-        for (const TraceTask& task : t.tasks) threads += task.comm == "hackbench";
+        for (const TraceTask& task : t.tasks)
+            threads += task.comm == "hackbench";
         QCOMPARE(threads, 161);
     }
 
@@ -89,7 +94,8 @@ private slots:
             one[i] = 1;
             const SwitchCounts c = countSwitchesOf(t, one);
             const double cpu = double(runtimeOf(t, TaskId(i))) / 1e9;
-            qInfo("worker %d: vol %lld invol %lld cpu %.3f s", t.tasks[i].pid, (long long)c.voluntary, (long long)c.involuntary, cpu);
+            qInfo("worker %d: vol %lld invol %lld cpu %.3f s", t.tasks[i].pid, (long long)c.voluntary,
+                  (long long)c.involuntary, cpu);
             QVERIFY(c.voluntary >= 300 && c.voluntary <= 312);
             QVERIFY(c.involuntary >= 520 && c.involuntary <= 582);
             QVERIFY(cpu >= 2.44 && cpu <= 2.51);
@@ -129,15 +135,24 @@ private slots:
     }
 
     void ftraceLinesBecomeSlicesWakeupsAndFlags() {
-        const std::string text = std::string(kHeader) +
-            "          <idle>-0       [000] dN.1.   100.000000: sched_waking: comm=worker pid=42 prio=120 target_cpu=000\n"
-            "          <idle>-0       [000] dN.1.   100.000001: sched_wakeup: comm=worker pid=42 prio=120 target_cpu=000\n"
-            "          <idle>-0       [000] d..2.   100.000010: sched_switch: prev_comm=swapper/0 prev_pid=0 prev_prio=120 prev_state=R ==> next_comm=worker next_pid=42 next_prio=120\n"
-            "          worker-42      [000] dL.1.   100.001000: sched_waking: comm=CPU 0/KVM pid=43 prio=110 target_cpu=000\n"
-            "          worker-42      [000] dL.2.   100.001002: sched_wakeup: comm=CPU 0/KVM pid=43 prio=110 target_cpu=000\n"
-            "          worker-42      [000] dB.2.   100.003000: sched_switch: prev_comm=worker prev_pid=42 prev_prio=120 prev_state=R+ ==> next_comm=CPU 0/KVM next_pid=43 next_prio=110\n"
-            "       CPU 0/KVM-43      [000] d..2.   100.004000: sched_switch: prev_comm=CPU 0/KVM prev_pid=43 prev_prio=110 prev_state=S ==> next_comm=worker next_pid=42 next_prio=120\n"
-            "          worker-42      [000] d..3.   100.005000: sched_migrate_task: comm=worker pid=42 prio=120 orig_cpu=0 dest_cpu=1\n";
+        const std::string text =
+            std::string(kHeader) +
+            "          <idle>-0       [000] dN.1.   100.000000: sched_waking: comm=worker pid=42 prio=120 "
+            "target_cpu=000\n"
+            "          <idle>-0       [000] dN.1.   100.000001: sched_wakeup: comm=worker pid=42 prio=120 "
+            "target_cpu=000\n"
+            "          <idle>-0       [000] d..2.   100.000010: sched_switch: prev_comm=swapper/0 prev_pid=0 "
+            "prev_prio=120 prev_state=R ==> next_comm=worker next_pid=42 next_prio=120\n"
+            "          worker-42      [000] dL.1.   100.001000: sched_waking: comm=CPU 0/KVM pid=43 prio=110 "
+            "target_cpu=000\n"
+            "          worker-42      [000] dL.2.   100.001002: sched_wakeup: comm=CPU 0/KVM pid=43 prio=110 "
+            "target_cpu=000\n"
+            "          worker-42      [000] dB.2.   100.003000: sched_switch: prev_comm=worker prev_pid=42 "
+            "prev_prio=120 prev_state=R+ ==> next_comm=CPU 0/KVM next_pid=43 next_prio=110\n"
+            "       CPU 0/KVM-43      [000] d..2.   100.004000: sched_switch: prev_comm=CPU 0/KVM "
+            "prev_pid=43 prev_prio=110 prev_state=S ==> next_comm=worker next_pid=42 next_prio=120\n"
+            "          worker-42      [000] d..3.   100.005000: sched_migrate_task: comm=worker pid=42 "
+            "prio=120 orig_cpu=0 dest_cpu=1\n";
         ImportReport rep;
         const Trace t = importTraceText(text, rep);
         QCOMPARE(rep.malformed, int64_t(0));
@@ -147,7 +162,7 @@ private slots:
         QCOMPARE(t.tasks[size_t(byPid(t, 43))].comm, std::string("CPU 0/KVM")); // a comm with a blank
         QCOMPARE(t.tasks[size_t(byPid(t, 43))].prio, 110);
         QCOMPARE(t.slices.size(), size_t(3));
-        QCOMPARE(t.slices.start[0], 10 * kNsPerUs);  // times count from the first event
+        QCOMPARE(t.slices.start[0], 10 * kNsPerUs); // times count from the first event
         QCOMPARE(t.slices.end[0], 3000 * kNsPerUs);
         QCOMPARE(t.slices.endPoint[0], uint8_t(SwitchPoint::IrqReturn)); // R+: a preemption
         QCOMPARE(t.slices.endPoint[1], uint8_t(SwitchPoint::Block));
@@ -160,8 +175,10 @@ private slots:
         // Flags: N on CPU 0 while idle, then L, then B (both) until the switch cleared them.
         int eager = 0, lazy = 0;
         for (size_t i = 0; i < t.flags.size(); ++i) {
-            if (t.flags.bit[i] == uint8_t(ReschedBit::Eager)) ++eager;
-            else ++lazy;
+            if (t.flags.bit[i] == uint8_t(ReschedBit::Eager))
+                ++eager;
+            else
+                ++lazy;
         }
         QCOMPARE(eager, 2);
         QCOMPARE(lazy, 1);
@@ -183,10 +200,14 @@ private slots:
 
     void traceCmdReportFormat() {
         const std::string text = "version = 6\ncpus=2\nCPU 1 is empty\n"
-            "       trace-cmd-2931  [001]  3171.776631: sched_switch:         trace-cmd:2931 [120] S ==> trace-cmd:2933 [120]\n"
-            "          <idle>-0     [000]  3171.776795: sched_switch:         swapper/0:0 [120] R ==> trace-cmd:2932 [120]\n"
-            "     kworker/13:1-309   [000]  3171.777000: sched_wakeup:         CPU 0/KVM:6912 [120] success=1 CPU:001\n"
-            "       trace-cmd-2932  [000]  3171.778000: sched_switch:         trace-cmd:2932 [120] D|K ==> swapper/0:0 [120]\n";
+                                 "       trace-cmd-2931  [001]  3171.776631: sched_switch:         "
+                                 "trace-cmd:2931 [120] S ==> trace-cmd:2933 [120]\n"
+                                 "          <idle>-0     [000]  3171.776795: sched_switch:         "
+                                 "swapper/0:0 [120] R ==> trace-cmd:2932 [120]\n"
+                                 "     kworker/13:1-309   [000]  3171.777000: sched_wakeup:         CPU "
+                                 "0/KVM:6912 [120] success=1 CPU:001\n"
+                                 "       trace-cmd-2932  [000]  3171.778000: sched_switch:         "
+                                 "trace-cmd:2932 [120] D|K ==> swapper/0:0 [120]\n";
         ImportReport rep;
         const Trace t = importTraceText(text, rep);
         QCOMPARE(rep.format, TraceFormat::TraceCmd);
@@ -207,13 +228,19 @@ private slots:
     // latency flags, no brackets; a "[120]" in the payload is not a CPU; the flags' need-resched
     // letter becomes an observation as in ftrace text.
     void traceCmdLatencyFormat() {
-        const std::string text = "cpus=16\n"
-            "          <idle>-0      15dN.2.   100.000000: sched_wakeup_new:     receiver:1271 [120] CPU:015\n"
-            "          <idle>-0      15d..2.   100.000005: sched_switch:         swapper/15:0 [120] R ==> receiver:1271 [120]\n"
-            "         tick er-1004    0d.h2.   100.000010: sched_waking:         comm=hog pid=1002 prio=120 target_cpu=000\n"
+        const std::string text =
+            "cpus=16\n"
+            "          <idle>-0      15dN.2.   100.000000: sched_wakeup_new:     receiver:1271 [120] "
+            "CPU:015\n"
+            "          <idle>-0      15d..2.   100.000005: sched_switch:         swapper/15:0 [120] R ==> "
+            "receiver:1271 [120]\n"
+            "         tick er-1004    0d.h2.   100.000010: sched_waking:         comm=hog pid=1002 prio=120 "
+            "target_cpu=000\n"
             "         tick er-1004    0dNh3.   100.000011: sched_wakeup:         hog:1002 [120] CPU:000\n"
-            "         tick er-1004    0d..2.   100.000020: sched_switch:         tick er:1004 [120] R ==> hog:1002 [120]\n"
-            "        receiver-1271   15d..2.   100.000030: sched_switch:         receiver:1271 [120] S ==> swapper/15:0 [120]\n";
+            "         tick er-1004    0d..2.   100.000020: sched_switch:         tick er:1004 [120] R ==> "
+            "hog:1002 [120]\n"
+            "        receiver-1271   15d..2.   100.000030: sched_switch:         receiver:1271 [120] S ==> "
+            "swapper/15:0 [120]\n";
         ImportReport rep;
         const Trace t = importTraceText(text, rep);
         QCOMPARE(rep.format, TraceFormat::TraceCmd);
@@ -223,21 +250,26 @@ private slots:
         QVERIFY(r != kNoTask && tick != kNoTask);
         QCOMPARE(t.tasks[size_t(tick)].comm, std::string("tick er"));
         bool on15 = false;
-        for (size_t i = 0; i < t.slices.size(); ++i) on15 = on15 || (t.slices.task[i] == r && t.slices.cpu[i] == 15);
+        for (size_t i = 0; i < t.slices.size(); ++i)
+            on15 = on15 || (t.slices.task[i] == r && t.slices.cpu[i] == 15);
         QVERIFY(on15);
         // The hardirq wakeup has no waking task; the N after it is seen on CPU 0.
         QCOMPARE(t.wakeups.size(), size_t(2));
         QCOMPARE(t.wakeups.waker[1], kNoTask);
         bool eager = false;
-        for (size_t i = 0; i < t.flags.size(); ++i) eager = eager || (t.flags.cpu[i] == 0 && t.flags.bit[i] == uint8_t(ReschedBit::Eager));
+        for (size_t i = 0; i < t.flags.size(); ++i)
+            eager = eager || (t.flags.cpu[i] == 0 && t.flags.bit[i] == uint8_t(ReschedBit::Eager));
         QVERIFY(eager);
     }
 
     void perfScriptFormat() {
         const std::string text =
-            "            perf 18299 [000]   976.786526: sched:sched_waking: comm=migration/0 pid=18 prio=0 target_cpu=000\n"
-            "            perf 18299 [000]   976.786533: sched:sched_switch: prev_comm=perf prev_pid=18299 prev_prio=120 prev_state=R+ ==> next_comm=migration/0 next_pid=18 next_prio=0\n"
-            "     migration/0    18 [000]   976.786553: sched:sched_switch: prev_comm=migration/0 prev_pid=18 prev_prio=0 prev_state=S ==> next_comm=swapper/0 next_pid=0 next_prio=120\n";
+            "            perf 18299 [000]   976.786526: sched:sched_waking: comm=migration/0 pid=18 prio=0 "
+            "target_cpu=000\n"
+            "            perf 18299 [000]   976.786533: sched:sched_switch: prev_comm=perf prev_pid=18299 "
+            "prev_prio=120 prev_state=R+ ==> next_comm=migration/0 next_pid=18 next_prio=0\n"
+            "     migration/0    18 [000]   976.786553: sched:sched_switch: prev_comm=migration/0 "
+            "prev_pid=18 prev_prio=0 prev_state=S ==> next_comm=swapper/0 next_pid=0 next_prio=120\n";
         ImportReport rep;
         const Trace t = importTraceText(text, rep);
         QCOMPARE(rep.format, TraceFormat::PerfScript);
@@ -251,43 +283,59 @@ private slots:
     // one median idle exit after its wakeup; a task whose switch-out is missing ends at its last
     // event. Both are counted.
     void missingSwitchesAreClosedFromEvidence() {
-        const std::string text = std::string(kHeader) +
+        const std::string text =
+            std::string(kHeader) +
             // CPU 0 records an idle exit 6 us after the wakeup: the median.
-            "          <idle>-0       [000] d..2.     1.000000: sched_wakeup: comm=a pid=10 prio=120 target_cpu=000\n"
-            "          <idle>-0       [000] d..2.     1.000006: sched_switch: prev_comm=swapper/0 prev_pid=0 prev_prio=120 prev_state=R ==> next_comm=a next_pid=10 next_prio=120\n"
+            "          <idle>-0       [000] d..2.     1.000000: sched_wakeup: comm=a pid=10 prio=120 "
+            "target_cpu=000\n"
+            "          <idle>-0       [000] d..2.     1.000006: sched_switch: prev_comm=swapper/0 prev_pid=0 "
+            "prev_prio=120 prev_state=R ==> next_comm=a next_pid=10 next_prio=120\n"
             // CPU 1 is idle, b is woken onto it, then b's events appear there with no switch-in.
-            "               x-11      [001] d..2.     1.000100: sched_switch: prev_comm=x prev_pid=11 prev_prio=120 prev_state=S ==> next_comm=swapper/1 next_pid=0 next_prio=120\n"
-            "               a-10      [000] d..2.     1.001000: sched_wakeup: comm=b pid=12 prio=120 target_cpu=001\n"
-            "               b-12      [001] d..2.     1.002000: sched_waking: comm=c pid=13 prio=120 target_cpu=000\n"
+            "               x-11      [001] d..2.     1.000100: sched_switch: prev_comm=x prev_pid=11 "
+            "prev_prio=120 prev_state=S ==> next_comm=swapper/1 next_pid=0 next_prio=120\n"
+            "               a-10      [000] d..2.     1.001000: sched_wakeup: comm=b pid=12 prio=120 "
+            "target_cpu=001\n"
+            "               b-12      [001] d..2.     1.002000: sched_waking: comm=c pid=13 prio=120 "
+            "target_cpu=000\n"
             // background-task 14 switched in on CPU 0, then c's events: 14's switch-out is missing.
-            "               a-10      [000] d..2.     1.003000: sched_switch: prev_comm=a prev_pid=10 prev_prio=120 prev_state=S ==> next_comm=background-task next_pid=14 next_prio=120\n"
-            " background-task-14      [000] d..2.     1.003100: sched_waking: comm=a pid=10 prio=120 target_cpu=000\n"
-            "               c-13      [000] d..2.     1.003300: sched_switch: prev_comm=c prev_pid=13 prev_prio=120 prev_state=S ==> next_comm=swapper/0 next_pid=0 next_prio=120\n";
+            "               a-10      [000] d..2.     1.003000: sched_switch: prev_comm=a prev_pid=10 "
+            "prev_prio=120 prev_state=S ==> next_comm=background-task next_pid=14 next_prio=120\n"
+            " background-task-14      [000] d..2.     1.003100: sched_waking: comm=a pid=10 prio=120 "
+            "target_cpu=000\n"
+            "               c-13      [000] d..2.     1.003300: sched_switch: prev_comm=c prev_pid=13 "
+            "prev_prio=120 prev_state=S ==> next_comm=swapper/0 next_pid=0 next_prio=120\n";
         ImportReport rep;
         const Trace t = importTraceText(text, rep);
         QCOMPARE(rep.malformed, int64_t(0));
         QCOMPARE(rep.idleExitDelay, 6 * kNsPerUs);
-        QCOMPARE(rep.missingSwitchIn, int64_t(2)); // b on CPU 1, c on CPU 0
+        QCOMPARE(rep.missingSwitchIn, int64_t(2));  // b on CPU 1, c on CPU 0
         QCOMPARE(rep.missingSwitchOut, int64_t(1)); // background-task
         for (size_t i = 0; i < t.slices.size(); ++i) {
             const int32_t pid = t.tasks[size_t(t.slices.task[i])].pid;
-            if (pid == 12) QCOMPARE(t.slices.start[i], 1006 * kNsPerUs);          // woken at 1.001000 + 6 us
-            if (pid == 14) QCOMPARE(t.slices.end[i], 3100 * kNsPerUs);            // its last event
-            if (pid == 13) QCOMPARE(t.slices.start[i], 3100 * kNsPerUs); // woken long before: right after 14's last event
+            if (pid == 12) QCOMPARE(t.slices.start[i], 1006 * kNsPerUs); // woken at 1.001000 + 6 us
+            if (pid == 14) QCOMPARE(t.slices.end[i], 3100 * kNsPerUs);   // its last event
+            if (pid == 13)
+                QCOMPARE(t.slices.start[i],
+                         3100 * kNsPerUs); // woken long before: right after 14's last event
         }
     }
 
     // Streaming: any chunking of the input gives the same trace (here: byte by byte), CRLF line
     // ends are accepted, a last line without a newline counts.
     void chunkingDoesNotMatter() {
-        const std::string text = std::string(kHeader) +
-            "          <idle>-0       [000] d..2.     1.000000: sched_wakeup: comm=a pid=10 prio=120 target_cpu=000\r\n"
-            "          <idle>-0       [000] d..2.     1.000006: sched_switch: prev_comm=swapper/0 prev_pid=0 prev_prio=120 prev_state=R ==> next_comm=a next_pid=10 next_prio=120\r\n"
-            "               a-10      [000] d..2.     1.000500: sched_switch: prev_comm=a prev_pid=10 prev_prio=120 prev_state=S ==> next_comm=swapper/0 next_pid=0 next_prio=120";
+        const std::string text =
+            std::string(kHeader) +
+            "          <idle>-0       [000] d..2.     1.000000: sched_wakeup: comm=a pid=10 prio=120 "
+            "target_cpu=000\r\n"
+            "          <idle>-0       [000] d..2.     1.000006: sched_switch: prev_comm=swapper/0 prev_pid=0 "
+            "prev_prio=120 prev_state=R ==> next_comm=a next_pid=10 next_prio=120\r\n"
+            "               a-10      [000] d..2.     1.000500: sched_switch: prev_comm=a prev_pid=10 "
+            "prev_prio=120 prev_state=S ==> next_comm=swapper/0 next_pid=0 next_prio=120";
         ImportReport whole, bytes;
         const Trace a = importTraceText(text, whole);
         TraceImporter imp;
-        for (char ch : text) imp.feed(std::string_view(&ch, 1));
+        for (char ch : text)
+            imp.feed(std::string_view(&ch, 1));
         const Trace b = imp.finish(bytes);
         QCOMPARE(whole.events, int64_t(3));
         QCOMPARE(bytes.events, whole.events);
@@ -299,67 +347,124 @@ private slots:
     void malformedLinesAreCountedNotFatal_data() {
         QTest::addColumn<QString>("line");
         QTest::addColumn<QString>("what");
-        const char* sw = "sched_switch: prev_comm=a prev_pid=10 prev_prio=120 prev_state=S ==> next_comm=b next_pid=11 next_prio=120";
-        QTest::newRow("garbage") << "hello world" << "no '[CPU]'";
+        const char* sw = "sched_switch: prev_comm=a prev_pid=10 prev_prio=120 prev_state=S ==> next_comm=b "
+                         "next_pid=11 next_prio=120";
+        QTest::newRow("garbage") << "hello world"
+                                 << "no '[CPU]'";
         QTest::newRow("no cpu number") << "a-10 [abc] d..2. 1.000000: " + QString(sw) << "no '[CPU]'";
         QTest::newRow("cpu too big") << "a-10 [5000] d..2. 1.000000: " + QString(sw) << "out of range";
-        QTest::newRow("truncated after cpu") << "a-10 [000]" << "truncated";
-        QTest::newRow("truncated after flags") << "a-10 [000] d..2." << "truncated";
+        QTest::newRow("truncated after cpu") << "a-10 [000]"
+                                             << "truncated";
+        QTest::newRow("truncated after flags") << "a-10 [000] d..2."
+                                               << "truncated";
         QTest::newRow("no timestamp colon") << "a-10 [000] d..2. 1.000000 " + QString(sw) << "timestamp";
         QTest::newRow("bad timestamp") << "a-10 [000] d..2. 1.0x0000: " + QString(sw) << "timestamp";
         QTest::newRow("too many decimals") << "a-10 [000] d..2. 1.0000000000: " + QString(sw) << "timestamp";
         QTest::newRow("negative time") << "a-10 [000] d..2. -1.000000: " + QString(sw) << "timestamp";
         QTest::newRow("no pid") << "a [000] d..2. 1.000000: " + QString(sw) << "comm-pid";
         QTest::newRow("pid not number") << "a-1x [000] d..2. 1.000000: " + QString(sw) << "comm-pid";
-        QTest::newRow("switch no arrow") << "a-10 [000] d..2. 1.000000: sched_switch: prev_comm=a prev_pid=10 prev_prio=120 prev_state=S" << "==>";
-        QTest::newRow("switch no prev_pid") << "a-10 [000] d..2. 1.000000: sched_switch: prev_comm=a prev_prio=120 prev_state=S ==> next_comm=b next_pid=11 next_prio=120" << "prev_pid";
-        QTest::newRow("switch bad next_pid") << "a-10 [000] d..2. 1.000000: sched_switch: prev_comm=a prev_pid=10 prev_prio=120 prev_state=S ==> next_comm=b next_pid=1x next_prio=120" << "not a number";
-        QTest::newRow("switch no prio") << "a-10 [000] d..2. 1.000000: sched_switch: prev_comm=a prev_pid=10 prev_state=S ==> next_comm=b next_pid=11 next_prio=120" << "prev_prio";
-        QTest::newRow("switch empty state") << "a-10 [000] d..2. 1.000000: sched_switch: prev_comm=a prev_pid=10 prev_prio=120 prev_state= ==> next_comm=b next_pid=11 next_prio=120" << "prev_state";
-        QTest::newRow("plugin switch bad") << "a-10 [000] 1.000000: sched_switch: a:10 S ==> b:11 [120]" << "comm:pid [prio]";
-        QTest::newRow("plugin switch no state") << "a-10 [000] 1.000000: sched_switch: a:10 ==> b:11 [120]" << "prev_state";
-        QTest::newRow("wakeup no pid") << "a-10 [000] d..2. 1.000000: sched_wakeup: comm=b prio=120 target_cpu=001" << "pid";
-        QTest::newRow("wakeup bad cpu") << "a-10 [000] d..2. 1.000000: sched_wakeup: comm=b pid=11 prio=120 target_cpu=x" << "target_cpu";
-        QTest::newRow("wakeup cpu range") << "a-10 [000] d..2. 1.000000: sched_wakeup: comm=b pid=11 prio=120 target_cpu=9999" << "out of range";
-        QTest::newRow("wakeup pid 0") << "a-10 [000] d..2. 1.000000: sched_wakeup: comm=b pid=0 prio=120 target_cpu=001" << "pid 0";
-        QTest::newRow("waking truncated") << "a-10 [000] d..2. 1.000000: sched_waking: comm=b pid=11 prio=1" << "target_cpu";
-        QTest::newRow("plugin wakeup no cpu") << "a-10 [000] 1.000000: sched_wakeup: b:11 [120] success=1" << "CPU:";
-        QTest::newRow("plugin wakeup bad task") << "a-10 [000] 1.000000: sched_wakeup: b [120] CPU:001" << "comm:pid [prio]";
-        QTest::newRow("migrate no dest") << "a-10 [000] d..2. 1.000000: sched_migrate_task: comm=b pid=11 prio=120 orig_cpu=0" << "dest_cpu";
-        QTest::newRow("migrate bad orig") << "a-10 [000] d..2. 1.000000: sched_migrate_task: comm=b pid=11 prio=120 orig_cpu=-1 dest_cpu=1" << "orig_cpu";
-        QTest::newRow("fork no child") << "a-10 [000] ..... 1.000000: sched_process_fork: comm=a pid=10 child_comm=b" << "child_pid";
-        QTest::newRow("fork bad parent") << "a-10 [000] ..... 1.000000: sched_process_fork: comm=a pid=x child_comm=b child_pid=11" << "pid=";
-        QTest::newRow("cut mid-line") << "a-10 [000] d..2. 1.000000: sched_switch: prev_comm=a prev_pid=10 prev_pr" << "==>";
+        QTest::newRow("switch no arrow")
+            << "a-10 [000] d..2. 1.000000: sched_switch: prev_comm=a prev_pid=10 prev_prio=120 prev_state=S"
+            << "==>";
+        QTest::newRow("switch no prev_pid")
+            << "a-10 [000] d..2. 1.000000: sched_switch: prev_comm=a prev_prio=120 prev_state=S ==> "
+               "next_comm=b next_pid=11 next_prio=120"
+            << "prev_pid";
+        QTest::newRow("switch bad next_pid")
+            << "a-10 [000] d..2. 1.000000: sched_switch: prev_comm=a prev_pid=10 prev_prio=120 prev_state=S "
+               "==> next_comm=b next_pid=1x next_prio=120"
+            << "not a number";
+        QTest::newRow("switch no prio") << "a-10 [000] d..2. 1.000000: sched_switch: prev_comm=a prev_pid=10 "
+                                           "prev_state=S ==> next_comm=b next_pid=11 next_prio=120"
+                                        << "prev_prio";
+        QTest::newRow("switch empty state")
+            << "a-10 [000] d..2. 1.000000: sched_switch: prev_comm=a prev_pid=10 prev_prio=120 prev_state= "
+               "==> next_comm=b next_pid=11 next_prio=120"
+            << "prev_state";
+        QTest::newRow("plugin switch bad") << "a-10 [000] 1.000000: sched_switch: a:10 S ==> b:11 [120]"
+                                           << "comm:pid [prio]";
+        QTest::newRow("plugin switch no state") << "a-10 [000] 1.000000: sched_switch: a:10 ==> b:11 [120]"
+                                                << "prev_state";
+        QTest::newRow("wakeup no pid")
+            << "a-10 [000] d..2. 1.000000: sched_wakeup: comm=b prio=120 target_cpu=001"
+            << "pid";
+        QTest::newRow("wakeup bad cpu")
+            << "a-10 [000] d..2. 1.000000: sched_wakeup: comm=b pid=11 prio=120 target_cpu=x"
+            << "target_cpu";
+        QTest::newRow("wakeup cpu range")
+            << "a-10 [000] d..2. 1.000000: sched_wakeup: comm=b pid=11 prio=120 target_cpu=9999"
+            << "out of range";
+        QTest::newRow("wakeup pid 0")
+            << "a-10 [000] d..2. 1.000000: sched_wakeup: comm=b pid=0 prio=120 target_cpu=001"
+            << "pid 0";
+        QTest::newRow("waking truncated") << "a-10 [000] d..2. 1.000000: sched_waking: comm=b pid=11 prio=1"
+                                          << "target_cpu";
+        QTest::newRow("plugin wakeup no cpu") << "a-10 [000] 1.000000: sched_wakeup: b:11 [120] success=1"
+                                              << "CPU:";
+        QTest::newRow("plugin wakeup bad task") << "a-10 [000] 1.000000: sched_wakeup: b [120] CPU:001"
+                                                << "comm:pid [prio]";
+        QTest::newRow("migrate no dest")
+            << "a-10 [000] d..2. 1.000000: sched_migrate_task: comm=b pid=11 prio=120 orig_cpu=0"
+            << "dest_cpu";
+        QTest::newRow("migrate bad orig")
+            << "a-10 [000] d..2. 1.000000: sched_migrate_task: comm=b pid=11 prio=120 orig_cpu=-1 dest_cpu=1"
+            << "orig_cpu";
+        QTest::newRow("fork no child")
+            << "a-10 [000] ..... 1.000000: sched_process_fork: comm=a pid=10 child_comm=b"
+            << "child_pid";
+        QTest::newRow("fork bad parent")
+            << "a-10 [000] ..... 1.000000: sched_process_fork: comm=a pid=x child_comm=b child_pid=11"
+            << "pid=";
+        QTest::newRow("cut mid-line")
+            << "a-10 [000] d..2. 1.000000: sched_switch: prev_comm=a prev_pid=10 prev_pr"
+            << "==>";
         QTest::newRow("binary junk") << QString::fromLatin1("\x01\x02[\x03]\x04") << "no '[CPU]'";
         QTest::newRow("empty brackets") << "a-10 [] d..2. 1.000000: " + QString(sw) << "no '[CPU]'";
         // No task has a pid at or past PID_MAX_LIMIT (4194304): such a pid is garbled, not a task
         // (found by fuzz/fuzz_trace_import: it sized the pid -> task table to gigabytes).
-        QTest::newRow("prefix pid past PID_MAX_LIMIT") << "a-2000000000 [000] d..2. 1.000000: " + QString(sw) << "0 to 4194303";
-        QTest::newRow("next_pid past PID_MAX_LIMIT") << "a-10 [000] d..2. 1.000000: sched_switch: prev_comm=a prev_pid=10 prev_prio=120 prev_state=S ==> next_comm=b next_pid=4194304 next_prio=120" << "4194303";
-        QTest::newRow("wakeup pid past PID_MAX_LIMIT") << "a-10 [000] d..2. 1.000000: sched_wakeup: comm=b pid=99999999 prio=120 target_cpu=001" << "4194303";
-        QTest::newRow("migrate pid past PID_MAX_LIMIT") << "a-10 [000] d..2. 1.000000: sched_migrate_task: comm=b pid=4194304 prio=120 orig_cpu=0 dest_cpu=1" << "4194303";
-        QTest::newRow("fork child past PID_MAX_LIMIT") << "a-10 [000] ..... 1.000000: sched_process_fork: comm=a pid=10 child_comm=b child_pid=2147483647" << "4194303";
-        QTest::newRow("plugin pid past PID_MAX_LIMIT") << "a-10 [000] 1.000000: sched_wakeup: b:5000000 [120] CPU:001" << "comm:pid [prio]";
+        QTest::newRow("prefix pid past PID_MAX_LIMIT")
+            << "a-2000000000 [000] d..2. 1.000000: " + QString(sw) << "0 to 4194303";
+        QTest::newRow("next_pid past PID_MAX_LIMIT")
+            << "a-10 [000] d..2. 1.000000: sched_switch: prev_comm=a prev_pid=10 prev_prio=120 prev_state=S "
+               "==> next_comm=b next_pid=4194304 next_prio=120"
+            << "4194303";
+        QTest::newRow("wakeup pid past PID_MAX_LIMIT")
+            << "a-10 [000] d..2. 1.000000: sched_wakeup: comm=b pid=99999999 prio=120 target_cpu=001"
+            << "4194303";
+        QTest::newRow("migrate pid past PID_MAX_LIMIT") << "a-10 [000] d..2. 1.000000: sched_migrate_task: "
+                                                           "comm=b pid=4194304 prio=120 orig_cpu=0 dest_cpu=1"
+                                                        << "4194303";
+        QTest::newRow("fork child past PID_MAX_LIMIT") << "a-10 [000] ..... 1.000000: sched_process_fork: "
+                                                          "comm=a pid=10 child_comm=b child_pid=2147483647"
+                                                       << "4194303";
+        QTest::newRow("plugin pid past PID_MAX_LIMIT")
+            << "a-10 [000] 1.000000: sched_wakeup: b:5000000 [120] CPU:001"
+            << "comm:pid [prio]";
         // 2^63 ns is 292 years: a later timestamp would overflow the nanoseconds.
         // trace_print_time(): a clock that does not count nanoseconds prints raw counts, "%12llu".
         QTest::newRow("counter clock") << "a-10 [000] d..2. 123456789012: " + QString(sw) << "counter clock";
-        QTest::newRow("timestamp 13 days after the first") << "a-10 [000] d..2. 1200001.000000: " + QString(sw) << "up to 13 days";
-        QTest::newRow("timestamp past 2^63 ns") << "a-10 [000] d..2. 9300000000.000000: " + QString(sw) << "timestamp";
+        QTest::newRow("timestamp 13 days after the first")
+            << "a-10 [000] d..2. 1200001.000000: " + QString(sw) << "up to 13 days";
+        QTest::newRow("timestamp past 2^63 ns")
+            << "a-10 [000] d..2. 9300000000.000000: " + QString(sw) << "timestamp";
     }
     void malformedLinesAreCountedNotFatal() {
         QFETCH(QString, line);
         QFETCH(QString, what);
         // A good line, the bad one (line 3), another good line: both good ones still count.
-        const std::string text = "a-10 [000] d..2. 1.000000: sched_wakeup: comm=b pid=11 prio=120 target_cpu=000\n"
-                                 "b-11 [001] d..2. 1.000001: sched_waking: comm=c pid=12 prio=120 target_cpu=000\n" +
-                                 line.toStdString() + "\n" +
-                                 "a-10 [000] d..2. 1.000100: sched_switch: prev_comm=a prev_pid=10 prev_prio=120 prev_state=S ==> next_comm=b next_pid=11 next_prio=120\n";
+        const std::string text =
+            "a-10 [000] d..2. 1.000000: sched_wakeup: comm=b pid=11 prio=120 target_cpu=000\n"
+            "b-11 [001] d..2. 1.000001: sched_waking: comm=c pid=12 prio=120 target_cpu=000\n" +
+            line.toStdString() + "\n" +
+            "a-10 [000] d..2. 1.000100: sched_switch: prev_comm=a prev_pid=10 prev_prio=120 prev_state=S ==> "
+            "next_comm=b next_pid=11 next_prio=120\n";
         ImportReport rep;
         const Trace t = importTraceText(text, rep);
         QCOMPARE(rep.malformed, int64_t(1));
         QCOMPARE(rep.problems.size(), size_t(1));
         QCOMPARE(rep.problems[0].line, int64_t(3));
-        QVERIFY2(rep.problems[0].what.find(what.toStdString()) != std::string::npos, rep.problems[0].what.c_str());
+        QVERIFY2(rep.problems[0].what.find(what.toStdString()) != std::string::npos,
+                 rep.problems[0].what.c_str());
         QCOMPARE(t.wakeups.size(), size_t(2));
         QVERIFY(rep.summary().find("line 3") != std::string::npos);
     }
@@ -390,10 +495,11 @@ private slots:
         TraceImporter imp;
         std::string error;
         int calls = 0;
-        const bool ok = importTraceFile(tracePath("hackbench-g4-l2000-threads.trace.xz"), imp, error, [&](int64_t bytes, int64_t) {
-            ++calls;
-            return bytes < (2 << 20);
-        });
+        const bool ok = importTraceFile(tracePath("hackbench-g4-l2000-threads.trace.xz"), imp, error,
+                                        [&](int64_t bytes, int64_t) {
+                                            ++calls;
+                                            return bytes < (2 << 20);
+                                        });
         QVERIFY(!ok);
         QVERIFY(calls >= 2);
         QVERIFY2(error.find("cancelled") != std::string::npos, error.c_str());

@@ -10,10 +10,10 @@ using namespace sched;
 
 class TstLineTokenizer : public QObject {
     Q_OBJECT
-private slots:
+  private slots:
     void ftraceText() {
-        const TokenizedLine t = tokenizeLine(
-            "          <idle>-0       [001] dNh2.   976.785403: sched_wakeup: comm=cyclictest pid=1234 prio=19 target_cpu=001");
+        const TokenizedLine t = tokenizeLine("          <idle>-0       [001] dNh2.   976.785403: "
+                                             "sched_wakeup: comm=cyclictest pid=1234 prio=19 target_cpu=001");
         QCOMPARE(t.kind, LineKind::Event);
         QCOMPARE(t.line.layout, LineLayout::Ftrace);
         QCOMPARE(t.line.comm, std::string_view("<idle>"));
@@ -26,11 +26,13 @@ private slots:
     }
 
     void commsWithDashesAndBlanks() {
-        const TokenizedLine t = tokenizeLine(" kworker/u8:2-ev-5501  [000] d..2.   10.000001: sched_switch: prev_comm=x");
+        const TokenizedLine t =
+            tokenizeLine(" kworker/u8:2-ev-5501  [000] d..2.   10.000001: sched_switch: prev_comm=x");
         QCOMPARE(t.kind, LineKind::Event);
         QCOMPARE(t.line.comm, std::string_view("kworker/u8:2-ev"));
         QCOMPARE(t.line.pid, 5501);
-        const TokenizedLine p = tokenizeLine("  Web Content  4242 [003] 5.5: sched:sched_waking: comm=a pid=1 prio=120 target_cpu=003");
+        const TokenizedLine p = tokenizeLine(
+            "  Web Content  4242 [003] 5.5: sched:sched_waking: comm=a pid=1 prio=120 target_cpu=003");
         QCOMPARE(p.kind, LineKind::Event);
         QCOMPARE(p.line.layout, LineLayout::PerfScript);
         QCOMPARE(p.line.comm, std::string_view("Web Content"));
@@ -41,7 +43,8 @@ private slots:
     }
 
     void traceCmdReport() {
-        const TokenizedLine t = tokenizeLine("     hackbench-17431 [000]   100.000123: sched_switch:         hackbench:17431 [120] S ==> swapper/0:0 [120]");
+        const TokenizedLine t = tokenizeLine("     hackbench-17431 [000]   100.000123: sched_switch:         "
+                                             "hackbench:17431 [120] S ==> swapper/0:0 [120]");
         QCOMPARE(t.kind, LineKind::Event);
         QCOMPARE(t.line.layout, LineLayout::TraceCmd);
         QCOMPARE(t.line.cpu, 0);
@@ -52,7 +55,8 @@ private slots:
 
     void traceCmdReportLatency() {
         // The CPU number run together with the latency flags; the payload's "[120]" is not the CPU.
-        const TokenizedLine t = tokenizeLine("  <idle>-0      15dN.2.   100.000000: sched_wakeup:         cyclictest:1234 [19] CPU:015");
+        const TokenizedLine t = tokenizeLine(
+            "  <idle>-0      15dN.2.   100.000000: sched_wakeup:         cyclictest:1234 [19] CPU:015");
         QCOMPARE(t.kind, LineKind::Event);
         QCOMPARE(t.line.layout, LineLayout::TraceCmdLatency);
         QCOMPARE(t.line.cpu, 15);

@@ -2,9 +2,9 @@
 // The panels' tables show their headers and typical values uncut at the width they open with, one
 // line a row: the metrics panel's "perf sched latency" columns filled from a real run, every
 // cell's text fits its column.
+#include "tests/test_support.h"
 #include "widgets/data_table.h"
 #include "widgets/metrics_panel.h"
-#include "tests/test_support.h"
 
 #include <QHeaderView>
 #include <QTableWidget>
@@ -15,9 +15,11 @@ using namespace view;
 class TestDataTable : public QObject {
     Q_OBJECT
 
-    static int textWidth(const QTableWidget& t, const QString& s) { return t.fontMetrics().horizontalAdvance(s); }
+    static int textWidth(const QTableWidget& t, const QString& s) {
+        return t.fontMetrics().horizontalAdvance(s);
+    }
 
-private slots:
+  private slots:
     void columnsAreAsWideAsTheirHeaderOrSample() {
         QTableWidget t;
         const QStringList headers{"task", "a much longer header", "x"};
@@ -48,9 +50,11 @@ private slots:
         QVERIFY(t->rowCount() >= 1);
         const QHeaderView* h = t->horizontalHeader();
         for (int c = 0; c + 1 < t->columnCount(); ++c) { // the last column stretches
-            QVERIFY2(h->sectionSize(c) > textWidth(*t, t->horizontalHeaderItem(c)->text()), qPrintable(t->horizontalHeaderItem(c)->text()));
+            QVERIFY2(h->sectionSize(c) > textWidth(*t, t->horizontalHeaderItem(c)->text()),
+                     qPrintable(t->horizontalHeaderItem(c)->text()));
             for (int r = 0; r < t->rowCount(); ++r)
-                QVERIFY2(h->sectionSize(c) > textWidth(*t, t->item(r, c)->text()), qPrintable(t->item(r, c)->text()));
+                QVERIFY2(h->sectionSize(c) > textWidth(*t, t->item(r, c)->text()),
+                         qPrintable(t->item(r, c)->text()));
         }
     }
 };

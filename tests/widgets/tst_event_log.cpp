@@ -3,9 +3,9 @@
 // would name them: every closed slice ends in one sched_switch row whose next task is the one
 // whose slice starts there (or <idle>), every wakeup and migration of the window appears once,
 // need-resched bits appear set and cleared, and the cap keeps the earliest rows.
+#include "tests/test_support.h"
 #include "widgets/event_log_model.h"
 #include "widgets/live_capture.h"
-#include "tests/test_support.h"
 
 using namespace sched;
 using namespace view;
@@ -42,7 +42,7 @@ Engine busyRun(Time until) {
 
 class TestEventLog : public QObject {
     Q_OBJECT
-private slots:
+  private slots:
     void everyEventOfTheWindowOnceInTimeOrder() {
         Engine e = busyRun(200 * kNsPerMs);
         Indexed ix;
@@ -52,9 +52,12 @@ private slots:
         QVERIFY(!m.setWindow(d, t0, t1, kAll, {}));
         const Trace& tr = e.trace();
         size_t wake = 0, mig = 0, ends = 0, flagSets = 0, flagClears = 0;
-        for (size_t i = 0; i < tr.wakeups.size(); ++i) wake += tr.wakeups.time[i] >= t0 && tr.wakeups.time[i] < t1;
-        for (size_t i = 0; i < tr.migrations.size(); ++i) mig += tr.migrations.time[i] >= t0 && tr.migrations.time[i] < t1;
-        for (size_t i = 0; i < tr.slices.size(); ++i) ends += tr.slices.end[i] >= t0 && tr.slices.end[i] < t1;
+        for (size_t i = 0; i < tr.wakeups.size(); ++i)
+            wake += tr.wakeups.time[i] >= t0 && tr.wakeups.time[i] < t1;
+        for (size_t i = 0; i < tr.migrations.size(); ++i)
+            mig += tr.migrations.time[i] >= t0 && tr.migrations.time[i] < t1;
+        for (size_t i = 0; i < tr.slices.size(); ++i)
+            ends += tr.slices.end[i] >= t0 && tr.slices.end[i] < t1;
         for (size_t i = 0; i < tr.flags.size(); ++i) {
             flagSets += tr.flags.set[i] >= t0 && tr.flags.set[i] < t1;
             flagClears += tr.flags.clear[i] >= t0 && tr.flags.clear[i] < t1;
@@ -66,10 +69,18 @@ private slots:
             QVERIFY(row.time >= t0 && row.time < t1);
             if (r > 0) QVERIFY(m.row(r - 1).time <= row.time);
             switch (row.kind) {
-            case EventLogModel::Wakeup: ++gotWake; break;
-            case EventLogModel::Migrate: ++gotMig; break;
-            case EventLogModel::FlagSet: ++gotSets; break;
-            case EventLogModel::FlagClear: ++gotClears; break;
+            case EventLogModel::Wakeup:
+                ++gotWake;
+                break;
+            case EventLogModel::Migrate:
+                ++gotMig;
+                break;
+            case EventLogModel::FlagSet:
+                ++gotSets;
+                break;
+            case EventLogModel::FlagClear:
+                ++gotClears;
+                break;
             case EventLogModel::Switch:
                 if (row.index != EventLogModel::kIdle) {
                     ++gotEnds;
@@ -85,7 +96,8 @@ private slots:
                         QVERIFY(!(tr.slices.cpu[i] == row.cpu && tr.slices.start[i] == row.time));
                 }
                 break;
-            default: break;
+            default:
+                break;
             }
         }
         QCOMPARE(gotWake, wake);
@@ -135,7 +147,8 @@ private slots:
         m.setWindow(ix.data(e), 0, e.now(), kAll, {hog});
         QVERIFY(m.rowCount() > 0);
         for (int r = 0; r < m.rowCount(); ++r) {
-            const QString text = m.data(m.index(r, 2), Qt::DisplayRole).toString() + m.data(m.index(r, 3), Qt::DisplayRole).toString();
+            const QString text = m.data(m.index(r, 2), Qt::DisplayRole).toString() +
+                                 m.data(m.index(r, 3), Qt::DisplayRole).toString();
             if (m.row(r).kind != EventLogModel::Change) QVERIFY2(text.contains("hog:"), qPrintable(text));
         }
     }
@@ -145,11 +158,13 @@ private slots:
         Indexed ix;
         EventLogModel m;
         const unsigned kinds = 1u << EventLogModel::Wakeup;
-        QVERIFY2(m.setWindow(ix.data(e), 0, e.now(), kinds, {}), qPrintable(QString("%1 wakeups until %2").arg(e.trace().wakeups.size()).arg(e.now())));
+        QVERIFY2(m.setWindow(ix.data(e), 0, e.now(), kinds, {}),
+                 qPrintable(QString("%1 wakeups until %2").arg(e.trace().wakeups.size()).arg(e.now())));
         QCOMPARE(m.rowCount(), EventLogModel::kMaxRows);
         const Time last = m.row(m.rowCount() - 1).time;
         size_t before = 0;
-        for (Time t : e.trace().wakeups.time) before += t < last;
+        for (Time t : e.trace().wakeups.time)
+            before += t < last;
         QVERIFY(before < size_t(EventLogModel::kMaxRows)); // nothing earlier than the last row was dropped
     }
 

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // The delay histogram's logarithmic bins, and that its bars count every delay measurement.
-#include "widgets/latency_histogram.h"
 #include "tests/test_support.h"
+#include "widgets/latency_histogram.h"
 
 #include <QApplication>
 #include <qcustomplot.h>
@@ -11,7 +11,7 @@ using view::LatencyHistogram;
 
 class TestLatencyHistogram : public QObject {
     Q_OBJECT
-private slots:
+  private slots:
     void binsAreFifthsOfADecadeFromOneMicrosecond() {
         QCOMPARE(LatencyHistogram::binOf(0), 0);
         QCOMPARE(LatencyHistogram::binOf(999), 0);
@@ -30,7 +30,8 @@ private slots:
         h.refresh(e.trace());
         auto* bars = h.findChild<QCustomPlot*>()->plottable(0);
         double total = 0;
-        for (int i = 0; i < bars->interface1D()->dataCount(); ++i) total += bars->interface1D()->dataMainValue(i);
+        for (int i = 0; i < bars->interface1D()->dataCount(); ++i)
+            total += bars->interface1D()->dataMainValue(i);
         QCOMPARE(total, double(schedDelays(e.trace()).size()));
         QVERIFY(total > 50);
     }

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // Timeline exports: a decodable PNG of the chosen size, an SVG that QSvgRenderer loads, a
 // non-empty PDF; and a failed write leaves nothing behind.
-#include "widgets/live_capture.h"
 #include "tests/test_support.h"
+#include "widgets/live_capture.h"
 #include "widgets/timeline_export.h"
 
 #include <QApplication>
@@ -22,7 +22,7 @@ class TestTimelineExport : public QObject { // and the legend the exports carry
     TimelineData data_;
     QTemporaryDir dir_;
 
-private slots:
+  private slots:
     // The legend is made from the lanes' own summaries: its CPU times add up to the busy time
     // of the lanes in view, whether the lanes are drawn slice by slice or by pixel column.
     void legendListsTheTasksInViewBusiestFirst() {
@@ -31,14 +31,19 @@ private slots:
             const auto tasks = TimelinePainter::visibleTasks(axis, data_);
             QCOMPARE(tasks.size(), size_t(3)); // two hogs and the waker
             QCOMPARE(engine_.trace().tasks[size_t(tasks.back().first)].comm, std::string("waker"));
-            for (size_t k = 1; k < tasks.size(); ++k) QVERIFY(tasks[k - 1].second >= tasks[k].second);
+            for (size_t k = 1; k < tasks.size(); ++k)
+                QVERIFY(tasks[k - 1].second >= tasks[k].second);
             double sum = 0, busy = 0;
-            for (const auto& t : tasks) sum += t.second;
-            for (int c = 0; c < 2; ++c) busy += double(lanes_.busyIn(c, axis.start, axis.end));
+            for (const auto& t : tasks)
+                sum += t.second;
+            for (int c = 0; c < 2; ++c)
+                busy += double(lanes_.busyIn(c, axis.start, axis.end));
             for (int c = 0; c < 2; ++c) // and the slices still running at 120 ms, up to the window's end
                 if (data_.live.curr[size_t(c)] >= 0)
-                    busy += double(std::max<Time>(0, axis.end - std::max(axis.start, data_.live.sliceStart[size_t(c)])));
-            QVERIFY2(std::abs(sum - busy) <= 1e-6 * busy, qPrintable(QString("%1 vs %2 at width %3").arg(sum).arg(busy).arg(width)));
+                    busy += double(
+                        std::max<Time>(0, axis.end - std::max(axis.start, data_.live.sliceStart[size_t(c)])));
+            QVERIFY2(std::abs(sum - busy) <= 1e-6 * busy,
+                     qPrintable(QString("%1 vs %2 at width %3").arg(sum).arg(busy).arg(width)));
         }
     }
     void initTestCase() {
@@ -53,7 +58,8 @@ private slots:
     }
     void pngIsDecodableAtTheChosenSize() {
         const QString path = dir_.filePath("t.png");
-        QCOMPARE(exportTimeline(path, data_, 0, 100 * kNsPerMs, 1600, 300, qApp->palette(), qApp->font()), QString());
+        QCOMPARE(exportTimeline(path, data_, 0, 100 * kNsPerMs, 1600, 300, qApp->palette(), qApp->font()),
+                 QString());
         QImage img(path);
         QVERIFY(!img.isNull());
         QCOMPARE(img.width(), 1600);
@@ -61,19 +67,22 @@ private slots:
         // Something was drawn: more than a handful of colours (lanes, slices, flags, text).
         QSet<QRgb> colours;
         for (int y = 0; y < img.height(); y += 3)
-            for (int x = 0; x < img.width(); x += 7) colours.insert(img.pixel(x, y));
+            for (int x = 0; x < img.width(); x += 7)
+                colours.insert(img.pixel(x, y));
         QVERIFY(colours.size() > 5);
     }
     void svgLoadsInQSvgRenderer() {
         const QString path = dir_.filePath("t.svg");
-        QCOMPARE(exportTimeline(path, data_, 0, 100 * kNsPerMs, 1200, 260, qApp->palette(), qApp->font()), QString());
+        QCOMPARE(exportTimeline(path, data_, 0, 100 * kNsPerMs, 1200, 260, qApp->palette(), qApp->font()),
+                 QString());
         QSvgRenderer r(path);
         QVERIFY(r.isValid());
         QCOMPARE(r.viewBoxF(), QRectF(0, 0, 1200, 260));
     }
     void pdfIsANonEmptyPdf() {
         const QString path = dir_.filePath("t.pdf");
-        QCOMPARE(exportTimeline(path, data_, 0, 100 * kNsPerMs, 1200, 260, qApp->palette(), qApp->font()), QString());
+        QCOMPARE(exportTimeline(path, data_, 0, 100 * kNsPerMs, 1200, 260, qApp->palette(), qApp->font()),
+                 QString());
         QFile f(path);
         QVERIFY(f.open(QIODevice::ReadOnly));
         const QByteArray bytes = f.readAll();
@@ -82,10 +91,13 @@ private slots:
     }
     void failedWritesLeaveNoFileAndSayWhy() {
         const QString bad = dir_.filePath("missing-dir/t.png");
-        const QString err = exportTimeline(bad, data_, 0, 100 * kNsPerMs, 800, 200, qApp->palette(), qApp->font());
+        const QString err =
+            exportTimeline(bad, data_, 0, 100 * kNsPerMs, 800, 200, qApp->palette(), qApp->font());
         QVERIFY(err.contains("cannot write"));
         QVERIFY(!QFile::exists(bad));
-        QVERIFY(exportTimeline(dir_.filePath("t.bmpx"), data_, 0, 1000, 800, 200, qApp->palette(), qApp->font()).contains(".png, .svg or .pdf"));
+        QVERIFY(
+            exportTimeline(dir_.filePath("t.bmpx"), data_, 0, 1000, 800, 200, qApp->palette(), qApp->font())
+                .contains(".png, .svg or .pdf"));
     }
 };
 

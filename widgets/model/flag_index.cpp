@@ -32,7 +32,8 @@ std::vector<uint32_t> FlagIndex::intervalsIn(int cpu, int bit, Time t0, Time t1,
     if (cpu < 0 || size_t(cpu) >= lanes_.size()) return out;
     const Lane& l = lanes_[size_t(cpu)][size_t(bit & 1)];
     size_t k = size_t(std::upper_bound(l.clear.begin(), l.clear.end(), t0) - l.clear.begin());
-    for (; k < l.idx.size() && l.set[k] < t1 && out.size() < max; ++k) out.push_back(l.idx[k]);
+    for (; k < l.idx.size() && l.set[k] < t1 && out.size() < max; ++k)
+        out.push_back(l.idx[k]);
     return out;
 }
 
@@ -54,7 +55,9 @@ std::vector<uint8_t> FlagIndex::columns(int cpu, int bit, Time t0, Time t1, int 
                 step *= 2;
             }
             hi = std::min(hi, l.clear.size());
-            k = size_t(std::upper_bound(l.clear.begin() + std::ptrdiff_t(lo), l.clear.begin() + std::ptrdiff_t(hi), a) - l.clear.begin());
+            k = size_t(std::upper_bound(l.clear.begin() + std::ptrdiff_t(lo),
+                                        l.clear.begin() + std::ptrdiff_t(hi), a) -
+                       l.clear.begin());
             if (k >= l.idx.size()) break;
         }
         Time best = 0;

@@ -14,14 +14,14 @@ namespace view {
 using sched::Time;
 
 class FlagIndex {
-public:
+  public:
     void update(const sched::Trace& trace);
     // Per column: 0 = bit clear, else 1 + the ReschedReason of the interval covering most of it.
     std::vector<uint8_t> columns(int cpu, int bit, Time t0, Time t1, int width) const;
     // Interval indices (into trace.flags) on this CPU and bit overlapping [t0, t1), at most max.
     std::vector<uint32_t> intervalsIn(int cpu, int bit, Time t0, Time t1, size_t max) const;
 
-private:
+  private:
     struct Lane {
         std::vector<uint32_t> idx;
         std::vector<Time> set, clear;

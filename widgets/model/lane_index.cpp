@@ -46,7 +46,8 @@ std::vector<uint32_t> LaneIndex::slicesIn(int cpu, Time t0, Time t1, size_t max)
     const Lane& l = lanes_[size_t(cpu)];
     // First slice ending after t0 (ends are sorted too, slices do not overlap).
     size_t k = size_t(std::upper_bound(l.end.begin(), l.end.end(), t0) - l.end.begin());
-    for (; k < l.idx.size() && l.start[k] < t1 && out.size() < max; ++k) out.push_back(l.idx[k]);
+    for (; k < l.idx.size() && l.start[k] < t1 && out.size() < max; ++k)
+        out.push_back(l.idx[k]);
     return out;
 }
 
@@ -61,7 +62,8 @@ size_t gallop(const std::vector<Time>& v, size_t from, Time t) {
         step *= 2;
     }
     hi = std::min(hi, v.size());
-    return size_t(std::lower_bound(v.begin() + std::ptrdiff_t(lo), v.begin() + std::ptrdiff_t(hi), t) - v.begin());
+    return size_t(std::lower_bound(v.begin() + std::ptrdiff_t(lo), v.begin() + std::ptrdiff_t(hi), t) -
+                  v.begin());
 }
 } // namespace
 
@@ -75,7 +77,8 @@ std::vector<Column> LaneIndex::columns(int cpu, Time t0, Time t1, int width, Tas
     // Boundary x: time a_x, the first slice starting at or after it, and the busy time before it.
     const ColumnEdges boundary(t0, t1, width);
     Time a = boundary(0);
-    size_t posA = haveSlices ? size_t(std::lower_bound(l->start.begin(), l->start.end(), a) - l->start.begin()) : 0;
+    size_t posA =
+        haveSlices ? size_t(std::lower_bound(l->start.begin(), l->start.end(), a) - l->start.begin()) : 0;
     auto busyAt = [&](size_t pos, Time t) -> Time {
         if (pos == 0) return 0;
         return l->busyBefore[pos - 1] + (std::min(l->end[pos - 1], t) - l->start[pos - 1]);

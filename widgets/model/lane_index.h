@@ -13,17 +13,17 @@
 
 namespace view {
 
-using sched::Time;
 using sched::TaskId;
+using sched::Time;
 
 struct Column {
-    float busy = 0;              // fraction of the column's time some task ran, 0..1
+    float busy = 0;               // fraction of the column's time some task ran, 0..1
     TaskId task = sched::kNoTask; // the task to colour the column with
     uint32_t slices = 0;          // how many slices overlap the column (0, 1, 2.. capped)
 };
 
 class LaneIndex {
-public:
+  public:
     // Catches up with slices appended to the trace since the last call (traces only grow).
     void update(const sched::Trace& trace);
     void reset() { *this = LaneIndex(); }
@@ -39,7 +39,7 @@ public:
     // Busy time of a CPU in [t0, t1) from closed slices (exact).
     Time busyIn(int cpu, Time t0, Time t1) const;
 
-private:
+  private:
     struct Lane {
         std::vector<uint32_t> idx; // slice indices in start order
         std::vector<Time> start, end;

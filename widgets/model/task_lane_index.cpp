@@ -17,8 +17,10 @@ void TaskLaneIndex::Series::add(Time a, Time b) {
 Time TaskLaneIndex::Series::coveredUntil(Time t, size_t& hint) const {
     // Galloping from the previous column's position: columns are asked left to right.
     size_t k = std::min(hint, start.size());
-    while (k > 0 && start[k - 1] >= t) --k;
-    while (k < start.size() && start[k] < t) ++k;
+    while (k > 0 && start[k - 1] >= t)
+        --k;
+    while (k < start.size() && start[k] < t)
+        ++k;
     hint = k;
     if (k == 0) return 0;
     return before[k - 1] + (std::min(end[k - 1], t) - start[k - 1]);
@@ -32,7 +34,8 @@ void TaskLaneIndex::update(const sched::Trace& trace) {
     trace_ = &trace;
     if (lanes_.size() < trace.tasks.size()) lanes_.resize(trace.tasks.size());
     const sched::Wakeups& w = trace.wakeups;
-    for (; wakesSeen_ < w.size(); ++wakesSeen_) lanes_[size_t(w.wakee[wakesSeen_])].wakes.push_back(w.time[wakesSeen_]);
+    for (; wakesSeen_ < w.size(); ++wakesSeen_)
+        lanes_[size_t(w.wakee[wakesSeen_])].wakes.push_back(w.time[wakesSeen_]);
     // A task's slices close in time order (it runs on one CPU at a time), so they arrive sorted.
     const sched::Slices& s = trace.slices;
     for (; slicesSeen_ < s.size(); ++slicesSeen_) {
@@ -42,7 +45,8 @@ void TaskLaneIndex::update(const sched::Trace& trace) {
         if (l.lastPreempted) {
             waitFrom = l.lastEnd;
         } else {
-            while (l.nextWake < l.wakes.size() && l.wakes[l.nextWake] < l.lastEnd) ++l.nextWake;
+            while (l.nextWake < l.wakes.size() && l.wakes[l.nextWake] < l.lastEnd)
+                ++l.nextWake;
             if (l.nextWake < l.wakes.size() && l.wakes[l.nextWake] <= start) waitFrom = l.wakes[l.nextWake];
         }
         if (waitFrom >= 0) l.runnable.add(waitFrom, start);
@@ -61,7 +65,8 @@ Time TaskLaneIndex::waitingSince(const Lane& l, Time until) const {
     return it != l.wakes.end() && *it <= until ? *it : -1;
 }
 
-std::vector<TaskState> TaskLaneIndex::columns(TaskId task, Time t0, Time t1, int width, Time now, Time runningSince) const {
+std::vector<TaskState> TaskLaneIndex::columns(TaskId task, Time t0, Time t1, int width, Time now,
+                                              Time runningSince) const {
     std::vector<TaskState> cols(size_t(std::max(width, 0)), TaskState::Sleeping);
     if (task < 0 || size_t(task) >= lanes_.size() || width <= 0 || t1 <= t0) return cols;
     const Lane& l = lanes_[size_t(task)];
@@ -72,7 +77,9 @@ std::vector<TaskState> TaskLaneIndex::columns(TaskId task, Time t0, Time t1, int
         if (const Time w = waitingSince(l, waitEnd); w >= 0) openWaitA = w, openWaitB = waitEnd;
         if (runningSince >= 0) openRunA = runningSince, openRunB = now;
     }
-    const auto overlap = [](Time a, Time b, Time x, Time y) { return std::max<Time>(0, std::min(b, y) - std::max(a, x)); };
+    const auto overlap = [](Time a, Time b, Time x, Time y) {
+        return std::max<Time>(0, std::min(b, y) - std::max(a, x));
+    };
     size_t hr = 0, hw = 0;
     const ColumnEdges edge(t0, t1, width);
     Time a = t0;
@@ -80,10 +87,13 @@ std::vector<TaskState> TaskLaneIndex::columns(TaskId task, Time t0, Time t1, int
     for (int x = 0; x < width; ++x) {
         const Time b = edge(x + 1);
         const Time runB = l.running.coveredUntil(b, hr), waitB = l.runnable.coveredUntil(b, hw);
-        const Time run = runB - runA + overlap(a, b, openRunA, openRunB), wait = waitB - waitA + overlap(a, b, openWaitA, openWaitB);
+        const Time run = runB - runA + overlap(a, b, openRunA, openRunB),
+                   wait = waitB - waitA + overlap(a, b, openWaitA, openWaitB);
         const Time sleep = (b - a) - run - wait;
-        if (run > 0 && run >= wait && run >= sleep / 4) cols[size_t(x)] = TaskState::Running; // running shows first
-        else if (wait > 0 && wait >= sleep / 4) cols[size_t(x)] = TaskState::Runnable;
+        if (run > 0 && run >= wait && run >= sleep / 4)
+            cols[size_t(x)] = TaskState::Running; // running shows first
+        else if (wait > 0 && wait >= sleep / 4)
+            cols[size_t(x)] = TaskState::Runnable;
         a = b;
         runA = runB;
         waitA = waitB;

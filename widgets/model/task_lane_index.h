@@ -11,21 +11,22 @@
 
 namespace view {
 
-using sched::Time;
 using sched::TaskId;
+using sched::Time;
 
 enum class TaskState : uint8_t { Sleeping, Runnable, Running };
 
 class TaskLaneIndex {
-public:
+  public:
     void update(const sched::Trace& trace);
     size_t tasks() const { return lanes_.size(); }
     // The state covering most of each column of [t0, t1). The present is not in the trace yet:
     // with now >= 0 the task's open stretch is added - running since runningSince if it runs
     // now (runningSince >= 0), else runnable since it was preempted or woken, if it was.
-    std::vector<TaskState> columns(TaskId task, Time t0, Time t1, int width, Time now = -1, Time runningSince = -1) const;
+    std::vector<TaskState> columns(TaskId task, Time t0, Time t1, int width, Time now = -1,
+                                   Time runningSince = -1) const;
 
-private:
+  private:
     // Sorted, non-overlapping intervals with prefix sums of their lengths.
     struct Series {
         std::vector<Time> start, end, before;

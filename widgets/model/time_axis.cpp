@@ -36,23 +36,31 @@ void TimeAxis::setRange(Time t0, Time t1, Time minSpan) {
 
 Time niceTickStep(double minNs) {
     Time p = 1;
-    while (double(p) * 10 <= minNs && p < (Time(1) << 58)) p *= 10;
+    while (double(p) * 10 <= minNs && p < (Time(1) << 58))
+        p *= 10;
     for (Time m : {Time(1), Time(2), Time(5), Time(10)})
         if (double(p * m) >= minNs) return p * m;
     return p * 10;
 }
 
 std::string formatTickLabel(Time t, Time step) {
-    struct U { Time scale; const char* name; };
+    struct U {
+        Time scale;
+        const char* name;
+    };
     const U units[] = {{sched::kNsPerSec, "s"}, {sched::kNsPerMs, "ms"}, {sched::kNsPerUs, "us"}, {1, "ns"}};
     // The unit follows the size of the time itself ("10.05ms", not "10050us"), the decimals
     // follow the step, so that neighbouring labels differ and none is longer than needed.
     const Time magnitude = std::max<Time>(t < 0 ? -t : t, step);
     const U* u = &units[3];
     for (const U& c : units)
-        if (magnitude >= c.scale) { u = &c; break; }
+        if (magnitude >= c.scale) {
+            u = &c;
+            break;
+        }
     int decimals = 0;
-    for (Time s = u->scale; s > step && decimals < 9; s /= 10) ++decimals; // 1 or 2 ms steps in seconds: 3
+    for (Time s = u->scale; s > step && decimals < 9; s /= 10)
+        ++decimals; // 1 or 2 ms steps in seconds: 3
     char buf[64];
     std::snprintf(buf, sizeof buf, "%.*f%s", decimals, double(t) / double(u->scale), u->name);
     return buf;

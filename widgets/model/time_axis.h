@@ -19,8 +19,11 @@ struct ColumnEdges {
     Time t0, span;
     int width;
     bool wide;
-    ColumnEdges(Time a, Time b, int w) : t0(a), span(b - a), width(w > 0 ? w : 1), wide(span > INT64_MAX / (width + 1)) {}
-    Time operator()(int x) const { return t0 + (wide ? Time((sched::int128(span) * x) / width) : span * x / width); }
+    ColumnEdges(Time a, Time b, int w)
+        : t0(a), span(b - a), width(w > 0 ? w : 1), wide(span > INT64_MAX / (width + 1)) {}
+    Time operator()(int x) const {
+        return t0 + (wide ? Time((sched::int128(span) * x) / width) : span * x / width);
+    }
 };
 
 struct TimeAxis {

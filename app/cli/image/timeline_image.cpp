@@ -29,8 +29,8 @@ int writeTimelineImage(const RunOptions& o, const scen::Scenario& s, std::ostrea
     d.live.now = e.now();
     const sched::Time end = o.rangeEnd < 0 ? s.duration : o.rangeEnd;
     QFont font("DejaVu Sans", 9);
-    const QString msg = view::exportTimeline(QString::fromStdString(o.exportTimeline), d, o.rangeStart, end, o.exportWidth, 0,
-                                             QPalette(Qt::white), font);
+    const QString msg = view::exportTimeline(QString::fromStdString(o.exportTimeline), d, o.rangeStart, end,
+                                             o.exportWidth, 0, QPalette(Qt::white), font);
     if (!msg.isEmpty()) {
         err << "schedscope-cli: " << msg.toStdString() << "\n";
         return 1;

@@ -27,7 +27,8 @@ double wakerMaxDelayMs(const std::string& model) {
     const std::string json = runOk({"kernel-hogs-waker", "--preempt", model, "--json"});
     const QJsonObject o = QJsonDocument::fromJson(QByteArray::fromStdString(json)).object();
     for (const auto& row : o["runs"].toArray()[0].toObject()["latency"].toArray())
-        if (row.toObject()["task"].toString() == "waker") return row.toObject()["max_delay_ns"].toDouble() / 1e6;
+        if (row.toObject()["task"].toString() == "waker")
+            return row.toObject()["max_delay_ns"].toDouble() / 1e6;
     qFatal("no waker row");
 }
 
@@ -35,20 +36,29 @@ double wakerMaxDelayMs(const std::string& model) {
 
 class TestCli : public QObject {
     Q_OBJECT
-private slots:
+  private slots:
     void optionErrorsNameTheFlagAndWhatIsAccepted_data() {
         QTest::addColumn<QStringList>("args");
         QTest::addColumn<QString>("expected");
-        QTest::newRow("model") << QStringList{"x", "--preempt", "lazzy"} << "--preempt: 'lazzy' is not a preemption model; accepted: none, voluntary, full, lazy";
-        QTest::newRow("kernel") << QStringList{"--kernel", "6.6"} << "--kernel: '6.6' is not a kernel; accepted: 6.18, 6.12, auto-rfc";
-        QTest::newRow("hz") << QStringList{"--hz", "200"} << "--hz: '200' is not a kernel HZ; accepted: 100, 250, 300, 1000";
-        QTest::newRow("cpus") << QStringList{"--cpus", "0"} << "--cpus: '0' is not a CPU count; accepted: 1 to 256";
-        QTest::newRow("slice") << QStringList{"--base-slice", "0.7"} << "--base-slice: '0.7' is not a duration";
+        QTest::newRow("model")
+            << QStringList{"x", "--preempt", "lazzy"}
+            << "--preempt: 'lazzy' is not a preemption model; accepted: none, voluntary, full, lazy";
+        QTest::newRow("kernel") << QStringList{"--kernel", "6.6"}
+                                << "--kernel: '6.6' is not a kernel; accepted: 6.18, 6.12, auto-rfc";
+        QTest::newRow("hz") << QStringList{"--hz", "200"}
+                            << "--hz: '200' is not a kernel HZ; accepted: 100, 250, 300, 1000";
+        QTest::newRow("cpus") << QStringList{"--cpus", "0"}
+                              << "--cpus: '0' is not a CPU count; accepted: 1 to 256";
+        QTest::newRow("slice") << QStringList{"--base-slice", "0.7"}
+                               << "--base-slice: '0.7' is not a duration";
         QTest::newRow("slice range") << QStringList{"--base-slice", "1s"} << "accepted: 0.1ms to 100ms";
-        QTest::newRow("feature") << QStringList{"--feature", "FOO=on"} << "--feature: unknown feature 'FOO'; accepted: PLACE_LAG";
-        QTest::newRow("feature state") << QStringList{"--feature", "PREEMPT_SHORT=maybe"} << "write NAME=on or NAME=off";
+        QTest::newRow("feature") << QStringList{"--feature", "FOO=on"}
+                                 << "--feature: unknown feature 'FOO'; accepted: PLACE_LAG";
+        QTest::newRow("feature state")
+            << QStringList{"--feature", "PREEMPT_SHORT=maybe"} << "write NAME=on or NAME=off";
         QTest::newRow("repeat") << QStringList{"--repeat", "0"} << "--repeat: '0' is not a run count";
-        QTest::newRow("sort") << QStringList{"--sort", "avg,bogus"} << "accepted keys: avg, max, switch, runtime, sum";
+        QTest::newRow("sort") << QStringList{"--sort", "avg,bogus"}
+                              << "accepted keys: avg, max, switch, runtime, sum";
         QTest::newRow("unknown") << QStringList{"--frobnicate", "1"} << "unknown option '--frobnicate'";
         QTest::newRow("missing value") << QStringList{"--seed"} << "--seed: a value is missing";
         QTest::newRow("two scenarios") << QStringList{"a", "b"} << "unexpected argument 'b'";
@@ -57,7 +67,8 @@ private slots:
         QFETCH(QStringList, args);
         QFETCH(QString, expected);
         std::vector<std::string> v;
-        for (const auto& a : args) v.push_back(a.toStdString());
+        for (const auto& a : args)
+            v.push_back(a.toStdString());
         RunOptions o;
         const QString err = QString::fromStdString(parseRunOptions(v, o));
         QVERIFY2(err.contains(expected), qPrintable(err));
@@ -67,13 +78,15 @@ private slots:
         const QString path = dir.filePath("pinned.json");
         QFile f(path);
         QVERIFY(f.open(QIODevice::WriteOnly));
-        f.write(R"J({"machine": {"cpus": 2}, "tasks": [{"comm": "p", "cpus": [1], "behavior": [{"run": "1ms"}]}]})J");
+        f.write(
+            R"J({"machine": {"cpus": 2}, "tasks": [{"comm": "p", "cpus": [1], "behavior": [{"run": "1ms"}]}]})J");
         f.close();
         RunOptions o;
         QVERIFY(parseRunOptions({path.toStdString(), "--cpus", "1"}, o).empty());
         std::ostringstream out, err;
         QCOMPARE(runCommand(o, out, err), 2);
-        QVERIFY2(err.str().find("--cpus 1: task 'p' is pinned to CPU 1") != std::string::npos, err.str().c_str());
+        QVERIFY2(err.str().find("--cpus 1: task 'p' is pinned to CPU 1") != std::string::npos,
+                 err.str().c_str());
         RunOptions p;
         QVERIFY(parseRunOptions({"kernel-hogs-waker", "--kernel", "6.12", "--preempt", "lazy"}, p).empty());
         std::ostringstream out2, err2;
@@ -82,7 +95,8 @@ private slots:
     }
     void runPrintsLatencyTablePerfStatAndCpuUse() {
         const std::string out = runOk({"kernel-hogs-waker", "--preempt", "full", "--duration", "500ms"});
-        QVERIFY(out.find("  Task                  |   Runtime ms  | Switches | Avg delay ms    | Max delay ms    | Sum delay ms     |") != std::string::npos);
+        QVERIFY(out.find("  Task                  |   Runtime ms  | Switches | Avg delay ms    | Max delay "
+                         "ms    | Sum delay ms     |") != std::string::npos);
         QVERIFY(out.find("  hog:(2)") != std::string::npos);
         QVERIFY(out.find("  TOTAL:") != std::string::npos);
         QVERIFY(out.find("context-switches") != std::string::npos);
@@ -110,7 +124,8 @@ private slots:
         const double none = wakerMaxDelayMs("none"), vol = wakerMaxDelayMs("voluntary");
         const double lazy = wakerMaxDelayMs("lazy"), full = wakerMaxDelayMs("full");
         QVERIFY2(none >= vol && vol >= lazy && lazy >= full,
-                 qPrintable(QString("none %1 voluntary %2 lazy %3 full %4").arg(none).arg(vol).arg(lazy).arg(full)));
+                 qPrintable(
+                     QString("none %1 voluntary %2 lazy %3 full %4").arg(none).arg(vol).arg(lazy).arg(full)));
         QVERIFY2(none > 15.0 && none <= 20.5, qPrintable(QString::number(none)));
         QVERIFY2(full <= 4.1, qPrintable(QString::number(full)));
         QVERIFY(lazy < none);

@@ -16,12 +16,14 @@
 #include <sstream>
 
 namespace {
-std::string trace(const char* name) { return std::string(SCHEDSCOPE_TEST_DATA) + "/traces/" + name; }
+std::string trace(const char* name) {
+    return std::string(SCHEDSCOPE_TEST_DATA) + "/traces/" + name;
 }
+} // namespace
 
 class TestCliTraces : public QObject {
     Q_OBJECT
-private slots:
+  private slots:
     // The workload from the trace's "VALID root=" marker, counted as the kernel counts it.
     void traceCommandPrintsTheWorkloadsMetrics() {
         TraceOptions2 o;
@@ -29,10 +31,13 @@ private slots:
         std::ostringstream out, err;
         QCOMPARE(traceCommand(o, out, err), 0);
         const std::string s = out.str();
-        QVERIFY2(s.find("# workload: pid 17428 and its descendants, 164 tasks (from the marker)") != std::string::npos, s.c_str());
+        QVERIFY2(s.find("# workload: pid 17428 and its descendants, 164 tasks (from the marker)") !=
+                     std::string::npos,
+                 s.c_str());
         QVERIFY(s.find("hackbench:(161)") != std::string::npos);
         // The tree also holds the launching shell, perf and time: a few switches above hackbench's 11,564.
-        QVERIFY2(std::regex_search(s, std::regex(R"(\n +11,5[6-9]\d      involuntary context-switches\n)")), s.c_str());
+        QVERIFY2(std::regex_search(s, std::regex(R"(\n +11,5[6-9]\d      involuntary context-switches\n)")),
+                 s.c_str());
         QVERIFY(s.find("ftrace text: 210546 lines") != std::string::npos);
     }
 
@@ -49,7 +54,8 @@ private slots:
         QFETCH(QStringList, args);
         QFETCH(QString, needle);
         std::vector<std::string> v;
-        for (const QString& a : args) v.push_back(a.toStdString());
+        for (const QString& a : args)
+            v.push_back(a.toStdString());
         TraceOptions2 o;
         const std::string e = parseTraceOptions(v, o);
         QVERIFY2(e.find(needle.toStdString()) != std::string::npos, e.c_str());
@@ -71,7 +77,10 @@ private slots:
         for (int classes : {1, 2}) {
             DeriveCliOptions o;
             const std::string path = dir.filePath(QString("d%1.json").arg(classes)).toStdString();
-            QVERIFY(parseDeriveOptions({trace("massive_intr-8x8ms-1ms.trace.xz"), "--classes", std::to_string(classes), "-o", path}, o).empty());
+            QVERIFY(parseDeriveOptions({trace("massive_intr-8x8ms-1ms.trace.xz"), "--classes",
+                                        std::to_string(classes), "-o", path},
+                                       o)
+                        .empty());
             std::ostringstream out, err;
             QCOMPARE(deriveCommand(o, out, err), 0);
             scen::Scenario s;
@@ -80,14 +89,17 @@ private slots:
             size_t withCycles = 0, cycleOps = 0;
             for (const sched::Program& p : s.programs) {
                 withCycles += !p.cycles.empty();
-                for (const sched::CycleClasses& c : p.cycles) QCOMPARE(c.run.size(), size_t(classes));
-                for (const sched::Op& op : p.ops) cycleOps += op.cycle >= 0;
+                for (const sched::CycleClasses& c : p.cycles)
+                    QCOMPARE(c.run.size(), size_t(classes));
+                for (const sched::Op& op : p.ops)
+                    cycleOps += op.cycle >= 0;
             }
             QCOMPARE(withCycles, size_t(classes == 1 ? 0 : 1)); // the eight pooled workers have enough cycles
             QCOMPARE(cycleOps, size_t(classes == 1 ? 0 : 2));
         }
         DeriveCliOptions bad;
-        QVERIFY(parseDeriveOptions({"t", "--classes", "0"}, bad).find("from 1 (bursts drawn independently) to 20") != std::string::npos);
+        QVERIFY(parseDeriveOptions({"t", "--classes", "0"}, bad)
+                    .find("from 1 (bursts drawn independently) to 20") != std::string::npos);
     }
 
     // A workload that never ran in the trace (here: a pid the trace does not hold) has nothing to
@@ -96,41 +108,56 @@ private slots:
         QTemporaryDir dir;
         const std::string path = dir.filePath("none.json").toStdString();
         DeriveCliOptions o;
-        QVERIFY(parseDeriveOptions({trace("massive_intr-8x8ms-1ms.trace.xz"), "--root", "4000000", "-o", path}, o).empty());
+        QVERIFY(
+            parseDeriveOptions({trace("massive_intr-8x8ms-1ms.trace.xz"), "--root", "4000000", "-o", path}, o)
+                .empty());
         std::ostringstream out, err;
         QCOMPARE(deriveCommand(o, out, err), 2);
-        QVERIFY2(err.str().find("no task of pid 4000000 and its descendants ran in") != std::string::npos, err.str().c_str());
+        QVERIFY2(err.str().find("no task of pid 4000000 and its descendants ran in") != std::string::npos,
+                 err.str().c_str());
         QVERIFY(!QFileInfo::exists(QString::fromStdString(path)));
     }
 
     // Simulation against simulation with one setting changed, and against a real trace.
     void compareTwoSettingsAndATrace() {
         CompareOptions o;
-        QVERIFY(parseCompareOptions({"kernel-hogs-waker@preempt=none", "kernel-hogs-waker@preempt=full"}, o).empty());
+        QVERIFY(parseCompareOptions({"kernel-hogs-waker@preempt=none", "kernel-hogs-waker@preempt=full"}, o)
+                    .empty());
         std::ostringstream out, err;
         QCOMPARE(compareCommand(o, out, err), 0);
         QVERIFY2(out.str().find("A: kernel-hogs-waker@preempt=none") != std::string::npos, out.str().c_str());
         QVERIFY(out.str().find("waker") != std::string::npos);
         CompareOptions t;
-        QVERIFY(parseCompareOptions({trace("massive_intr-8x8ms-1ms.trace.xz"), std::string(SCHEDSCOPE_SCENARIO_DIR) + "/real-machine/massive_intr-8x8ms-1ms.json",
-                                     "--to", "5s"}, t).empty());
+        QVERIFY(parseCompareOptions(
+                    {trace("massive_intr-8x8ms-1ms.trace.xz"),
+                     std::string(SCHEDSCOPE_SCENARIO_DIR) + "/real-machine/massive_intr-8x8ms-1ms.json",
+                     "--to", "5s"},
+                    t)
+                    .empty());
         std::ostringstream out2, err2;
         QCOMPARE(compareCommand(t, out2, err2), 0);
-        QVERIFY2(out2.str().find("massive_intr-8x8ms-1ms.trace.xz (trace)") != std::string::npos, out2.str().c_str());
+        QVERIFY2(out2.str().find("massive_intr-8x8ms-1ms.trace.xz (trace)") != std::string::npos,
+                 out2.str().c_str());
         QVERIFY(out2.str().find("massive_intr ") != std::string::npos);
         QVERIFY(out2.str().find("window 0ns - 5s") != std::string::npos);
         // Aligned where the workers first wake: B's window shifted, and said so.
         CompareOptions al;
-        QVERIFY(parseCompareOptions({trace("massive_intr-8x8ms-1ms.trace.xz"), std::string(SCHEDSCOPE_SCENARIO_DIR) + "/real-machine/massive_intr-8x8ms-1ms.json",
-                                     "--align", "wake:massive_intr", "--to", "5s"}, al).empty());
+        QVERIFY(parseCompareOptions(
+                    {trace("massive_intr-8x8ms-1ms.trace.xz"),
+                     std::string(SCHEDSCOPE_SCENARIO_DIR) + "/real-machine/massive_intr-8x8ms-1ms.json",
+                     "--align", "wake:massive_intr", "--to", "5s"},
+                    al)
+                    .empty());
         QCOMPARE(al.align, std::string("wake:massive_intr"));
         std::ostringstream out3, err3;
         QCOMPARE(compareCommand(al, out3, err3), 0);
-        QVERIFY2(out3.str().find(", aligned at first wakeup of massive_intr (B = A + ") != std::string::npos, out3.str().c_str());
+        QVERIFY2(out3.str().find(", aligned at first wakeup of massive_intr (B = A + ") != std::string::npos,
+                 out3.str().c_str());
         al.align = "run:nosuch";
         std::ostringstream out4, err4;
         QCOMPARE(compareCommand(al, out4, err4), 2);
-        QVERIFY2(err4.str().find("--align: no event 'run:nosuch' in both runs") != std::string::npos, err4.str().c_str());
+        QVERIFY2(err4.str().find("--align: no event 'run:nosuch' in both runs") != std::string::npos,
+                 err4.str().c_str());
     }
 
     void compareErrors_data() {
@@ -139,14 +166,17 @@ private slots:
         QTest::newRow("one run") << QStringList{"a"} << "needs two runs";
         QTest::newRow("three") << QStringList{"a", "b", "c"} << "a third";
         QTest::newRow("bad time") << QStringList{"a", "b", "--from", "5"} << "not a time";
-        QTest::newRow("backwards") << QStringList{"a", "b", "--from", "2s", "--to", "1s"} << "--to must come after --from";
-        QTest::newRow("align without event") << QStringList{"a", "b", "--align"} << "--align: needs an event both runs have";
+        QTest::newRow("backwards") << QStringList{"a", "b", "--from", "2s", "--to", "1s"}
+                                   << "--to must come after --from";
+        QTest::newRow("align without event")
+            << QStringList{"a", "b", "--align"} << "--align: needs an event both runs have";
     }
     void compareErrors() {
         QFETCH(QStringList, args);
         QFETCH(QString, needle);
         std::vector<std::string> v;
-        for (const QString& a : args) v.push_back(a.toStdString());
+        for (const QString& a : args)
+            v.push_back(a.toStdString());
         CompareOptions o;
         const std::string e = parseCompareOptions(v, o);
         QVERIFY2(e.find(needle.toStdString()) != std::string::npos, e.c_str());
@@ -155,9 +185,12 @@ private slots:
     void compareSideErrors_data() {
         QTest::addColumn<QString>("spec");
         QTest::addColumn<QString>("needle");
-        QTest::newRow("bad setting") << "kernel-hogs-waker@preempt" << "write key=value";
-        QTest::newRow("bad value") << "kernel-hogs-waker@preempt=sometimes" << "not a preemption model";
-        QTest::newRow("unknown scenario") << "no-such-scenario" << "not a built-in scenario";
+        QTest::newRow("bad setting") << "kernel-hogs-waker@preempt"
+                                     << "write key=value";
+        QTest::newRow("bad value") << "kernel-hogs-waker@preempt=sometimes"
+                                   << "not a preemption model";
+        QTest::newRow("unknown scenario") << "no-such-scenario"
+                                          << "not a built-in scenario";
     }
     void compareSideErrors() {
         QFETCH(QString, spec);
@@ -179,7 +212,8 @@ private slots:
     }
     void exportedRunReadsBack() {
         QFETCH(QString, name);
-        if (name.endsWith(".dat") && QStandardPaths::findExecutable("trace-cmd").isEmpty()) QSKIP("trace-cmd is not installed");
+        if (name.endsWith(".dat") && QStandardPaths::findExecutable("trace-cmd").isEmpty())
+            QSKIP("trace-cmd is not installed");
         QTemporaryDir dir;
         const std::string path = dir.filePath(name).toStdString();
         RunOptions o;
@@ -198,7 +232,8 @@ private slots:
         std::string count = runText.substr(runText.rfind('\n', at) + 1, at - runText.rfind('\n', at) - 1);
         count.erase(0, count.find_first_not_of(' '));
         count.erase(count.find_last_not_of(' ') + 1);
-        QVERIFY2(tout.str().find("System wide: " + count + " context-switches") != std::string::npos, tout.str().c_str());
+        QVERIFY2(tout.str().find("System wide: " + count + " context-switches") != std::string::npos,
+                 tout.str().c_str());
         // A directory that cannot be written: an error, nothing left behind.
         RunOptions bad;
         const std::string badPath = "/nonexistent-dir/" + name.toStdString();
@@ -211,8 +246,11 @@ private slots:
     // experiment --quick --csv: one line per metric and configuration with its statistics.
     void experimentCsvAndJson() {
         ExperimentOptions o;
-        QVERIFY(parseExperimentOptions({std::string(SCHEDSCOPE_SCENARIO_DIR) + "/experiments/preempt-auto-none-kernbench.json", "--quick", "--csv",
-                                        "--repeat", "2"}, o).empty());
+        QVERIFY(parseExperimentOptions(
+                    {std::string(SCHEDSCOPE_SCENARIO_DIR) + "/experiments/preempt-auto-none-kernbench.json",
+                     "--quick", "--csv", "--repeat", "2"},
+                    o)
+                    .empty());
         std::ostringstream out, err;
         QCOMPARE(experimentCommand(o, out, err), 0);
         std::istringstream in(out.str());
@@ -223,7 +261,8 @@ private slots:
         bool kb = false;
         while (std::getline(in, line)) {
             ++rows;
-            kb = kb || line.rfind("preempt-auto-none-kernbench,PREEMPT_DYNAMIC,kernbench.involuntary,2,", 0) == 0;
+            kb = kb ||
+                 line.rfind("preempt-auto-none-kernbench,PREEMPT_DYNAMIC,kernbench.involuntary,2,", 0) == 0;
         }
         QVERIFY(kb);
         QVERIFY(rows >= 2 * 10);
@@ -240,15 +279,18 @@ private slots:
         const QJsonDocument doc = QJsonDocument::fromJson(f.readAll(), &pe);
         QVERIFY2(pe.error == QJsonParseError::NoError, qPrintable(pe.errorString()));
         QCOMPARE(doc.object().value("configurations").toArray().size(), 2);
-        const QJsonObject m = doc.object().value("configurations").toArray().at(0).toObject().value("metrics").toObject();
+        const QJsonObject m =
+            doc.object().value("configurations").toArray().at(0).toObject().value("metrics").toObject();
         QCOMPARE(m.value("kernbench.elapsed_s").toObject().value("values").toArray().size(), 2);
     }
 
     void experimentOptionErrors() {
         ExperimentOptions o1, o2, o3;
         QVERIFY(parseExperimentOptions({}, o1).find("needs an experiment file") != std::string::npos);
-        QVERIFY(parseExperimentOptions({"x.json", "--json", "--csv"}, o2).find("choose one") != std::string::npos);
-        QVERIFY(parseExperimentOptions({"x.json", "--repeat", "0"}, o3).find("accepted: 1 to 1000") != std::string::npos);
+        QVERIFY(parseExperimentOptions({"x.json", "--json", "--csv"}, o2).find("choose one") !=
+                std::string::npos);
+        QVERIFY(parseExperimentOptions({"x.json", "--repeat", "0"}, o3).find("accepted: 1 to 1000") !=
+                std::string::npos);
         ExperimentOptions missing;
         missing.file = "/nonexistent.json";
         std::ostringstream out, err;

@@ -32,7 +32,9 @@ std::string readAll(const std::string& path) {
     return s.str();
 }
 
-void writePlain(const std::string& path, const std::string& text) { std::ofstream(path, std::ios::binary) << text; }
+void writePlain(const std::string& path, const std::string& text) {
+    std::ofstream(path, std::ios::binary) << text;
+}
 
 // The names in a directory, but for . and ..: a failed save must leave no temporary file behind.
 std::vector<std::string> entries(const std::string& dir) {
@@ -66,7 +68,7 @@ class TstAtomicFile : public QObject {
         return std::none_of(names.begin(), names.end(), [](const std::string& n) { return n[0] == '.'; });
     }
 
-private slots:
+  private slots:
     void writesTheWholeTextAndLeavesNoTemporaryFile() {
         const std::string p = path("a.txt");
         std::string why;
@@ -135,18 +137,22 @@ private slots:
         const std::string mnt = path("mnt");
         QCOMPARE(mkdir(mnt.c_str(), 0700), 0);
         const int rc = inChild([&] {
-            if (unshare(CLONE_NEWNS) != 0 || mount(nullptr, "/", nullptr, MS_REC | MS_PRIVATE, nullptr) != 0) return 10;
+            if (unshare(CLONE_NEWNS) != 0 || mount(nullptr, "/", nullptr, MS_REC | MS_PRIVATE, nullptr) != 0)
+                return 10;
             if (mount("tmpfs", mnt.c_str(), "tmpfs", 0, "size=64k") != 0) return 11;
             const std::string old = mnt + "/metrics.csv";
             writePlain(old, "the old metrics\n");
             {
                 const int fd = open((mnt + "/filler").c_str(), O_WRONLY | O_CREAT, 0600);
                 const std::string block(4096, 'f');
-                while (write(fd, block.data(), block.size()) > 0) {}
+                while (write(fd, block.data(), block.size()) > 0) {
+                }
                 close(fd);
             }
             std::string why;
-            if (saveTextAtomically(old, "the new metrics, a few bytes more than fit\n" + std::string(8192, 'n'), &why)) return 1;
+            if (saveTextAtomically(
+                    old, "the new metrics, a few bytes more than fit\n" + std::string(8192, 'n'), &why))
+                return 1;
             if (why != "No space left on device") return 2;
             if (readAll(old) != "the old metrics\n") return 3;
             if (entries(mnt) != std::vector<std::string>{"filler", "metrics.csv"}) return 4;

@@ -15,7 +15,7 @@
 
 class TstJobRunner : public QObject {
     Q_OBJECT
-private slots:
+  private slots:
     void deliversTheResultOnTheRunnersThread() {
         JobRunner r;
         QSignalSpy busy(&r, &JobRunner::busyChanged);
@@ -48,12 +48,14 @@ private slots:
         std::vector<int> delivered;
         const quint64 first = r.start<int>(
             [&](JobControl& job) {
-                while (!job.cancelled()) std::this_thread::yield(); // runs until a newer job supersedes it
+                while (!job.cancelled())
+                    std::this_thread::yield(); // runs until a newer job supersedes it
                 firstAsked = true;
                 return 1;
             },
             [&](int v) { delivered.push_back(v); });
-        const quint64 second = r.start<int>([](JobControl&) { return 2; }, [&](int v) { delivered.push_back(v); });
+        const quint64 second =
+            r.start<int>([](JobControl&) { return 2; }, [&](int v) { delivered.push_back(v); });
         QVERIFY(second > first);
         QCOMPARE(r.currentId(), second);
         QVERIFY(QTest::qWaitFor([&] { return !delivered.empty() && firstAsked; }, 10000));
@@ -69,7 +71,8 @@ private slots:
         r.start<bool>(
             [&](JobControl& job) {
                 started = true;
-                while (!job.cancelled()) std::this_thread::yield();
+                while (!job.cancelled())
+                    std::this_thread::yield();
                 return true;
             },
             [&](bool c) {
@@ -91,7 +94,8 @@ private slots:
             [&](JobControl& job) {
                 job.setProgress(500);
                 reported = true;
-                while (!job.cancelled()) std::this_thread::yield(); // until the test has seen the progress
+                while (!job.cancelled())
+                    std::this_thread::yield(); // until the test has seen the progress
                 return 0;
             },
             [&](int) { done = true; });
@@ -110,7 +114,8 @@ private slots:
             r.start<int>(
                 [&](JobControl& job) {
                     started = true;
-                    while (!job.cancelled()) std::this_thread::yield();
+                    while (!job.cancelled())
+                        std::this_thread::yield();
                     finished = true;
                     return 0;
                 },

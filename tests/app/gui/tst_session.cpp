@@ -9,9 +9,9 @@
 #include "widgets/timeline_view.h"
 
 #include <QApplication>
+#include <QImage>
 #include <QJsonDocument>
 #include <QJsonObject>
-#include <QImage>
 #include <QSignalSpy>
 #include <QSvgRenderer>
 #include <QTemporaryDir>
@@ -20,7 +20,7 @@ using namespace sched;
 
 class TestSession : public QObject {
     Q_OBJECT
-private slots:
+  private slots:
     void initTestCase() {
         QCoreApplication::setOrganizationName("SchedScopeTest");
         QCoreApplication::setApplicationName("tst_session");
@@ -104,7 +104,8 @@ private slots:
         QSignalSpy busy(&s, &Session::busyChanged);
         s.runTo(900 * kNsPerMs);
         QVERIFY(s.busy());
-        QCOMPARE(s.apply(ParamChange::preemptModel(PreemptModel::Full)).isEmpty(), false); // refused meanwhile
+        QCOMPARE(s.apply(ParamChange::preemptModel(PreemptModel::Full)).isEmpty(),
+                 false); // refused meanwhile
         QTRY_VERIFY_WITH_TIMEOUT(!s.busy(), 30000);
         QCOMPARE(busy.count(), 2);
         QCOMPARE(s.engine().now(), 900 * kNsPerMs);
@@ -151,7 +152,7 @@ private slots:
             QCOMPARE(past->cpus()[c].cfs.avgVruntime, direct.cpus()[c].cfs.avgVruntime);
         }
         QCOMPARE(past->describePick(0), direct.describePick(0));
-        QCOMPARE(s.engine().eventsProcessed(), events); // the live engine did not move
+        QCOMPARE(s.engine().eventsProcessed(), events);  // the live engine did not move
         QVERIFY(!s.stateAt(400 * kNsPerMs).has_value()); // not ahead of the present
     }
     void metricsExportWritesCsvAndJsonAtomically() {
@@ -238,9 +239,12 @@ private slots:
         const int y = t->layout().laneTop(0) + t->layout().lane / 2;
         const Slices& sl = s.engine().trace().slices;
         size_t other = 1;
-        while (other < sl.size() && sl.task[other] == sl.task[0]) ++other;
+        while (other < sl.size() && sl.task[other] == sl.task[0])
+            ++other;
         QVERIFY(other < sl.size());
-        const auto xMid = [&](size_t i) { return t->layout().gutter + int(t->axis().toX((sl.start[i] + sl.end[i]) / 2)); };
+        const auto xMid = [&](size_t i) {
+            return t->layout().gutter + int(t->axis().toX((sl.start[i] + sl.end[i]) / 2));
+        };
         const int x1 = xMid(0), x2 = xMid(other); // slices of the two hogs
         QTest::mouseClick(t, Qt::LeftButton, {}, QPoint(x1, y));
         QCOMPARE(t->selectedTasks().size(), size_t(1));
@@ -265,7 +269,8 @@ private slots:
         QVERIFY(!s.branch(ParamChange::hzChange(1000), kNsPerMs).isEmpty()); // one branch at a time
         QVERIFY(ready.wait(20000));
         QCOMPARE(s.engine().eventsProcessed(), events); // the live run did not move
-        auto a = ready[0][0].value<std::shared_ptr<Engine>>(), b = ready[0][1].value<std::shared_ptr<Engine>>();
+        auto a = ready[0][0].value<std::shared_ptr<Engine>>(),
+             b = ready[0][1].value<std::shared_ptr<Engine>>();
         QCOMPARE(ready[0][2].toLongLong(), qint64(150 * kNsPerMs));
         QCOMPARE(a->now(), Time(350 * kNsPerMs));
         QCOMPARE(b->now(), Time(350 * kNsPerMs));
@@ -274,7 +279,8 @@ private slots:
         // Up to the branch both traces are the live run's: the same slices in the same order.
         const Slices &sa = a->trace().slices, &sb = b->trace().slices, &live = s.engine().trace().slices;
         size_t shared = 0;
-        while (shared < live.size() && live.end[shared] <= 150 * kNsPerMs) ++shared;
+        while (shared < live.size() && live.end[shared] <= 150 * kNsPerMs)
+            ++shared;
         QVERIFY(shared > 10);
         for (size_t i = 0; i < shared; ++i) {
             QCOMPARE(sa.start[i], live.start[i]);

@@ -1,12 +1,12 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-// A real trace in the GUI: imported on a worker thread behind a progress dialog, shown in the same timeline as a
-// simulation with its perf sched latency table, and compared with the simulation A/B.
+// A real trace in the GUI: imported on a worker thread behind a progress dialog, shown in the same timeline
+// as a simulation with its perf sched latency table, and compared with the simulation A/B.
 #include "app/gui/compare_window.h"
 #include "app/gui/main_window.h"
 #include "app/gui/session.h"
+#include "app/gui/trace_window.h"
 #include "tests/test_support.h"
 #include "widgets/timeline_view.h"
-#include "app/gui/trace_window.h"
 
 #include <QComboBox>
 #include <QFileInfo>
@@ -18,7 +18,9 @@
 using namespace sched;
 
 namespace {
-QString tracePath(const char* name) { return QString(SCHEDSCOPE_TEST_DATA) + "/traces/" + name; }
+QString tracePath(const char* name) {
+    return QString(SCHEDSCOPE_TEST_DATA) + "/traces/" + name;
+}
 
 // File > Open trace, waiting for the background import: the window, or null with *error set.
 TraceWindow* openTraceAndWait(MainWindow& w, const QString& path, QString* error) {
@@ -44,15 +46,17 @@ struct WithTrace {
     TraceWindow* t = nullptr;
     QString error;
     explicit WithTrace(const QString& scenario) {
-        if (w.openScenario(scenario)) t = openTraceAndWait(w, tracePath("massive_intr-8x8ms-1ms.trace.xz"), &error);
-        else error = "scenario " + scenario + " did not open";
+        if (w.openScenario(scenario))
+            t = openTraceAndWait(w, tracePath("massive_intr-8x8ms-1ms.trace.xz"), &error);
+        else
+            error = "scenario " + scenario + " did not open";
     }
 };
-}
+} // namespace
 
 class TestTraceWindow : public QObject {
     Q_OBJECT
-private slots:
+  private slots:
     void initTestCase() {
         QCoreApplication::setOrganizationName("SchedScopeTest");
         QCoreApplication::setApplicationName("tst_trace_window");
@@ -90,7 +94,8 @@ private slots:
         const QString path = dir.filePath("massive.scenario.json");
         QVERIFY2(w.simulateTrace(t, path, &err), qPrintable(err));
         QVERIFY(QFileInfo::exists(path));
-        QCOMPARE(QString::fromStdString(s.scenario().name), QString("derived-massive_intr-8x8ms-1ms.trace.xz"));
+        QCOMPARE(QString::fromStdString(s.scenario().name),
+                 QString("derived-massive_intr-8x8ms-1ms.trace.xz"));
         QCOMPARE(s.engine().config().cpus, 2);
         size_t workers = 0;
         for (const scen::TaskGroupSpec& g : s.scenario().tasks)
@@ -107,11 +112,12 @@ private slots:
     void compareSimulationWithTrace() {
         Session s;
         MainWindow w(&s);
-        QVERIFY(w.openScenario(QString(SCHEDSCOPE_SCENARIO_DIR) + "/real-machine/massive_intr-8x8ms-1ms.json"));
+        QVERIFY(
+            w.openScenario(QString(SCHEDSCOPE_SCENARIO_DIR) + "/real-machine/massive_intr-8x8ms-1ms.json"));
         QString err;
         TraceWindow* t = openTraceAndWait(w, tracePath("massive_intr-8x8ms-1ms.trace.xz"), &err);
         QVERIFY2(t, qPrintable(err));
-        QVERIFY(!w.compareWithTrace(t)); // nothing simulated yet: refused
+        QVERIFY(!w.compareWithTrace(t));           // nothing simulated yet: refused
         s.setBackgroundThreshold(100 * kNsPerSec); // run in this thread
         s.runTo(3 * kNsPerSec);
         CompareWindow* c = w.compareWithTrace(t);

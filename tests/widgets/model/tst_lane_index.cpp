@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // The pixel-bounded lane summaries equal a brute-force render at the same zoom: for every pixel
 // column, the busy fraction and the task computed by scanning every slice.
+#include "tests/test_support.h"
 #include "widgets/model/flag_index.h"
 #include "widgets/model/lane_index.h"
 #include "widgets/model/task_lane_index.h"
-#include "tests/test_support.h"
 
 using namespace sched;
 using namespace view;
@@ -17,7 +17,8 @@ namespace {
 std::vector<Column> bruteColumns(const Trace& tr, int cpu, Time t0, Time t1, int width) {
     std::vector<Column> cols(static_cast<size_t>(width));
     for (int x = 0; x < width; ++x) {
-        const Time a = t0 + Time((int128(t1 - t0) * x) / width), b = t0 + Time((int128(t1 - t0) * (x + 1)) / width);
+        const Time a = t0 + Time((int128(t1 - t0) * x) / width),
+                   b = t0 + Time((int128(t1 - t0) * (x + 1)) / width);
         Time busy = 0, best = 0;
         std::vector<size_t> over;
         for (size_t i = 0; i < tr.slices.size(); ++i) {
@@ -25,7 +26,8 @@ std::vector<Column> bruteColumns(const Trace& tr, int cpu, Time t0, Time t1, int
             over.push_back(i);
             busy += std::min(b, tr.slices.end[i]) - std::max(a, tr.slices.start[i]);
         }
-        std::sort(over.begin(), over.end(), [&](size_t p, size_t q) { return tr.slices.start[p] < tr.slices.start[q]; });
+        std::sort(over.begin(), over.end(),
+                  [&](size_t p, size_t q) { return tr.slices.start[p] < tr.slices.start[q]; });
         Column& c = cols[size_t(x)];
         if (over.size() <= 8) {
             for (size_t i : over) {
@@ -50,7 +52,7 @@ std::vector<Column> bruteColumns(const Trace& tr, int cpu, Time t0, Time t1, int
 
 class TestLaneIndex : public QObject {
     Q_OBJECT
-private slots:
+  private slots:
     void columnsEqualBruteForceAtEveryZoom() {
         Engine e = engineFrom(R"J({"machine": {"cpus": 3, "hz": 1000, "preempt": "lazy"},
           "tasks": [ {"comm": "w", "count": 7, "behavior": [{"repeat": "forever", "body": [
@@ -61,15 +63,22 @@ private slots:
         LaneIndex idx;
         idx.update(e.trace());
         int compared = 0, multi = 0;
-        for (const auto& [t0, t1, w] : std::vector<std::tuple<Time, Time, int>>{
-                 {0, 300 * kNsPerMs, 97}, {0, 300 * kNsPerMs, 1000}, {37 * kNsPerMs, 39 * kNsPerMs, 200},
-                 {100 * kNsPerMs, 100 * kNsPerMs + 5000, 50}, {250 * kNsPerMs, 400 * kNsPerMs, 333}}) {
+        for (const auto& [t0, t1, w] :
+             std::vector<std::tuple<Time, Time, int>>{{0, 300 * kNsPerMs, 97},
+                                                      {0, 300 * kNsPerMs, 1000},
+                                                      {37 * kNsPerMs, 39 * kNsPerMs, 200},
+                                                      {100 * kNsPerMs, 100 * kNsPerMs + 5000, 50},
+                                                      {250 * kNsPerMs, 400 * kNsPerMs, 333}}) {
             for (int cpu = 0; cpu < 3; ++cpu) {
                 const auto fast = idx.columns(cpu, t0, t1, w);
                 const auto slow = bruteColumns(e.trace(), cpu, t0, t1, w);
                 for (int x = 0; x < w; ++x) {
                     QVERIFY2(std::fabs(fast[size_t(x)].busy - slow[size_t(x)].busy) < 1e-6,
-                             qPrintable(QString("cpu %1 x %2: busy %3 vs %4").arg(cpu).arg(x).arg(fast[size_t(x)].busy).arg(slow[size_t(x)].busy)));
+                             qPrintable(QString("cpu %1 x %2: busy %3 vs %4")
+                                            .arg(cpu)
+                                            .arg(x)
+                                            .arg(fast[size_t(x)].busy)
+                                            .arg(slow[size_t(x)].busy)));
                     QCOMPARE(fast[size_t(x)].task, slow[size_t(x)].task);
                     multi += fast[size_t(x)].slices > 8;
                     ++compared;
@@ -91,7 +100,8 @@ private slots:
         const Slices& s = e.trace().slices;
         for (uint32_t i = 0; i < s.size(); ++i)
             if (s.cpu[i] == 0 && s.end[i] > t0 && s.start[i] < t1) expect.push_back(i);
-        std::sort(expect.begin(), expect.end(), [&](uint32_t a, uint32_t b) { return s.start[a] < s.start[b]; });
+        std::sort(expect.begin(), expect.end(),
+                  [&](uint32_t a, uint32_t b) { return s.start[a] < s.start[b]; });
         QCOMPARE(got, expect);
         QVERIFY(!got.empty());
     }
@@ -104,7 +114,8 @@ private slots:
         }
         LaneIndex full;
         full.update(e.trace());
-        for (int c = 0; c < 4; ++c) QCOMPARE(inc.slicesOnCpu(c), full.slicesOnCpu(c));
+        for (int c = 0; c < 4; ++c)
+            QCOMPARE(inc.slicesOnCpu(c), full.slicesOnCpu(c));
         QCOMPARE(inc.busyIn(1, 0, 200 * kNsPerMs), full.busyIn(1, 0, 200 * kNsPerMs));
     }
     void taskLanesShowRunningRunnableAndSleeping() {
@@ -126,7 +137,8 @@ private slots:
         for (int x = 0; x < w; ++x) {
             const Time mid = t0 + (t1 - t0) * x / w + (t1 - t0) / w / 2;
             bool inSlice = false;
-            for (const auto& s : slices) inSlice = inSlice || (s.start <= mid && s.end > mid);
+            for (const auto& s : slices)
+                inSlice = inSlice || (s.start <= mid && s.end > mid);
             if (inSlice) QCOMPARE(cols[size_t(x)], view::TaskState::Running);
             running += cols[size_t(x)] == view::TaskState::Running;
             runnable += cols[size_t(x)] == view::TaskState::Runnable;
@@ -134,7 +146,8 @@ private slots:
         }
         QVERIFY(running > 100 && runnable > 50 && sleeping > 200); // all three states occur
         // the hog is never asleep: it is running or waiting for the CPU
-        for (auto st : idx.columns(taskByComm(e, "hog"), t0, t1, w)) QVERIFY(st != view::TaskState::Sleeping);
+        for (auto st : idx.columns(taskByComm(e, "hog"), t0, t1, w))
+            QVERIFY(st != view::TaskState::Sleeping);
     }
     void taskLanesShowThePresentBeforeItIsInTheTrace() {
         // The running task's open slice and the waiting task's open wait are not in the trace
@@ -160,8 +173,10 @@ private slots:
             for (TaskId t : {taskByComm(live, "hog"), taskByComm(live, "sl")}) {
                 const auto withLive = open.columns(t, t0, t1, 400, live.now(), t == curr ? since : -1);
                 QCOMPARE(withLive, done.columns(t, t0, t1, 400));
-                if (t == curr) QCOMPARE(withLive.back(), view::TaskState::Running);
-                else QVERIFY(withLive.back() != view::TaskState::Running);
+                if (t == curr)
+                    QCOMPARE(withLive.back(), view::TaskState::Running);
+                else
+                    QVERIFY(withLive.back() != view::TaskState::Running);
             }
         }
     }

@@ -10,13 +10,14 @@ using sched::kNsPerSec;
 
 class TestTimeAxis : public QObject {
     Q_OBJECT
-private slots:
+  private slots:
     void toXAndToTimeAreInverse() {
         TimeAxis a{10 * kNsPerSec, 10 * kNsPerSec + 100 * kNsPerMs, 1000};
         QCOMPARE(a.toX(a.start), 0.0);
         QCOMPARE(a.toX(a.end), 1000.0);
         QCOMPARE(a.toX(a.start + 50 * kNsPerMs), 500.0);
-        for (int x = 0; x <= 1000; x += 37) QVERIFY(std::fabs(a.toX(a.toTime(x)) - x) < 1e-6);
+        for (int x = 0; x <= 1000; x += 37)
+            QVERIFY(std::fabs(a.toX(a.toTime(x)) - x) < 1e-6);
     }
     void precisionDeepInALongRun() {
         // 1 hour in, a 1 us view: nanoseconds stay exact because time is made relative first.
@@ -29,7 +30,8 @@ private slots:
         TimeAxis a{0, 1000003, 7};
         QCOMPARE(a.columnStart(0), Time(0));
         QCOMPARE(a.columnEnd(6), Time(1000003));
-        for (int x = 0; x < 7; ++x) QCOMPARE(a.columnEnd(x), a.columnStart(x + 1));
+        for (int x = 0; x < 7; ++x)
+            QCOMPARE(a.columnEnd(x), a.columnStart(x + 1));
     }
     void zoomKeepsTheTimeUnderTheCursor() {
         TimeAxis a{0, 100 * kNsPerMs, 1000};
