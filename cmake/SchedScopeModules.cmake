@@ -33,11 +33,14 @@ function(schedscope_include_rule folder)
   set_property(GLOBAL APPEND PROPERTY SCHEDSCOPE_INCLUDE_RULES "${folder}:${noqt}:${allowed}")
 endfunction()
 
-# Registers the check as a test (call once, at the end of the top-level CMakeLists.txt).
+# Registers the checks as tests (the include check, and cmake/check_writes.sh's: every file
+# written through the one save helper) (call once, at the end of the top-level CMakeLists.txt).
 function(schedscope_add_include_check)
   get_property(rules GLOBAL PROPERTY SCHEDSCOPE_INCLUDE_RULES)
   string(REPLACE ";" "|" rules_arg "${rules}")
   add_test(NAME include_layers
            COMMAND ${CMAKE_COMMAND} -DSOURCE=${PROJECT_SOURCE_DIR} "-DRULES=${rules_arg}" -P ${PROJECT_SOURCE_DIR}/cmake/check_includes.cmake)
   set_tests_properties(include_layers PROPERTIES LABELS "house")
+  add_test(NAME writes_through_one_helper COMMAND bash ${PROJECT_SOURCE_DIR}/cmake/check_writes.sh ${PROJECT_SOURCE_DIR})
+  set_tests_properties(writes_through_one_helper PROPERTIES LABELS "house")
 endfunction()

@@ -1,8 +1,11 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-// Export of a QCustomPlot chart (EEVDF chart, delay histogram) as PNG, SVG or PDF through the same
-// atomic writer as the timeline, so every picture SchedScope writes behaves alike.
+// A QCustomPlot chart (EEVDF chart, delay histogram) as the bytes of a PNG, SVG or PDF, rendered as
+// the timeline's pictures are (timeline_export.h); the programs write them.
 #pragma once
 
+#include "widgets/timeline_export.h"
+
+#include <QByteArray>
 #include <QString>
 
 class QCustomPlot;
@@ -10,6 +13,6 @@ class QCustomPlot;
 namespace view {
 
 // width/height 0 = the plot's size on screen. Returns an empty string or what went wrong.
-QString exportPlot(QCustomPlot* plot, const QString& path, int width = 0, int height = 0);
+QString renderPlot(QCustomPlot* plot, ExportFormat format, int width, int height, QByteArray& out);
 
 } // namespace view

@@ -1,11 +1,11 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "widgets/timeline_export.h"
 
+#include <QBuffer>
 #include <QImage>
 #include <QPageSize>
 #include <QPainter>
 #include <QPdfWriter>
-#include <QSaveFile>
 #include <QSvgGenerator>
 
 namespace view {
@@ -23,34 +23,30 @@ bool exportFormatFromPath(const QString& path, ExportFormat& out) {
     return true;
 }
 
-QString exportPicture(const QString& path, QSize size, const QString& title, const QColor& background,
-                      const std::function<bool(QPaintDevice&, double)>& paint) {
-    ExportFormat fmt;
-    if (!exportFormatFromPath(path, fmt))
-        return QObject::tr("%1: unknown file type; use .png, .svg or .pdf").arg(path);
+QString renderPicture(ExportFormat fmt, QSize size, const QString& title, const QColor& background,
+                      const std::function<bool(QPaintDevice&, double)>& paint, QByteArray& out) {
     if (size.width() < 1 || size.height() < 1 || size.width() > 32768 || size.height() > 32768)
-        return QObject::tr("%1: a picture of %2 x %3 pixels; accepted: 1..32768 each way")
-            .arg(path)
+        return QObject::tr("a picture of %1 x %2 pixels; accepted: 1..32768 each way")
             .arg(size.width())
             .arg(size.height());
-    QSaveFile file(path);
-    if (!file.open(QIODevice::WriteOnly))
-        return QObject::tr("%1: cannot write (%2)").arg(path, file.errorString());
+    out.clear();
+    QBuffer buffer(&out); // in memory: the caller writes the file
+    buffer.open(QIODevice::WriteOnly);
     bool painted = false;
     if (fmt == ExportFormat::Png) {
         QImage img(size, QImage::Format_ARGB32_Premultiplied);
         img.fill(background);
-        painted = paint(img, 1.0) && img.save(&file, "PNG");
+        painted = paint(img, 1.0) && img.save(&buffer, "PNG");
     } else if (fmt == ExportFormat::Svg) {
         QSvgGenerator gen;
-        gen.setOutputDevice(&file);
+        gen.setOutputDevice(&buffer);
         gen.setSize(size);
         gen.setViewBox(QRect(QPoint(0, 0), size));
         gen.setResolution(96); // CSS pixels: browsers show it at the exported size
         gen.setTitle(title);
         painted = paint(gen, 1.0);
     } else {
-        QPdfWriter pdf(&file);
+        QPdfWriter pdf(&buffer);
         pdf.setTitle(title);
         pdf.setCreator("SchedScope");
         pdf.setResolution(96);
@@ -59,16 +55,15 @@ QString exportPicture(const QString& path, QSize size, const QString& title, con
         // Paint in device pixels of the PDF's resolution: our pixel layout is scaled onto the page.
         painted = paint(pdf, double(pdf.width()) / size.width());
     }
-    if (!painted) {
-        file.cancelWriting();
-        return QObject::tr("%1: rendering failed").arg(path);
+    if (!painted || out.isEmpty()) {
+        out.clear();
+        return QObject::tr("rendering failed");
     }
-    if (!file.commit()) return QObject::tr("%1: cannot save (%2)").arg(path, file.errorString());
     return {};
 }
 
-QString exportTimeline(const QString& path, const TimelineData& data, Time start, Time end, int width,
-                       int height, const QPalette& palette, const QFont& font) {
+QString renderTimeline(ExportFormat format, const TimelineData& data, Time start, Time end, int width,
+                       int height, const QPalette& palette, const QFont& font, QByteArray& out) {
     if (!data.trace) return QObject::tr("nothing to export: no run is loaded");
     if (end <= start) return QObject::tr("the time range is empty");
     TimelineLayout layout;
@@ -79,15 +74,17 @@ QString exportTimeline(const QString& path, const TimelineData& data, Time start
     axis.end = end;
     axis.width = std::max(1, width - layout.gutter);
     const QRect rect(0, 0, width, height);
-    return exportPicture(path, rect.size(), "SchedScope timeline", palette.color(QPalette::Base),
-                         [&](QPaintDevice& dev, double scale) {
-                             QPainter p;
-                             if (!p.begin(&dev)) return false;
-                             p.scale(scale, scale);
-                             p.setRenderHint(QPainter::Antialiasing, false);
-                             TimelinePainter::paint(p, rect, axis, data, layout, palette, font);
-                             return p.end();
-                         });
+    return renderPicture(
+        format, rect.size(), "SchedScope timeline", palette.color(QPalette::Base),
+        [&](QPaintDevice& dev, double scale) {
+            QPainter p;
+            if (!p.begin(&dev)) return false;
+            p.scale(scale, scale);
+            p.setRenderHint(QPainter::Antialiasing, false);
+            TimelinePainter::paint(p, rect, axis, data, layout, palette, font);
+            return p.end();
+        },
+        out);
 }
 
 } // namespace view

@@ -1,11 +1,13 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-// Export of pictures (the timeline here, the charts in plot_export) as PNG (chosen resolution), SVG
-// (QSvgGenerator) or PDF, painted by the same TimelinePainter as the widget. Files are written atomically
-// (QSaveFile).
+// Pictures of the timeline (here) and of the charts (plot_export.h) as the bytes of a PNG (chosen
+// resolution), an SVG (QSvgGenerator) or a PDF, painted by the same TimelinePainter as the widget.
+// Views do no file I/O: the programs write the bytes through their one save helper
+// (app/common/atomic_file.h), which checks every step and keeps the old file on failure.
 #pragma once
 
 #include "widgets/timeline_painter.h"
 
+#include <QByteArray>
 #include <QString>
 #include <functional>
 
@@ -16,15 +18,15 @@ namespace view {
 enum class ExportFormat { Png, Svg, Pdf };
 bool exportFormatFromPath(const QString& path, ExportFormat& out);
 
-// Writes a picture of size pixels (PNG) or the same size in points (SVG, PDF), format from the
-// file name, atomically. paint() draws onto the device at the given scale (device pixels per
-// picture pixel) and returns false if it could not. Returns an empty string or what went wrong.
-QString exportPicture(const QString& path, QSize size, const QString& title, const QColor& background,
-                      const std::function<bool(QPaintDevice&, double scale)>& paint);
+// A picture of size pixels (PNG) or the same size in points (SVG, PDF) into out. paint() draws onto
+// the device at the given scale (device pixels per picture pixel) and returns false if it could
+// not. Returns an empty string or what went wrong.
+QString renderPicture(ExportFormat format, QSize size, const QString& title, const QColor& background,
+                      const std::function<bool(QPaintDevice&, double scale)>& paint, QByteArray& out);
 
-// Renders [range.start, range.end) at width x height pixels (PNG) or the same size in points
-// (SVG, PDF). Returns an empty string on success, else what went wrong.
-QString exportTimeline(const QString& path, const TimelineData& data, Time start, Time end, int width,
-                       int height, const QPalette& palette, const QFont& font);
+// Renders [start, end) at width x height pixels (PNG) or the same size in points (SVG, PDF) into
+// out. Returns an empty string on success, else what went wrong.
+QString renderTimeline(ExportFormat format, const TimelineData& data, Time start, Time end, int width,
+                       int height, const QPalette& palette, const QFont& font, QByteArray& out);
 
 } // namespace view

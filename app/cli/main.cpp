@@ -6,7 +6,9 @@
 #include "app/cli/run_command.h"
 #include "app/cli/trace_command.h"
 
+#include <cerrno>
 #include <iostream>
+#include <system_error>
 
 namespace {
 // Every command: parse its options (an error names the command and exits 2), then run it.
@@ -21,10 +23,8 @@ int command(const std::string& name, const std::vector<std::string>& args,
     }
     return run(o, std::cout, std::cerr);
 }
-} // namespace
 
-int main(int argc, char** argv) {
-    std::vector<std::string> args(argv + 1, argv + argc);
+int runCli(std::vector<std::string> args) {
     if (args.empty() || args[0] == "--help" || args[0] == "-h" || args[0] == "help") {
         std::cout << kCliHelp;
         return args.empty() ? 2 : 0;
@@ -50,4 +50,20 @@ int main(int argc, char** argv) {
     std::cerr << "schedscope-cli: unknown command '" << cmd
               << "'; accepted: run, list, bench, experiment, trace, compare, derive (see --help)\n";
     return 2;
+}
+} // namespace
+
+int main(int argc, char** argv) {
+    const int rc = runCli(std::vector<std::string>(argv + 1, argv + argc));
+    // What a command printed went to standard output; a write that failed there (a full disk,
+    // /dev/full) must not end as a success. The stream keeps the failure; errno still says why.
+    errno = 0;
+    std::cout.flush();
+    if (!std::cout) {
+        const int e = errno;
+        std::cerr << "schedscope-cli: cannot write to standard output: "
+                  << (e ? std::generic_category().message(e) : std::string("write error")) << "\n";
+        return rc != 0 ? rc : 1;
+    }
+    return rc;
 }

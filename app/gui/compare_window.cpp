@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "app/gui/compare_window.h"
 
-#include "app/common/atomic_file.h"
+#include "app/gui/save_file.h"
 #include "base/duration.h"
 #include "widgets/data_table.h"
 #include "widgets/timeline_view.h"
@@ -291,7 +291,5 @@ void CompareWindow::syncSelection(int from, int task) {
 QString CompareWindow::saveTable(const QString& path) const {
     const std::string text =
         formatComparison(cmp_, sides_[0].label.toStdString(), sides_[1].label.toStdString());
-    if (std::string why; !saveTextAtomically(QFile::encodeName(path).toStdString(), text, &why))
-        return tr("%1: cannot write (%2)").arg(path, QString::fromStdString(why));
-    return {};
+    return saveFile(path, text);
 }

@@ -2,6 +2,7 @@
 #include "app/gui/job_runner.h"
 
 #include <algorithm>
+#include <new>
 
 JobRunner::JobRunner(QObject* parent) : QObject(parent) {
     poll_.setInterval(100);
@@ -40,6 +41,18 @@ bool JobRunner::end(quint64 id) {
     busy_ = false;
     emit busyChanged(false);
     return true;
+}
+
+QString JobRunner::describeException(std::exception_ptr e) {
+    try {
+        std::rethrow_exception(e);
+    } catch (const std::bad_alloc&) {
+        return tr("out of memory");
+    } catch (const std::exception& x) {
+        return QString::fromUtf8(x.what());
+    } catch (...) {
+        return tr("an unknown error");
+    }
 }
 
 void JobRunner::cancel() {

@@ -3,8 +3,10 @@
 // worker thread with a JobControl, which it polls for cancel and through which it reports progress;
 // its result comes back on the runner's thread through a queued call. Each start() gives the job a
 // new id and makes it the runner's current job: a job superseded by a later start() is asked to
-// stop and its result is dropped, so a stale import or run never overwrites a newer one. One runner
-// per kind of work (the session's long runs, its branches, trace imports).
+// stop and its result is dropped, so a stale import or run never overwrites a newer one. A job that
+// throws (out of memory, a broken invariant) does not take the app down: failed() says what
+// happened, in place of its result. One runner per kind of work (the session's long runs, its
+// branches, trace imports).
 #pragma once
 
 #include <QFuture>
@@ -13,6 +15,7 @@
 #include <QtConcurrent/QtConcurrentRun>
 
 #include <atomic>
+#include <exception>
 #include <functional>
 #include <memory>
 #include <vector>
@@ -50,9 +53,12 @@ class JobRunner : public QObject {
     // While the current job reports progress: every 100 ms, 0..1000.
     void progress(quint64 id, int permille);
     void busyChanged(bool busy);
+    // The current job threw instead of delivering a result: what it said.
+    void failed(quint64 id, const QString& what);
 
   private:
     std::shared_ptr<JobControl> begin();
+    static QString describeException(std::exception_ptr e);
     bool end(quint64 id); // true when id is still the current job: deliver its result
 
     quint64 current_ = 0;
@@ -70,11 +76,21 @@ quint64 JobRunner::start(std::function<Result(JobControl&)> work, std::function<
     // the call with it (and the destructor waited for the worker, so nothing else is touched).
     QFuture<void> f =
         QtConcurrent::run([this, id, control, work = std::move(work), done = std::move(done)]() mutable {
-            auto result = std::make_shared<Result>(work(*control));
+            std::shared_ptr<Result> result;
+            QString failure;
+            try {
+                result = std::make_shared<Result>(work(*control));
+            } catch (...) {
+                failure = describeException(std::current_exception());
+            }
             QMetaObject::invokeMethod(
                 this,
-                [this, id, result, done = std::move(done)]() mutable {
-                    if (end(id)) done(std::move(*result));
+                [this, id, result, failure, done = std::move(done)]() mutable {
+                    if (!end(id)) return;
+                    if (result)
+                        done(std::move(*result));
+                    else
+                        emit failed(id, failure);
                 },
                 Qt::QueuedConnection);
         });

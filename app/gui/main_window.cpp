@@ -3,10 +3,10 @@
 
 #include "metrics/export.h"
 
-#include "app/common/atomic_file.h"
 #include "app/common/trace_save.h"
 #include "app/gui/branch_dialog.h"
 #include "app/gui/compare_window.h"
+#include "app/gui/save_file.h"
 #include "app/gui/session.h"
 #include "app/gui/theme.h"
 #include "app/gui/trace_window.h"
@@ -49,6 +49,10 @@ using namespace sched;
 
 MainWindow::MainWindow(Session* session, QWidget* parent) : QMainWindow(parent), session_(session) {
     imports_ = new JobRunner(this);
+    connect(imports_, &JobRunner::failed, this, [this](quint64, const QString& what) {
+        if (importProgress_) importProgress_->deleteLater();
+        QMessageBox::warning(this, tr("Cannot open the trace"), tr("The import failed: %1").arg(what));
+    });
     setWindowTitle(tr("SchedScope"));
     timeline_ = new view::TimelineView(this);
     auto* scroll = new QScrollArea(this);
@@ -383,19 +387,31 @@ void MainWindow::openDialog() {
 
 QString MainWindow::exportTimelineTo(const QString& path, int width, int height) {
     if (!session_->loaded()) return tr("no run loaded");
+    view::ExportFormat fmt;
+    if (!view::exportFormatFromPath(path, fmt))
+        return tr("%1: unknown file type; use .png, .svg or .pdf").arg(path);
     const view::TimelineData d = timeline_->data();
-    return view::exportTimeline(
-        path, d, timeline_->axis().start, timeline_->axis().end, width > 0 ? width : timeline_->width(),
+    QByteArray bytes;
+    const QString err = view::renderTimeline(
+        fmt, d, timeline_->axis().start, timeline_->axis().end, width > 0 ? width : timeline_->width(),
         height > 0 ? height
                    : timeline_->layout().height(d.trace ? d.trace->cpus : 1,
                                                 d.taskLanes ? int(d.trace->tasks.size()) : 0),
-        palette(), timeline_->font());
+        palette(), timeline_->font(), bytes);
+    if (!err.isEmpty()) return tr("%1: %2").arg(path, err);
+    return saveFile(path, std::string_view(bytes.constData(), size_t(bytes.size())));
 }
 
 QString MainWindow::exportChartTo(const QString& path, int width, int height) {
     if (!session_->loaded()) return tr("no run loaded");
+    view::ExportFormat fmt;
+    if (!view::exportFormatFromPath(path, fmt))
+        return tr("%1: unknown file type; use .png, .svg or .pdf").arg(path);
     QCustomPlot* plot = charts_->currentWidget() == histogram_ ? histogram_->plot() : chart_->plot();
-    return view::exportPlot(plot, path, width, height);
+    QByteArray bytes;
+    if (const QString err = view::renderPlot(plot, fmt, width, height, bytes); !err.isEmpty())
+        return tr("%1: %2").arg(path, err);
+    return saveFile(path, std::string_view(bytes.constData(), size_t(bytes.size())));
 }
 
 QString MainWindow::exportMetricsTo(const QString& path) {
@@ -404,10 +420,7 @@ QString MainWindow::exportMetricsTo(const QString& path) {
     if (!json && !path.endsWith(".csv", Qt::CaseInsensitive))
         return tr("%1: use a .csv or .json file name").arg(path);
     const Engine& e = session_->engine();
-    const std::string text = json ? metricsJson(e.trace(), e.now()) : metricsCsv(e.trace(), e.now());
-    if (std::string why; !saveTextAtomically(QFile::encodeName(path).toStdString(), text, &why))
-        return tr("%1: cannot write (%2)").arg(path, QString::fromStdString(why));
-    return {};
+    return saveFile(path, json ? metricsJson(e.trace(), e.now()) : metricsCsv(e.trace(), e.now()));
 }
 
 QString MainWindow::exportFtraceTo(const QString& path) {

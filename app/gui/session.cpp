@@ -15,6 +15,13 @@ Session::Session(QObject* parent) : QObject(parent) {
     connect(&runs_, &JobRunner::progress, this,
             [this](quint64, int permille) { emit progress(permille / 10); });
     connect(&runs_, &JobRunner::busyChanged, this, &Session::busyChanged);
+    // A run that threw may have left the engine half-way through a decision: start it again.
+    connect(&runs_, &JobRunner::failed, this, [this](quint64, const QString& what) {
+        reset();
+        emit message(tr("The run stopped: %1. The scenario was started again.").arg(what));
+    });
+    connect(&branches_, &JobRunner::failed, this,
+            [this](quint64, const QString& what) { emit message(tr("The branch failed: %1").arg(what)); });
 }
 
 // The worker owns the engine until its result is delivered (the GUI thread does not touch it

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "app/gui/trace_window.h"
 
-#include "app/common/atomic_file.h"
+#include "app/gui/save_file.h"
 #include "metrics/latency.h"
 #include "scenarios/derive.h"
 #include "trace/file.h"
@@ -20,6 +20,7 @@
 #include <QVBoxLayout>
 
 #include <algorithm>
+#include <new>
 
 using namespace sched;
 
@@ -127,8 +128,7 @@ QString TraceWindow::deriveScenarioTo(const QString& path, QString* summary) con
                    ? tr("No task of pid %1 and its descendants ran in this trace: nothing to derive.")
                          .arg(o.rootPid)
                    : tr("No task ran in this trace: nothing to derive.");
-    if (std::string why; !saveTextAtomically(QFile::encodeName(path).toStdString(), json, &why))
-        return tr("Cannot write %1: %2").arg(path, QString::fromStdString(why));
+    if (QString err = saveFile(path, json); !err.isEmpty()) return err;
     if (summary)
         *summary = tr("%1 tasks in %2 entries%3")
                        .arg(sum.tasks)
@@ -139,18 +139,23 @@ QString TraceWindow::deriveScenarioTo(const QString& path, QString* summary) con
 
 TraceImport importTrace(const QString& path, JobControl& job) {
     TraceImport r;
-    r.trace = std::make_shared<Trace>();
     std::string err;
-    // Compressed input reports the bytes of text read: measure them against the file size x 10.
-    const bool plain =
-        !path.endsWith(".xz") && !path.endsWith(".gz") && !path.endsWith(".zst") && !path.endsWith(".dat");
-    const double total =
-        double(std::max<int64_t>(1, plain ? QFileInfo(path).size() : QFileInfo(path).size() * 10));
-    const bool ok =
-        loadTrace(QFile::encodeName(path).toStdString(), *r.trace, r.report, err, [&](int64_t done, int64_t) {
-            job.setProgress(std::min(999, int(1000.0 * double(done) / total)));
-            return !job.cancelled();
-        });
+    bool ok = false;
+    try {
+        r.trace = std::make_shared<Trace>();
+        // Compressed input reports the bytes of text read: measure them against the file size x 10.
+        const bool plain = !path.endsWith(".xz") && !path.endsWith(".gz") && !path.endsWith(".zst") &&
+                           !path.endsWith(".dat");
+        const double total =
+            double(std::max<int64_t>(1, plain ? QFileInfo(path).size() : QFileInfo(path).size() * 10));
+        ok = loadTrace(QFile::encodeName(path).toStdString(), *r.trace, r.report, err,
+                       [&](int64_t done, int64_t) {
+                           job.setProgress(std::min(999, int(1000.0 * double(done) / total)));
+                           return !job.cancelled();
+                       });
+    } catch (const std::bad_alloc&) {
+        err = QFile::encodeName(path).toStdString() + ": out of memory while importing";
+    }
     if (!ok) {
         r.trace.reset();
         r.error = QString::fromStdString(err);

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "app/cli/image/timeline_image.h"
 
+#include "app/common/atomic_file.h"
+
 #include "widgets/live_capture.h"
 #include "widgets/timeline_export.h"
 
@@ -29,10 +31,19 @@ int writeTimelineImage(const RunOptions& o, const scen::Scenario& s, std::ostrea
     d.live.now = e.now();
     const sched::Time end = o.rangeEnd < 0 ? s.duration : o.rangeEnd;
     QFont font("DejaVu Sans", 9);
-    const QString msg = view::exportTimeline(QString::fromStdString(o.exportTimeline), d, o.rangeStart, end,
-                                             o.exportWidth, 0, QPalette(Qt::white), font);
-    if (!msg.isEmpty()) {
-        err << "schedscope-cli: " << msg.toStdString() << "\n";
+    view::ExportFormat fmt = view::ExportFormat::Png; // the option's parser checked the name
+    view::exportFormatFromPath(QString::fromStdString(o.exportTimeline), fmt);
+    QByteArray bytes;
+    if (const QString msg = view::renderTimeline(fmt, d, o.rangeStart, end, o.exportWidth, 0,
+                                                 QPalette(Qt::white), font, bytes);
+        !msg.isEmpty()) {
+        err << "schedscope-cli: " << o.exportTimeline << ": " << msg.toStdString() << "\n";
+        return 1;
+    }
+    if (std::string why; !saveTextAtomically(
+            o.exportTimeline, std::string_view(bytes.constData(), size_t(bytes.size())), &why)) {
+        err << "schedscope-cli: cannot write " << o.exportTimeline << ": " << why
+            << " (nothing was changed)\n";
         return 1;
     }
     return 0;

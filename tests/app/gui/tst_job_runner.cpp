@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // JobRunner, the GUI's one way to run background work: the job runs on a worker thread, its
 // result comes back on the runner's thread, a superseded job's result is dropped, cancel reaches
-// the job, progress carries the job's id, and destroying the runner waits for a running job.
+// the job, progress carries the job's id, a job that throws reports failure, and destroying the
+// runner waits for a running job.
 // Workers and the test meet through atomics; waits spin the event loop (QTest::qWaitFor), never
 // a fixed sleep.
 #include "app/gui/job_runner.h"
@@ -11,6 +12,8 @@
 #include <QThread>
 
 #include <atomic>
+#include <new>
+#include <stdexcept>
 #include <thread>
 
 class TstJobRunner : public QObject {
@@ -104,6 +107,24 @@ class TstJobRunner : public QObject {
         QCOMPARE(progress.last().at(1).toInt(), 500);
         r.cancel();
         QVERIFY(QTest::qWaitFor([&] { return done; }, 10000));
+    }
+
+    void aJobThatThrowsReportsFailureInsteadOfAResult() {
+        JobRunner r;
+        QSignalSpy failed(&r, &JobRunner::failed);
+        bool delivered = false;
+        const quint64 id =
+            r.start<int>([](JobControl&) -> int { throw std::runtime_error("a broken invariant"); },
+                         [&](int) { delivered = true; });
+        QVERIFY(QTest::qWaitFor([&] { return failed.count() == 1; }, 10000));
+        QCOMPARE(failed.at(0).at(0).value<quint64>(), id);
+        QCOMPARE(failed.at(0).at(1).toString(), QString("a broken invariant"));
+        QVERIFY(!delivered);
+        QVERIFY(!r.busy());
+        r.start<int>([](JobControl&) -> int { throw std::bad_alloc(); }, [&](int) { delivered = true; });
+        QVERIFY(QTest::qWaitFor([&] { return failed.count() == 2; }, 10000));
+        QCOMPARE(failed.at(1).at(1).toString(), QString("out of memory"));
+        QVERIFY(!delivered);
     }
 
     void destroyingTheRunnerWaitsForTheJobAndDropsItsResult() {

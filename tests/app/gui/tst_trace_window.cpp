@@ -90,7 +90,7 @@ class TestTraceWindow : public QObject {
         QString err;
         QTemporaryDir dir;
         QVERIFY(!w.simulateTrace(t, dir.filePath("no/such/dir/x.json"), &err));
-        QVERIFY2(err.contains("Cannot write"), qPrintable(err));
+        QVERIFY2(err.contains("cannot write"), qPrintable(err));
         const QString path = dir.filePath("massive.scenario.json");
         QVERIFY2(w.simulateTrace(t, path, &err), qPrintable(err));
         QVERIFY(QFileInfo::exists(path));
