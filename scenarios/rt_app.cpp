@@ -5,7 +5,7 @@
 // events run, runtime, sleep, timer and yield, executed in file order; the global section's
 // duration and default_policy. Anything else that changes scheduling is refused with its line and
 // what is supported, never skipped.
-#include "engine/limits.h"
+#include "engine/custom_slice.h"
 #include "scenarios/json_value.h"
 #include "scenarios/workload.h"
 

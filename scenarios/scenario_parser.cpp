@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // JSON -> Scenario, with an error naming file, line, column and field for anything wrong: the top
 // level, the machine, tasks, workloads and changes (the operations: scenario_reader_ops.cpp).
-#include "engine/limits.h"
+#include "engine/custom_slice.h"
 #include "scenarios/scenario_reader.h"
 #include "scenarios/workload.h"
 

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "app/cli/options.h"
-#include "engine/limits.h"
+#include "engine/custom_slice.h"
 
 #include "base/duration.h"
 #include "metrics/latency.h"

@@ -2,7 +2,7 @@
 // Engine set-up, the stepping API, event dispatch and live parameter changes.
 #include "engine/engine.h"
 #include "base/duration.h"
-#include "engine/limits.h"
+#include "engine/custom_slice.h"
 
 #include <algorithm>
 

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "engine/param_change.h"
 #include "base/duration.h"
-#include "engine/limits.h"
+#include "engine/custom_slice.h"
 
 #include <charconv>
 

@@ -3,7 +3,7 @@
 // choice, and a task's sched_setattr() / nice through the kernel's sched_change pattern.
 #include "base/duration.h"
 #include "engine/engine.h"
-#include "engine/limits.h"
+#include "engine/custom_slice.h"
 
 #include <algorithm>
 

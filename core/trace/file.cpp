@@ -1,111 +1,299 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "trace/file.h"
 
-#include <cstdio>
+#include "base/limits.h"
+#include "trace/decompress.h"
+
+#include <cerrno>
+#include <csignal>
 #include <cstring>
-#include <filesystem>
-#include <fstream>
+#include <fcntl.h>
+#include <spawn.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <system_error>
+#include <unistd.h>
 #include <vector>
+
+extern char** environ;
 
 namespace sched {
 
 namespace {
 
-bool endsWith(const std::string& s, const char* suffix) {
-    const size_t n = std::strlen(suffix);
-    return s.size() >= n && s.compare(s.size() - n, n, suffix) == 0;
+constexpr std::string_view kTraceDatMagic("\x17\x08\x44tracing", 10);
+constexpr size_t kChunk = 1 << 20;
+constexpr size_t kMaxChildMessage = 4096; // the last bytes a failing trace-cmd wrote to stderr
+
+bool endsWith(const std::string& s, std::string_view suffix) {
+    return s.size() >= suffix.size() && s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
 }
 
-std::string shellQuote(const std::string& s) {
-    std::string q = "'";
-    for (char c : s)
-        q += c == '\'' ? std::string("'\\''") : std::string(1, c);
-    return q + "'";
+std::string errnoText(int e) {
+    return std::generic_category().message(e);
+}
+
+// What kind of thing a path names, for a refusal that says what would be accepted.
+std::string notARegularFile(const std::string& path, const struct stat& st) {
+    const char* what = S_ISDIR(st.st_mode)    ? "a directory"
+                       : S_ISFIFO(st.st_mode) ? "a FIFO (named pipe)"
+                       : S_ISCHR(st.st_mode)  ? "a character device"
+                       : S_ISBLK(st.st_mode)  ? "a block device"
+                       : S_ISSOCK(st.st_mode) ? "a socket"
+                                              : "not a regular file";
+    return path + ": " + what +
+           "; a trace is read from a regular file (save the stream first, e.g. cat PIPE > trace.txt)";
+}
+
+// How a child ended, in words ("exited with status 1", "killed by SIGSEGV").
+std::string describeStatus(int status) {
+    if (WIFEXITED(status)) return "exited with status " + std::to_string(WEXITSTATUS(status));
+    if (WIFSIGNALED(status)) {
+        const char* name = sigabbrev_np(WTERMSIG(status));
+        return std::string("killed by ") +
+               (name ? std::string("SIG") + name : "signal " + std::to_string(WTERMSIG(status)));
+    }
+    return "ended with status " + std::to_string(status);
 }
 
 bool programExists(const char* name) {
-    const std::string cmd = std::string("command -v ") + name + " > /dev/null 2>&1";
-    return std::system(cmd.c_str()) == 0;
+    const char* path = std::getenv("PATH");
+    std::string dirs = path ? path : "/usr/bin:/bin";
+    for (size_t a = 0; a <= dirs.size();) {
+        const size_t b = std::min(dirs.find(':', a), dirs.size());
+        const std::string candidate = (b > a ? dirs.substr(a, b - a) : ".") + "/" + name;
+        if (::access(candidate.c_str(), X_OK) == 0) return true;
+        a = b + 1;
+    }
+    return false;
 }
 
-// Streams a child process's standard output into the importer.
-bool fromCommand(const std::string& cmd, const char* program, const std::string& path, TraceImporter& imp,
-                 std::string& error, const ImportProgress& progress) {
-    if (!programExists(program)) {
-        error = path + ": reading this file needs '" + program + "', which is not installed" +
-                (std::strcmp(program, "trace-cmd") == 0 ? " (Debian: apt-get install trace-cmd)" : "");
+// `trace-cmd report -l -i FILE` as a child without a shell: its standard output streams into the
+// importer, its standard error is kept for the message if it fails. (-l: the latency flags column,
+// which carries the need-resched bits.)
+bool fromTraceCmd(const std::string& input, const std::string& path, TraceImporter& imp, std::string& error,
+                  const ImportProgress& progress) {
+    if (!programExists("trace-cmd")) {
+        error = path + ": reading a trace.dat needs 'trace-cmd', which is not installed (Debian: apt-get "
+                       "install trace-cmd)";
         return false;
     }
-    FILE* f = popen((cmd + " 2>/dev/null").c_str(), "r");
-    if (!f) {
-        error = path + ": cannot start '" + program + "'";
+    int out[2], err[2];
+    if (::pipe2(out, O_CLOEXEC) != 0 || ::pipe2(err, O_CLOEXEC) != 0) {
+        error = path + ": cannot start 'trace-cmd': " + errnoText(errno);
         return false;
     }
-    std::vector<char> buf(1 << 20);
+    posix_spawn_file_actions_t fa;
+    posix_spawn_file_actions_init(&fa);
+    posix_spawn_file_actions_adddup2(&fa, out[1], STDOUT_FILENO);
+    posix_spawn_file_actions_adddup2(&fa, err[1], STDERR_FILENO);
+    posix_spawn_file_actions_addopen(&fa, STDIN_FILENO, "/dev/null", O_RDONLY, 0);
+    std::vector<std::string> args{"trace-cmd", "report", "-l", "-i", input};
+    std::vector<char*> argv;
+    for (std::string& a : args)
+        argv.push_back(a.data());
+    argv.push_back(nullptr);
+    pid_t pid = -1;
+    const int rc = posix_spawnp(&pid, "trace-cmd", &fa, nullptr, argv.data(), environ);
+    posix_spawn_file_actions_destroy(&fa);
+    ::close(out[1]);
+    ::close(err[1]);
+    if (rc != 0) {
+        ::close(out[0]);
+        ::close(err[0]);
+        error = path + ": cannot start 'trace-cmd': " + errnoText(rc);
+        return false;
+    }
+    // Both pipes are drained together, so that a child filling its stderr cannot stall it.
+    std::string message;
+    std::vector<char> buf(kChunk);
     int64_t total = 0;
-    bool cancelled = false;
-    for (size_t n; (n = std::fread(buf.data(), 1, buf.size(), f)) > 0;) {
-        imp.feed(std::string_view(buf.data(), n));
-        total += int64_t(n);
-        if (progress && !progress(total, -1)) {
-            cancelled = true;
+    bool cancelled = false, outOpen = true, errOpen = true;
+    while (outOpen || errOpen) {
+        fd_set fds;
+        FD_ZERO(&fds);
+        if (outOpen) FD_SET(out[0], &fds);
+        if (errOpen) FD_SET(err[0], &fds);
+        if (::select(std::max(out[0], err[0]) + 1, &fds, nullptr, nullptr, nullptr) < 0) {
+            if (errno == EINTR) continue;
             break;
         }
+        if (outOpen && FD_ISSET(out[0], &fds)) {
+            const ssize_t n = ::read(out[0], buf.data(), buf.size());
+            if (n <= 0) {
+                outOpen = n < 0 && errno == EINTR;
+            } else if (!cancelled) {
+                imp.feed(std::string_view(buf.data(), size_t(n)));
+                total += n;
+                if (progress && !progress(total, -1)) {
+                    cancelled = true;
+                    ::kill(pid, SIGTERM);
+                }
+            }
+        }
+        if (errOpen && FD_ISSET(err[0], &fds)) {
+            const ssize_t n = ::read(err[0], buf.data(), buf.size());
+            if (n <= 0) {
+                errOpen = n < 0 && errno == EINTR;
+            } else {
+                message.append(buf.data(), size_t(n));
+                if (message.size() > kMaxChildMessage) message.erase(0, message.size() - kMaxChildMessage);
+            }
+        }
     }
-    const int rc = pclose(f);
+    ::close(out[0]);
+    ::close(err[0]);
+    int status = 0;
+    while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+    }
     if (cancelled) {
         error = path + ": import cancelled";
         return false;
     }
-    if (rc != 0) {
-        error = path + ": '" + program + "' failed (exit status " + std::to_string(rc) +
-                "); is the file complete?";
+    if (!(WIFEXITED(status) && WEXITSTATUS(status) == 0)) {
+        while (!message.empty() && (message.back() == '\n' || message.back() == ' '))
+            message.pop_back();
+        if (const size_t nl = message.rfind('\n'); nl != std::string::npos && message.size() - nl > 1)
+            message = message.substr(nl + 1); // its last line says why
+        error = path + ": 'trace-cmd report' " + describeStatus(status) +
+                (message.empty() ? std::string("; is the file complete?") : ": " + message);
+        return false;
+    }
+    if (total == 0) { // trace-cmd 3.1 exits 0 and prints nothing for a damaged file
+        error = path + ": 'trace-cmd report' printed nothing for it: a truncated or damaged trace.dat?";
         return false;
     }
     return true;
+}
+
+// A compressed trace.dat (.dat.xz and friends): decompressed into memory (memfd_create, no file on
+// disk) for trace-cmd, which needs a file it can seek in.
+bool traceDatFromMemory(int fd, Compression c, const std::string& path, TraceImporter& imp,
+                        std::string& error, const ImportProgress& progress) {
+    const int mem = ::memfd_create("schedscope-trace.dat", MFD_CLOEXEC);
+    if (mem < 0) {
+        error = path + ": cannot hold the decompressed trace.dat: " + errnoText(errno);
+        return false;
+    }
+    bool written = true;
+    std::string why;
+    const bool ok = decompress(
+        fd, c,
+        [&](std::string_view chunk) {
+            for (size_t done = 0; done < chunk.size();) {
+                const ssize_t n = ::write(mem, chunk.data() + done, chunk.size() - done);
+                if (n < 0 && errno == EINTR) continue;
+                if (n <= 0) {
+                    why = errnoText(errno);
+                    return written = false;
+                }
+                done += size_t(n);
+            }
+            return true;
+        },
+        error);
+    if (!ok || !written) {
+        ::close(mem);
+        error = path + ": " + (ok ? "cannot hold the decompressed trace.dat: " + why : error);
+        return false;
+    }
+    // The child opens the memory file by its /proc name (it is not inherited: O_CLOEXEC).
+    const std::string input = "/proc/" + std::to_string(::getpid()) + "/fd/" + std::to_string(mem);
+    const bool r = fromTraceCmd(input, path, imp, error, progress);
+    ::close(mem);
+    return r;
 }
 
 } // namespace
 
 bool importTraceFile(const std::string& path, TraceImporter& imp, std::string& error,
                      const ImportProgress& progress) {
-    std::error_code ec;
-    if (!std::filesystem::is_regular_file(path, ec)) {
-        error = path + ": no such file";
+    struct stat st {};
+    if (::stat(path.c_str(), &st) != 0) {
+        error = path + (errno == ENOENT ? ": no such file" : ": cannot read it: " + errnoText(errno));
         return false;
     }
-    std::ifstream in(path, std::ios::binary);
-    if (!in) {
-        error = path + ": cannot open the file (is it readable?)";
+    // Checked before opening: opening a FIFO would wait for a writer, /dev/zero never ends.
+    if (!S_ISREG(st.st_mode)) {
+        error = notARegularFile(path, st);
         return false;
     }
-    char magic[10] = {};
-    in.read(magic, sizeof magic);
-    const std::string q = shellQuote(path);
-    if (std::memcmp(magic, "\x17\x08\x44tracing", 10) == 0)
-        return fromCommand("trace-cmd report -l -i " + q, "trace-cmd", path, imp, error,
-                           progress); // -l: the flags column too
-    if (endsWith(path, ".xz") || std::memcmp(magic,
-                                             "\xfd"
-                                             "7zXZ",
-                                             5) == 0)
-        return fromCommand("xz -dc " + q, "xz", path, imp, error, progress);
-    if (endsWith(path, ".gz") || std::memcmp(magic, "\x1f\x8b", 2) == 0)
-        return fromCommand("gzip -dc " + q, "gzip", path, imp, error, progress);
-    if (endsWith(path, ".zst") || std::memcmp(magic, "\x28\xb5\x2f\xfd", 4) == 0)
-        return fromCommand("zstd -dc " + q, "zstd", path, imp, error, progress);
-    in.clear();
-    in.seekg(0);
-    const int64_t size = int64_t(std::filesystem::file_size(path, ec));
-    std::vector<char> buf(1 << 20);
+    const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NOCTTY);
+    if (fd < 0) {
+        error = path + ": cannot open the file: " + errnoText(errno);
+        return false;
+    }
+    struct Closer {
+        int fd;
+        ~Closer() { ::close(fd); }
+    } closer{fd};
+    char head[16] = {};
+    const ssize_t got = ::pread(fd, head, sizeof head, 0);
+    const std::string_view magic(head, size_t(std::max<ssize_t>(got, 0)));
+    if (magic.substr(0, kTraceDatMagic.size()) == kTraceDatMagic)
+        return fromTraceCmd(path, path, imp, error, progress);
+    const Compression c = compressionOf(magic);
+    for (const auto& [suffix, named] : {std::pair<std::string_view, Compression>{".xz", Compression::Xz},
+                                        {".gz", Compression::Gzip},
+                                        {".zst", Compression::Zstd}})
+        if (endsWith(path, suffix) && c != named) {
+            error = path + ": named " + std::string(suffix) + " but not " +
+                    std::string(compressionName(named)) + " data (its first bytes are not " +
+                    std::string(compressionName(named)) + "'s magic number)";
+            return false;
+        }
+    if (c != Compression::None) {
+        // A compressed trace.dat is recognised by the first bytes that come out.
+        std::string first;
+        int probe = ::dup(fd);
+        if (probe >= 0) {
+            std::string ignored;
+            decompress(
+                probe, c,
+                [&](std::string_view chunk) {
+                    first.append(chunk.substr(0, kTraceDatMagic.size() -
+                                                     std::min(first.size(), kTraceDatMagic.size())));
+                    return first.size() < kTraceDatMagic.size();
+                },
+                ignored);
+            ::close(probe);
+            ::lseek(fd, 0, SEEK_SET);
+        }
+        if (first == kTraceDatMagic) return traceDatFromMemory(fd, c, path, imp, error, progress);
+        int64_t total = 0;
+        bool cancelled = false;
+        if (!decompress(
+                fd, c,
+                [&](std::string_view chunk) {
+                    imp.feed(chunk);
+                    total += int64_t(chunk.size());
+                    cancelled = progress && !progress(total, -1);
+                    return !cancelled;
+                },
+                error)) {
+            error = path + ": " + error;
+            return false;
+        }
+        if (cancelled) {
+            error = path + ": import cancelled";
+            return false;
+        }
+        return true;
+    }
+    std::vector<char> buf(kChunk);
     int64_t done = 0;
-    while (in) {
-        in.read(buf.data(), std::streamsize(buf.size()));
-        const std::streamsize n = in.gcount();
-        if (n <= 0) break;
+    for (;;) {
+        const ssize_t n = ::read(fd, buf.data(), buf.size());
+        if (n < 0 && errno == EINTR) continue;
+        if (n < 0) {
+            error = path + ": cannot read the file: " + errnoText(errno);
+            return false;
+        }
+        if (n == 0) break;
         imp.feed(std::string_view(buf.data(), size_t(n)));
         done += n;
-        if (progress && !progress(done, size)) {
+        if (progress && !progress(done, st.st_size)) {
             error = path + ": import cancelled";
             return false;
         }

@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-// Opening a trace file for the importer: plain text, compressed text (.xz, .gz, .zst, through the
-// system's decompressor as a child process), or a binary trace.dat, which `trace-cmd report`
-// turns into text as a child process. The text is streamed into the importer in chunks, with a
+// Opening a trace file for the importer: plain text, compressed text (xz, gzip, zstd, recognised by
+// their magic numbers and decompressed in-process: trace/decompress.h), or a binary trace.dat
+// (compressed or not), which `trace-cmd report -l` turns into text as a child process, run without
+// a shell; its error message and how it ended are reported. Only regular files are read: a FIFO or
+// a device is refused before it is opened. The text is streamed into the importer in chunks, with a
 // progress callback that can cancel.
 #pragma once
 

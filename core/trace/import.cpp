@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "trace/import.h"
 
+#include "base/limits.h"
 #include "trace/line_tokenizer.h"
 #include "trace/text_fields.h"
 
@@ -96,17 +97,26 @@ std::string ImportReport::summary() const {
 void TraceImporter::feed(std::string_view data) {
     while (!data.empty()) {
         const size_t nl = data.find('\n');
-        if (nl == std::string_view::npos) {
-            pending_.append(data);
-            return;
-        }
-        if (pending_.empty()) {
-            line(data.substr(0, nl));
-        } else {
-            pending_.append(data.substr(0, nl));
-            line(pending_);
+        const std::string_view part = data.substr(0, nl == std::string_view::npos ? data.size() : nl);
+        if (overlong_) {
+            // The rest of a line past the limit: skipped up to its newline, never held.
+        } else if (int64_t(pending_.size() + part.size()) > limits::kMaxTraceLine) {
+            report_.lines++;
+            malformed("a line longer than " + std::to_string(limits::kMaxTraceLine >> 20) +
+                      " MiB (the limit: base/limits.h; ftrace lines are a few hundred bytes): skipped");
             pending_.clear();
+            overlong_ = true;
+        } else if (nl != std::string_view::npos && pending_.empty()) {
+            line(part);
+        } else {
+            pending_.append(part);
+            if (nl != std::string_view::npos) {
+                line(pending_);
+                pending_.clear();
+            }
         }
+        if (nl == std::string_view::npos) return;
+        overlong_ = false;
         data.remove_prefix(nl + 1);
     }
 }

@@ -74,6 +74,7 @@ class TraceImporter {
     void flagObservation(int c, Time t, char nr);
 
     std::string pending_;
+    bool overlong_ = false; // inside a line past limits::kMaxTraceLine: skipped to its newline
     ImportReport report_;
     Trace trace_;
     std::vector<TaskId> byPid_; // pid -> TaskId (-1 none)

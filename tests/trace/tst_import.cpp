@@ -6,10 +6,12 @@
 
 #include "trace/file.h"
 #include "trace/import.h"
+#include "trace/trace_dat.h"
 
 #include <QTemporaryDir>
 
 #include <fstream>
+#include <lzma.h>
 
 using namespace sched;
 
@@ -485,10 +487,43 @@ class TestTraceImport : public QObject {
         std::ofstream(dat, std::ios::binary) << std::string("\x17\x08\x44tracing", 10) << "6\0broken";
         QVERIFY(!loadTrace(dat, t, rep, error));
         QVERIFY2(error.find("trace-cmd") != std::string::npos, error.c_str());
+        // How it ended and what it said, not a raw wait status.
+        QVERIFY2(error.find("exited with status 255") != std::string::npos &&
+                     error.find("error reading header") != std::string::npos,
+                 error.c_str());
         const std::string xz = dir.filePath("bad.xz").toStdString();
         std::ofstream(xz) << "not xz at all";
         QVERIFY(!loadTrace(xz, t, rep, error));
         QVERIFY2(error.find("xz") != std::string::npos, error.c_str());
+    }
+
+    // A compressed trace.dat (.dat.xz): decompressed in memory for trace-cmd, the same trace as
+    // the plain file gives.
+    void aCompressedTraceDatReadsLikeThePlainOne() {
+        Engine e = builtinEngine("kernel-hogs-waker");
+        e.runUntil(300 * kNsPerMs);
+        e.finish();
+        std::string dat;
+        writeTraceDat(e.trace(), [&](std::string_view chunk) { dat.append(chunk); });
+        std::string xz(lzma_stream_buffer_bound(dat.size()), '\0');
+        size_t pos = 0;
+        QCOMPARE(lzma_easy_buffer_encode(6, LZMA_CHECK_CRC64, nullptr,
+                                         reinterpret_cast<const uint8_t*>(dat.data()), dat.size(),
+                                         reinterpret_cast<uint8_t*>(xz.data()), &pos, xz.size()),
+                 LZMA_OK);
+        xz.resize(pos);
+        QTemporaryDir dir;
+        const std::string plain = dir.filePath("run.dat").toStdString(), packed = plain + ".xz";
+        std::ofstream(plain, std::ios::binary) << dat;
+        std::ofstream(packed, std::ios::binary) << xz;
+        Trace a, b;
+        ImportReport ra, rb;
+        std::string error;
+        QVERIFY2(loadTrace(plain, a, ra, error), error.c_str());
+        QVERIFY2(loadTrace(packed, b, rb, error), error.c_str());
+        QCOMPARE(rb.events, ra.events);
+        QCOMPARE(b.slices.size(), a.slices.size());
+        QCOMPARE(countSwitches(b).total, countSwitches(e.trace()).total);
     }
 
     void progressCanCancel() {

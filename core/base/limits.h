@@ -1,0 +1,23 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// What SchedScope accepts, in one place. Each limit is enforced where its input is read, with a
+// message that names the limit and the file; docs/bad-input.md lists them for users. A limit is
+// far above any real input (the reason is beside it) and far below what would exhaust the
+// machine, so that a user never sees bad_alloc, a signal or a swapping machine.
+#pragma once
+
+#include <cstdint>
+
+namespace sched::limits {
+
+// Text traces. A line longer than this is malformed (ftrace prints lines of ~100-300 bytes; a
+// file without newlines must not grow one line without end).
+constexpr int64_t kMaxTraceLine = 1 << 20; // 1 MiB
+
+// Compressed traces, as they stream out of the decompressor. Real ftrace text compresses 20-40x
+// with xz -9 (the three traces in tests/data/traces: 22x, 22x, 40x); a decompression bomb of
+// zeros reaches 1,000x (gzip) to 30,000x (zstd). The ratio is checked once 64 MiB came out.
+constexpr int64_t kMaxDecompressedBytes = int64_t(8) << 30; // 8 GiB of text
+constexpr int64_t kMaxCompressionRatio = 500;
+constexpr int64_t kRatioCheckedFrom = int64_t(64) << 20;
+
+} // namespace sched::limits
