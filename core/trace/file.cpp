@@ -306,6 +306,10 @@ bool loadTrace(const std::string& path, Trace& out, ImportReport& report, std::s
     TraceImporter imp;
     if (!importTraceFile(path, imp, error, progress)) return false;
     out = imp.finish(report);
+    if (const std::string why = report.refusedWhy(); !why.empty()) {
+        error = path + ": " + why;
+        return false;
+    }
     if (report.events == 0) {
         error = path + ": no scheduler events found (" + std::to_string(report.lines) +
                 " lines; expected ftrace text, trace-cmd report "

@@ -86,12 +86,30 @@ std::string ImportReport::summary() const {
                       (long long)missingSwitchIn, double(idleExitDelay) / 1e3);
         out += b;
     }
-    if (unordered > 0) {
-        std::snprintf(b, sizeof b, "%lld lines with a timestamp earlier than the previous one on their CPU\n",
-                      (long long)unordered);
-        out += b;
+    if (outOfOrder > 0) {
+        int64_t firstLine = 0;
+        for (const ImportProblem& p : problems)
+            if (p.what.find("out of time order") != std::string::npos) {
+                firstLine = p.line;
+                break;
+            }
+        out += std::to_string(outOfOrder) + " lines out of time order dropped" +
+               (firstLine > 0 ? ", the first at line " + std::to_string(firstLine) : std::string()) +
+               " (the tools print in time order: a stray timestamp)\n";
     }
     return out;
+}
+
+std::string ImportReport::refusedWhy() const {
+    if (outOfOrder <= 10 || outOfOrder * 100 <= events + outOfOrder) return {};
+    const int64_t first = [&] {
+        for (const ImportProblem& p : problems)
+            if (p.what.find("out of time order") != std::string::npos) return p.line;
+        return int64_t(0);
+    }();
+    return std::to_string(outOfOrder) + " event lines out of time order (the first at line " +
+           std::to_string(first) +
+           "): a reversed or shuffled file? ftrace, trace-cmd report and perf script print in time order";
 }
 
 void TraceImporter::feed(std::string_view data) {
@@ -124,7 +142,7 @@ void TraceImporter::feed(std::string_view data) {
 void TraceImporter::malformed(std::string what) {
     report_.malformed++;
     if (report_.problems.size() < ImportReport::kMaxProblems)
-        report_.problems.push_back({report_.lines, std::move(what)});
+        report_.problems.push_back({lineNo_, std::move(what)});
 }
 
 TaskId TraceImporter::task(int32_t pid, std::string_view comm, int prio) {
@@ -207,7 +225,6 @@ void TraceImporter::flagObservation(int c, Time t, char nr) {
 
 void TraceImporter::observePrefix(int c, int32_t pid, std::string_view comm, Time t, char nr) {
     CpuState& cs = cpu(c);
-    if (t < cs.lastTime) report_.unordered++;
     if (pid > 0) task(pid, comm);
     if (cs.curr == -1) { // the first event of this CPU: whoever runs has run since before the trace
         openSlice(c, pid, t, false);
@@ -335,9 +352,14 @@ void TraceImporter::forkEvent(std::string_view p) {
     report_.events++;
 }
 
-// The event parser: a tokenized line's fields (trace/line_tokenizer.h) into the trace.
+// The event parser: a tokenized line's fields (trace/line_tokenizer.h) into the trace. ftrace's
+// trace file, trace-cmd report and perf script print in time order (the per-CPU buffers merged by
+// timestamp), so an event line out of it is a damaged one. Whether the line that goes back is the
+// wrong one or the one before it (a stray timestamp in the future) shows only with the next line
+// in view: each event line is held until the next one arrives, then kept or dropped.
 void TraceImporter::line(std::string_view l) {
     report_.lines++;
+    lineNo_ = report_.lines;
     TokenizedLine tok = tokenizeLine(l);
     switch (tok.kind) {
     case LineKind::Comment:
@@ -352,7 +374,46 @@ void TraceImporter::line(std::string_view l) {
     case LineKind::Event:
         break;
     }
-    const TraceLine& f = tok.line;
+    if (held_) decideHeld(tok.line.timestamp);
+    // Hold a copy: the fields are views into l, which the caller reuses.
+    heldText_.assign(l);
+    held_ = tok.line;
+    const auto rebase = [&](std::string_view& v) {
+        if (!v.empty()) v = std::string_view(heldText_.data() + (v.data() - l.data()), v.size());
+    };
+    rebase(held_->comm);
+    rebase(held_->flags);
+    rebase(held_->event);
+    rebase(held_->payload);
+    heldNo_ = report_.lines;
+}
+
+// The held line, judged with the next event line's time in view (none at the end): dropped when
+// it is earlier than the line kept before it, or when it is a spike — later than the next line
+// while the next one goes on from the line kept before.
+void TraceImporter::decideHeld(std::optional<Time> next) {
+    const TraceLine f = *held_;
+    held_.reset();
+    const Time h = f.timestamp;
+    const bool dip = kept_ && h < lastKept_;
+    const bool spike = !dip && next && *next < h && (!kept_ || *next >= lastKept_);
+    lineNo_ = heldNo_;
+    if (dip || spike) {
+        report_.outOfOrder++;
+        if (report_.problems.size() < ImportReport::kMaxProblems) {
+            char b[160];
+            std::snprintf(b, sizeof b, "timestamp %.6f %s: out of time order, dropped", double(h) / 1e9,
+                          dip ? "earlier than the line kept before it" : "later than the lines around it");
+            report_.problems.push_back({heldNo_, b});
+        }
+        return;
+    }
+    kept_ = true;
+    lastKept_ = h;
+    event(f);
+}
+
+void TraceImporter::event(const TraceLine& f) {
     const int c = f.cpu;
     Time t = f.timestamp;
     if (!sawEvent_) {
@@ -362,7 +423,6 @@ void TraceImporter::line(std::string_view l) {
                                                             : TraceFormat::TraceCmd;
         report_.first = t;
     }
-    if (t < report_.first) t = report_.first; // before the first event: counted as unordered below
     // A trace that would span more than kMaxTraceSpan holds a garbled timestamp (ftrace's clocks
     // count from boot; a trace buffer holds seconds to hours): keeping it would stretch a slice
     // over years and overflow the sums of every metric.
@@ -407,6 +467,7 @@ Trace TraceImporter::finish(ImportReport& report) {
         line(pending_);
         pending_.clear();
     }
+    if (held_) decideHeld(std::nullopt);
     const Time end = report_.last - report_.first;
     for (size_t c = 0; c < cpus_.size(); ++c) {
         CpuState& cs = cpus_[c];

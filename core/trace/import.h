@@ -9,8 +9,10 @@
 // the evidence the trace does hold and counted in the report.
 #pragma once
 
+#include "trace/line_tokenizer.h"
 #include "trace/trace.h"
 
+#include <optional>
 #include <string>
 #include <string_view>
 #include <unordered_map>
@@ -38,10 +40,15 @@ struct ImportReport {
     int64_t missingSwitchIn =
         0;                  // a task ran on a CPU without a recorded switch-in (e.g. a missing idle exit)
     Time idleExitDelay = 0; // median wakeup -> switch-in on an idle CPU where both were recorded
-    int64_t unordered = 0;  // lines whose timestamp went backwards on their CPU (kept, counted)
+    // Event lines out of time order, dropped (their numbers are among the problems). The tools print
+    // in time order: a few are stray timestamps, many a reversed or shuffled file (refusedWhy()).
+    int64_t outOfOrder = 0;
     int cpus = 0;
     Time first = 0, last = 0;
     std::string summary() const; // a few lines for people
+    // Why the whole trace is refused (more than 1 % of its event lines, and more than 10, out of
+    // time order: reversed or shuffled), or empty.
+    std::string refusedWhy() const;
 };
 
 class TraceImporter {
@@ -60,6 +67,8 @@ class TraceImporter {
         int flagSlot[2] = {-1, -1}; // open need-resched interval per bit (eager, lazy)
     };
     void line(std::string_view l);
+    void decideHeld(std::optional<Time> next);
+    void event(const TraceLine& f);
     void malformed(std::string what);
     TaskId task(int32_t pid, std::string_view comm, int prio = -1);
     CpuState& cpu(int c);
@@ -75,6 +84,13 @@ class TraceImporter {
 
     std::string pending_;
     bool overlong_ = false; // inside a line past limits::kMaxTraceLine: skipped to its newline
+    int64_t lineNo_ = 0;    // the line being parsed, for its problems (a held line is parsed later)
+    // Time order: the event line held until the next one is seen, and the last one kept.
+    std::optional<TraceLine> held_;
+    std::string heldText_;
+    int64_t heldNo_ = 0;
+    bool kept_ = false;
+    Time lastKept_ = 0;
     ImportReport report_;
     Trace trace_;
     std::vector<TaskId> byPid_; // pid -> TaskId (-1 none)

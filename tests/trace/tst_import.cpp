@@ -445,8 +445,10 @@ class TestTraceImport : public QObject {
         // 2^63 ns is 292 years: a later timestamp would overflow the nanoseconds.
         // trace_print_time(): a clock that does not count nanoseconds prints raw counts, "%12llu".
         QTest::newRow("counter clock") << "a-10 [000] d..2. 123456789012: " + QString(sw) << "counter clock";
+        // A stray timestamp in the future, with the lines after it back where they were: dropped as
+        // out of time order (a trace's last line that far is malformed: strayTimestampsAreDropped).
         QTest::newRow("timestamp 13 days after the first")
-            << "a-10 [000] d..2. 1200001.000000: " + QString(sw) << "up to 13 days";
+            << "a-10 [000] d..2. 1200001.000000: " + QString(sw) << "out of time order";
         QTest::newRow("timestamp past 2^63 ns")
             << "a-10 [000] d..2. 9300000000.000000: " + QString(sw) << "timestamp";
     }
@@ -456,19 +458,76 @@ class TestTraceImport : public QObject {
         // A good line, the bad one (line 3), another good line: both good ones still count.
         const std::string text =
             "a-10 [000] d..2. 1.000000: sched_wakeup: comm=b pid=11 prio=120 target_cpu=000\n"
-            "b-11 [001] d..2. 1.000001: sched_waking: comm=c pid=12 prio=120 target_cpu=000\n" +
+            "b-11 [001] d..2. 1.000000: sched_waking: comm=c pid=12 prio=120 target_cpu=000\n" +
             line.toStdString() + "\n" +
             "a-10 [000] d..2. 1.000100: sched_switch: prev_comm=a prev_pid=10 prev_prio=120 prev_state=S ==> "
             "next_comm=b next_pid=11 next_prio=120\n";
         ImportReport rep;
         const Trace t = importTraceText(text, rep);
-        QCOMPARE(rep.malformed, int64_t(1));
+        QCOMPARE(rep.malformed + rep.outOfOrder, int64_t(1));
         QCOMPARE(rep.problems.size(), size_t(1));
         QCOMPARE(rep.problems[0].line, int64_t(3));
         QVERIFY2(rep.problems[0].what.find(what.toStdString()) != std::string::npos,
                  rep.problems[0].what.c_str());
         QCOMPARE(t.wakeups.size(), size_t(2));
         QVERIFY(rep.summary().find("line 3") != std::string::npos);
+    }
+
+    // The tools print in time order. One stray timestamp — in the future or in the past — is
+    // dropped and reported with its line number, the rest of the trace kept as it was (it used to
+    // collapse the trace to 0 s: every later line clamped to the stray one's time); a trace whose
+    // last line is 13 days on is malformed there; a reversed or shuffled file is refused.
+    void strayTimestampsAreDropped() {
+        const auto lineAt = [](const char* ts, int next) {
+            return std::string("a-10 [000] d..2. ") + ts +
+                   ": sched_switch: prev_comm=a prev_pid=10 prev_prio=120 prev_state=R+ ==> next_comm=b "
+                   "next_pid=" +
+                   std::to_string(next) + " next_prio=120\n";
+        };
+        std::string text;
+        for (int i = 0; i < 50; ++i) {
+            char ts[32];
+            std::snprintf(ts, sizeof ts, "%d.%06d", 100 + i / 10, (i % 10) * 1000);
+            text += lineAt(ts, 11 + i % 2);
+            if (i == 20) text += lineAt("9999.000000", 11); // line 22: a stray in the future
+            if (i == 30) text += lineAt("5.000000", 11);    // line 33: a stray in the past
+        }
+        ImportReport rep;
+        const Trace t = importTraceText(text, rep);
+        QCOMPARE(rep.outOfOrder, int64_t(2));
+        QCOMPARE(rep.events, int64_t(50));
+        QCOMPARE(rep.problems.size(), size_t(2));
+        QCOMPARE(rep.problems[0].line, int64_t(22));
+        QCOMPARE(rep.problems[1].line, int64_t(33));
+        QVERIFY2(rep.problems[0].what.find("out of time order") != std::string::npos,
+                 rep.problems[0].what.c_str());
+        QCOMPARE(t.endTime, Time(4) * kNsPerSec + 9 * kNsPerMs); // 100.000 s to 104.009 s
+        QVERIFY(rep.refusedWhy().empty());
+        QVERIFY(rep.summary().find("2 lines out of time order dropped") != std::string::npos);
+
+        ImportReport last;
+        importTraceText(lineAt("1.000000", 11) + lineAt("1200001.000000", 12), last);
+        QCOMPARE(last.malformed, int64_t(1));
+        QVERIFY2(last.problems[0].what.find("up to 13 days") != std::string::npos,
+                 last.problems[0].what.c_str());
+
+        std::string reversed;
+        for (int i = 50; i-- > 0;) {
+            char ts[32];
+            std::snprintf(ts, sizeof ts, "%d.%06d", 100 + i / 10, (i % 10) * 1000);
+            reversed += lineAt(ts, 11 + i % 2);
+        }
+        ImportReport rev;
+        importTraceText(reversed, rev);
+        QVERIFY2(rev.refusedWhy().find("reversed or shuffled") != std::string::npos,
+                 rev.refusedWhy().c_str());
+        QTemporaryDir dir;
+        const std::string path = dir.filePath("reversed.txt").toStdString();
+        std::ofstream(path) << reversed;
+        Trace tr;
+        std::string error;
+        QVERIFY(!loadTrace(path, tr, rev, error));
+        QVERIFY2(error.find("out of time order (the first at line 1)") != std::string::npos, error.c_str());
     }
 
     void filesThatCannotBeRead() {
