@@ -8,6 +8,7 @@
 #include "engine/custom_slice.h"
 #include "scenarios/json_value.h"
 #include "scenarios/workload.h"
+#include "trace/comm.h"
 
 #include <algorithm>
 #include <cstdio>
@@ -185,8 +186,10 @@ bool RtAppReader::task(const std::string& name, const JsonValue& v, const JsonPo
                        Policy defaultPolicy, Scenario& s) {
     const std::string f = "tasks." + name;
     if (!v.isObject()) return fail(v.pos, f, "expected an object, found " + jsonTypeName(v.type));
-    if (name.empty() || name.size() > 15)
-        return fail(keyPos, f, "a task name is its comm: 1 to 15 characters (TASK_COMM_LEN)");
+    if (name.empty() || name.size() > kCommMaxBytes)
+        return fail(keyPos, f, "a task name is its comm: 1 to 15 bytes (TASK_COMM_LEN)");
+    if (const std::string why = commProblem(name); !why.empty())
+        return fail(keyPos, f, "a task name is its comm: " + why + "; accepted: printable UTF-8");
     TaskGroupSpec g;
     g.comm = name;
     g.policy = defaultPolicy;

@@ -4,6 +4,7 @@
 #include "engine/custom_slice.h"
 #include "scenarios/scenario_reader.h"
 #include "scenarios/workload.h"
+#include "trace/comm.h"
 
 #include <filesystem>
 
@@ -198,8 +199,12 @@ bool ScenarioReader::task(const JsonValue& v, const std::string& f, Scenario& s)
     const JsonValue* comm = v.find("comm");
     if (!comm) return fail(v.pos, f, "a task needs a \"comm\" (its name, at most 15 characters)");
     if (!expect(*comm, JT::String, join(f, "comm"))) return false;
-    if (comm->text.empty() || comm->text.size() > 15)
-        return fail(comm->pos, join(f, "comm"), "a comm is 1 to 15 characters (TASK_COMM_LEN)");
+    if (comm->text.empty() || comm->text.size() > kCommMaxBytes)
+        return fail(comm->pos, join(f, "comm"), "a comm is 1 to 15 bytes (TASK_COMM_LEN)");
+    if (const std::string why = commProblem(comm->text); !why.empty())
+        return fail(comm->pos, join(f, "comm"),
+                    why +
+                        "; accepted: printable UTF-8 (a newline would break every trace written of the run)");
     t.comm = comm->text;
     if (auto* x = v.find("count"); x && !integerAs(*x, join(f, "count"), 1, 100000, t.count)) return false;
     if (auto* x = v.find("threads"); x && !boolean(*x, join(f, "threads"), t.threads)) return false;

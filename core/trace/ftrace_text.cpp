@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "trace/ftrace_text.h"
 
+#include "trace/comm.h"
 #include "trace/ftrace_events.h"
 
 #include <cstdio>
@@ -29,7 +30,10 @@ int64_t writeFtraceText(const Trace& trace, const std::function<void(std::string
                   "#              | |         |   |||||     |         |\n",
                   events.size(), events.size(), trace.cpus);
     out += b;
-    const auto task = [&](int32_t id) -> const TraceTask& { return trace.tasks[size_t(id)]; };
+    // Every comm written is printable (trace/comm.h): a newline in one would end a line of the
+    // text, or of trace.dat's saved_cmdlines, early.
+    const std::vector<TraceTask> tasks = printableTasks(trace.tasks);
+    const auto task = [&](int32_t id) -> const TraceTask& { return tasks[size_t(id)]; };
     const auto wakeText = [&](const char* event, size_t i, int target) {
         const TraceTask& t = task(w.wakee[i]);
         std::snprintf(b, sizeof b, "%s: comm=%s pid=%d prio=%d target_cpu=%03d\n", event, t.comm.c_str(),

@@ -2,6 +2,7 @@
 #include "trace/import.h"
 
 #include "base/limits.h"
+#include "trace/comm.h"
 #include "trace/line_tokenizer.h"
 #include "trace/text_fields.h"
 
@@ -86,6 +87,9 @@ std::string ImportReport::summary() const {
                       (long long)missingSwitchIn, double(idleExitDelay) / 1e3);
         out += b;
     }
+    if (unprintableComms > 0)
+        out += std::to_string(unprintableComms) + " task names held control characters or bytes that are not "
+                                                  "UTF-8: shown with '?' in their place\n";
     if (outOfOrder > 0) {
         int64_t firstLine = 0;
         for (const ImportProblem& p : problems)
@@ -148,12 +152,26 @@ void TraceImporter::malformed(std::string what) {
 TaskId TraceImporter::task(int32_t pid, std::string_view comm, int prio) {
     if (pid <= 0) return kNoTask;
     if (size_t(pid) >= byPid_.size()) byPid_.resize(size_t(pid) + 1, kNoTask);
+    // A comm is kept printable (trace/comm.h); printable ASCII, nearly every one, is taken as it is.
+    std::string fixed;
+    bool unprintable = false;
+    for (char ch : comm)
+        if (static_cast<unsigned char>(ch) < 0x20 || static_cast<unsigned char>(ch) >= 0x7f) {
+            fixed = printableComm(comm, &unprintable);
+            comm = fixed;
+            break;
+        }
     TaskId& id = byPid_[size_t(pid)];
     if (id == kNoTask) {
         id = TaskId(trace_.tasks.size());
         trace_.tasks.push_back(TraceTask{pid, pid, std::string(comm), prio >= 0 ? prio : 120, 0});
     } else if (!comm.empty() && trace_.tasks[size_t(id)].comm != comm && comm != "<...>") {
         trace_.tasks[size_t(id)].comm = std::string(comm); // exec renamed it: perf reports the last comm
+    }
+    if (unprintable) { // counted once a task
+        if (unprintableTask_.size() <= size_t(id)) unprintableTask_.resize(size_t(id) + 1, 0);
+        report_.unprintableComms += !unprintableTask_[size_t(id)];
+        unprintableTask_[size_t(id)] = 1;
     }
     if (prio >= 0) trace_.tasks[size_t(id)].prio = prio;
     return id;
@@ -435,6 +453,7 @@ void TraceImporter::event(const TraceLine& f) {
     inIrq_ = f.flags.size() >= 3 && std::string_view("hHsZz").find(f.flags[2]) != std::string_view::npos;
     const int32_t pid = f.pid;
     observePrefix(c, pid, f.comm == "<idle>" ? std::string_view{} : f.comm, t, nr);
+    if (f.tgid > 0 && pid > 0) trace_.tasks[size_t(task(pid, {}))].tgid = f.tgid; // perf's pid/tid
     const std::string_view event = f.event;
     std::string_view payload = f.payload;
     if (event == "sched_switch")

@@ -43,6 +43,7 @@ struct ImportReport {
     // Event lines out of time order, dropped (their numbers are among the problems). The tools print
     // in time order: a few are stray timestamps, many a reversed or shuffled file (refusedWhy()).
     int64_t outOfOrder = 0;
+    int64_t unprintableComms = 0; // task names made printable (trace/comm.h)
     int cpus = 0;
     Time first = 0, last = 0;
     std::string summary() const; // a few lines for people
@@ -93,7 +94,8 @@ class TraceImporter {
     Time lastKept_ = 0;
     ImportReport report_;
     Trace trace_;
-    std::vector<TaskId> byPid_; // pid -> TaskId (-1 none)
+    std::vector<TaskId> byPid_;         // pid -> TaskId (-1 none)
+    std::vector<char> unprintableTask_; // a task whose comm was made printable, counted once
     std::vector<CpuState> cpus_;
     std::unordered_map<int32_t, size_t>
         pendingWaking_; // wakee pid -> its sched_waking entry awaiting sched_wakeup

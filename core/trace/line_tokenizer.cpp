@@ -87,11 +87,20 @@ bool taskOfFtrace(std::string_view who, TraceLine& out) {
 }
 
 // perf script's "comm tid" (comms may hold blanks); a perf line in the "comm-pid" form is read as ftrace's.
+// With -F ...,pid,tid,... perf prints "comm pid/tid": the thread is the task, the pid its process.
 bool taskOfPerfScript(std::string_view who, TraceLine& out) {
     const size_t blank = who.rfind(' ');
-    if (blank != std::string_view::npos && number(who.substr(blank + 1), out.pid)) {
-        out.comm = trim(who.substr(0, blank));
-        return true;
+    if (blank != std::string_view::npos) {
+        const std::string_view ids = who.substr(blank + 1);
+        const size_t slash = ids.find('/');
+        const bool ok = slash == std::string_view::npos ? number(ids, out.pid)
+                                                        : number(ids.substr(0, slash), out.tgid) &&
+                                                              number(ids.substr(slash + 1), out.pid);
+        if (ok) {
+            out.comm = trim(who.substr(0, blank));
+            return true;
+        }
+        out.tgid = 0;
     }
     return taskOfFtrace(who, out);
 }
@@ -168,7 +177,7 @@ TokenizedLine tokenizeLine(std::string_view l) {
         task = taskOfFtrace(who, out);
     }
     if (!task) return malformed("no 'comm-pid' before the CPU field");
-    if (out.pid < 0 || out.pid >= text::kPidMaxLimit)
+    if (out.pid < 0 || out.pid >= text::kPidMaxLimit || out.tgid < 0 || out.tgid >= text::kPidMaxLimit)
         return malformed("pid out of range before the CPU field (accepted: 0 to 4194303, PID_MAX_LIMIT - 1)");
     r.kind = LineKind::Event;
     return r;

@@ -7,6 +7,7 @@
 //   trace-cmd report -l                COMM-PID CPUFLAGS TIMESTAMP: EVENT: PAYLOAD
 //                                      (the CPU number run together with the latency flags)
 //   perf script                        COMM TID [CPU] TIMESTAMP: sched:EVENT: PAYLOAD
+//                                      (with -F ...,pid,tid,...: COMM PID/TID [CPU] ...)
 // Nothing here keeps state between lines.
 #pragma once
 
@@ -24,6 +25,7 @@ struct TraceLine {
     LineLayout layout = LineLayout::Ftrace;
     std::string_view comm; // "<idle>" for pid 0, as ftrace prints it
     int32_t pid = 0;
+    int32_t tgid = 0; // perf script's "pid/tid" column: the process; 0 where the layout has none
     int cpu = 0;
     std::string_view flags; // the latency flags column ("dN.2."); empty where the layout has none
     Time timestamp = 0;     // ns, as printed (the parser makes it relative to the trace's start)

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "trace/trace_dat.h"
 
+#include "trace/comm.h"
 #include "trace/ftrace_events.h"
 
 #include <algorithm>
@@ -235,7 +236,10 @@ int64_t writeTraceDat(const Trace& trace, const std::function<void(std::string_v
     std::vector<CpuBuffer> buffers(size_t(cpus), CpuBuffer{});
     const Wakeups& w = trace.wakeups;
     const Migrations& m = trace.migrations;
-    const auto task = [&](int32_t id) -> const TraceTask& { return trace.tasks[size_t(id)]; };
+    // Every comm written is printable (trace/comm.h): a newline in one would end a line of the
+    // text, or of trace.dat's saved_cmdlines, early.
+    const std::vector<TraceTask> tasks = printableTasks(trace.tasks);
+    const auto task = [&](int32_t id) -> const TraceTask& { return tasks[size_t(id)]; };
     events.forEach([&](const FtraceEvent& e, const FtraceContext& ctx) {
         Bytes r;
         r.put(eventId(e.kind));
@@ -335,7 +339,7 @@ int64_t writeTraceDat(const Trace& trace, const std::function<void(std::string_v
     h.text(kKallsyms);
     h.put(uint32_t(0));   // printk formats
     std::string cmdlines; // saved_cmdlines: "pid comm"
-    for (const TraceTask& t : trace.tasks)
+    for (const TraceTask& t : tasks)
         cmdlines += std::to_string(t.pid) + " " + t.comm + "\n";
     h.put(uint64_t(cmdlines.size()));
     h.text(cmdlines);

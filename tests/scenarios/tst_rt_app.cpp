@@ -164,7 +164,7 @@ class TestRtApp : public QObject {
                                          << "expected an object";
         QTest::newRow("long name") << "{\"tasks\": {\"a-very-long-task-name\": {\"run\": 1}}}" << 1
                                    << "tasks.a-very-long-task-name"
-                                   << "1 to 15 characters";
+                                   << "1 to 15 bytes";
         QTest::newRow("instance 0") << "{\"tasks\": {\"t\": {\"instance\": 0, \"run\": 1}}}" << 1
                                     << "tasks.t.instance"
                                     << "1 to 10000";

@@ -175,7 +175,11 @@ class TestScenarioParser : public QObject {
         QTest::newRow("duplicate key") << "21-duplicate-key.json" << 3 << 20 << ""
                                        << "field 'comm' appears twice";
         QTest::newRow("comm length") << "22-comm-too-long.json" << 3 << 15 << "tasks[0].comm"
-                                     << "1 to 15 characters";
+                                     << "1 to 15 bytes";
+        // A newline in a comm would end every line of the run's own ftrace export early.
+        QTest::newRow("comm control character")
+            << "28-comm-control-character.json" << 3 << 15 << "tasks[0].comm"
+            << "control character (U+000A) at byte 4";
     }
     void malformedFileGivesPreciseError() {
         QFETCH(QString, file);

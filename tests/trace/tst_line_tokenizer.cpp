@@ -42,6 +42,17 @@ class TstLineTokenizer : public QObject {
         QVERIFY(p.line.flags.empty());
     }
 
+    void perfScriptWithAPidColumn() { // perf script -F comm,pid,tid,cpu,time,event,trace
+        const TokenizedLine t =
+            tokenizeLine("  hackbench 17431/17433 [001] 100.000123: sched:sched_switch: prev_comm=hackbench");
+        QCOMPARE(t.kind, LineKind::Event);
+        QCOMPARE(t.line.layout, LineLayout::PerfScript);
+        QCOMPARE(t.line.comm, std::string_view("hackbench"));
+        QCOMPARE(t.line.pid, 17433);
+        QCOMPARE(t.line.tgid, 17431);
+        QCOMPARE(tokenizeLine("  x 1/4194304 [001] 1.0: sched:sched_switch: p").kind, LineKind::Malformed);
+    }
+
     void traceCmdReport() {
         const TokenizedLine t = tokenizeLine("     hackbench-17431 [000]   100.000123: sched_switch:         "
                                              "hackbench:17431 [120] S ==> swapper/0:0 [120]");
