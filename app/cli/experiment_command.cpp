@@ -89,6 +89,13 @@ int experimentCommand(const ExperimentOptions& o, std::ostream& out, std::ostrea
     for (auto& t : pool)
         t.join();
     const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    for (size_t c = 0; c < configs.size(); ++c)
+        for (size_t r = 0; r < configs[c].runs.size(); ++r)
+            if (configs[c].runs[r].halted) { // a limit stopped it: no table would be a run's
+                err << "schedscope-cli experiment: " << o.file << ": " << configs[c].label << ", run "
+                    << r + 1 << ": " << configs[c].runs[r].engineError << "\n";
+                return 1;
+            }
 
     std::string text = o.json  ? experimentJson(x, configs)
                        : o.csv ? experimentCsv(x, configs)

@@ -63,6 +63,10 @@ int runCommand(const RunOptions& o, std::ostream& out, std::ostream& err, Timeli
     for (int r = 0; r < o.repeat; ++r) {
         runs.push_back(simulate(s, s.seed + uint64_t(r), lo, o.batch));
         const RunResult& rr = runs.back();
+        if (rr.halted) { // a limit stopped it: no table would be a run's
+            err << "schedscope-cli: " << s.source << ": " << rr.engineError << "\n";
+            return 1;
+        }
         if (!rr.engineError.empty()) err << "schedscope-cli: warning: " << rr.engineError << "\n";
         cs.push_back(double(rr.switches.total));
         vol.push_back(double(rr.switches.voluntary));

@@ -36,8 +36,8 @@ RunResult simulate(const scen::Scenario& s, uint64_t seed, const LatencyOptions&
         fold.add(e.trace());
         e.forgetRecorded();
     };
-    for (Time t = 0; t < s.duration && (background.empty() || !foregroundDone());) {
-        for (const Time check = std::min(s.duration, t + 10 * kNsPerMs); t < check;) {
+    for (Time t = 0; t < s.duration && !e.halted() && (background.empty() || !foregroundDone());) {
+        for (const Time check = std::min(s.duration, t + 10 * kNsPerMs); t < check && !e.halted();) {
             t = std::min(check, t + kFoldEvery);
             e.runUntil(t);
             foldAndForget();
@@ -60,6 +60,7 @@ RunResult simulate(const scen::Scenario& s, uint64_t seed, const LatencyOptions&
     }
     r.elapsed = allDead ? lastExit : s.duration;
     r.engineError = e.error();
+    r.halted = e.halted();
     LatencyOptions perTask = lo;
     perTask.mergeByComm = false, perTask.only = nullptr;
     const std::vector<LatencyRow> perTaskRows = fold.rows(tasks, perTask);

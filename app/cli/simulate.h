@@ -17,6 +17,7 @@ struct RunResult {
     std::vector<sched::CpuUsage> cpu;
     sched::Time elapsed = 0;
     std::string engineError;
+    bool halted = false; // the run stopped at a limit (engineError says which): its numbers are not a run's
     std::vector<std::string> toolOutput;           // per scenario workload, the tool's own output
     std::vector<scen::KernbenchNumbers> kernbench; // per kernbench workload, in scenario order
 };

@@ -30,7 +30,7 @@ void Session::runForwardInBackground(Time target) {
     const Time from = engine_->now();
     runs_.start<bool>(
         [this, from, target](JobControl& job) {
-            while (engine_->now() < target && !job.cancelled()) {
+            while (engine_->now() < target && !job.cancelled() && !engine_->halted()) {
                 engine_->runUntil(std::min<Time>(target, engine_->now() + snapEvery_));
                 takeSnapshot();
                 job.setProgress(
@@ -41,6 +41,7 @@ void Session::runForwardInBackground(Time target) {
         [this](bool cancelled) {
             emit message(cancelled ? tr("Cancelled at %1 ms.").arg(double(engine_->now()) / 1e6, 0, 'f', 3)
                                    : tr("Ran to %1 ms.").arg(double(engine_->now()) / 1e6, 0, 'f', 3));
+            if (engine_->halted()) finishedCheck();
             emit advanced();
         });
 }
@@ -181,6 +182,13 @@ void Session::restoreBefore(Time t, uint64_t maxEvents) {
 }
 
 void Session::finishedCheck() {
+    if (engine_->halted()) { // a limit stopped the run (core/base/limits.h): it goes no further
+        pause();
+        emit message(tr("The run stopped at %1 ms: %2")
+                         .arg(double(engine_->now()) / 1e6, 0, 'f', 3)
+                         .arg(QString::fromStdString(engine_->error())));
+        return;
+    }
     if (engine_->now() >= scenario_.duration || !engine_->peekLive()) {
         pause();
         emit message(
@@ -205,7 +213,7 @@ void Session::onFrame() {
             target = std::min<Time>(scenario_.duration, engine_->now() + Time(carry_));
             carry_ -= double(Time(carry_));
         }
-        while (engine_->nextEventTime() <= target && budget.nsecsElapsed() < 12'000'000)
+        while (engine_->nextEventTime() <= target && budget.nsecsElapsed() < 12'000'000 && !engine_->halted())
             for (int i = 0; i < 256 && engine_->nextEventTime() <= target; ++i)
                 engine_->step();
         if (engine_->nextEventTime() > target) engine_->runUntil(target);
@@ -250,7 +258,7 @@ void Session::runTo(qint64 time) {
         return;
     }
     // Replay in snapshot-sized steps so that a later step back finds a close snapshot.
-    while (engine_->now() < time) {
+    while (engine_->now() < time && !engine_->halted()) {
         engine_->runUntil(std::min<Time>(time, engine_->now() + snapEvery_));
         takeSnapshot();
     }

@@ -20,4 +20,13 @@ constexpr int64_t kMaxDecompressedBytes = int64_t(8) << 30; // 8 GiB of text
 constexpr int64_t kMaxCompressionRatio = 500;
 constexpr int64_t kRatioCheckedFrom = int64_t(64) << 20;
 
+// Simulations. Tasks, counting those forked while the run goes on: a program that forks without
+// end stops here with a message, not in bad_alloc (the largest published workload is 800 threads;
+// kernbench -j 32 starts about 2,800 compile jobs in 75 s).
+constexpr int64_t kMaxTasks = 200000;
+// Events at one instant of simulated time: tasks that hand work to each other with zero costs
+// (a context switch and a wakeup that take no time) would otherwise spin there for ever, the trace
+// growing. All tasks starting at once take a few events each.
+constexpr int64_t kMaxEventsPerInstant = 20 * kMaxTasks;
+
 } // namespace sched::limits

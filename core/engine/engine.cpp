@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // Engine set-up, the stepping API, event dispatch and live parameter changes.
 #include "engine/engine.h"
+
 #include "base/duration.h"
+#include "base/limits.h"
 #include "engine/custom_slice.h"
 
 #include <algorithm>
@@ -35,6 +37,15 @@ int32_t Engine::addChannel(int capacity, int64_t wakeAllWritersAt, bool syncWake
 }
 
 TaskId Engine::newTask(const TaskSpec& spec, TaskId parent) {
+    if (int64_t(tasks_.size()) >= limits::kMaxTasks) {
+        const std::string limit =
+            std::to_string(limits::kMaxTasks) + " tasks, the limit (core/base/limits.h)";
+        halt(parent >= 0 ? "the run reached " + limit + ", when " + tasks_[size_t(parent)].comm + ":" +
+                               std::to_string(tasks_[size_t(parent)].pid) +
+                               " forked another; a program that forks without end?"
+                         : "the scenario asks for more than " + limit);
+        return kNoTask;
+    }
     const TaskId id = TaskId(tasks_.size());
     Task t;
     t.pid = nextPid_++;
@@ -158,7 +169,7 @@ bool Engine::popLive(Time limit) {
 }
 
 bool Engine::step() {
-    if (finished_ || !popLive(kNever)) return false;
+    if (finished_ || halted_ || !popLive(kNever)) return false;
     handle();
     return true;
 }
@@ -166,6 +177,16 @@ bool Engine::step() {
 // The live event just popped into event_.
 void Engine::handle() {
     const Event& e = event_;
+    // Time must advance: events without end at one instant mean tasks that hand work to each other
+    // at no cost (base/limits.h).
+    if (e.time != instant_) {
+        instant_ = e.time;
+        eventsAtInstant_ = 0;
+    } else if (++eventsAtInstant_ > limits::kMaxEventsPerInstant) {
+        now_ = e.time;
+        halt(spinDescription());
+        return;
+    }
     now_ = e.time;
     ++events_;
     lastKind_ = e.kind;
@@ -207,14 +228,40 @@ void Engine::dispatch(const Event& e) {
 }
 
 void Engine::runUntil(Time t) {
-    while (!finished_ && popLive(t))
+    while (!finished_ && !halted_ && popLive(t))
         handle();
-    now_ = std::max(now_, t);
+    if (!halted_) now_ = std::max(now_, t);
+}
+
+void Engine::halt(std::string why) {
+    if (halted_) return;
+    halted_ = true;
+    error_ = std::move(why);
+}
+
+std::string Engine::spinDescription() const {
+    std::string running;
+    for (size_t c = 0; c < rqs_.size(); ++c)
+        if (const TaskId t = rqs_[c].curr; t >= 0) {
+            if (running.size() > 200) {
+                running += ", ...";
+                break;
+            }
+            running += (running.empty() ? "" : ", ") + tasks_[size_t(t)].comm + ":" +
+                       std::to_string(tasks_[size_t(t)].pid) + " on CPU " + std::to_string(c);
+        }
+    return "simulated time stopped advancing at " + formatDuration(now_) + ": more than " +
+           std::to_string(limits::kMaxEventsPerInstant) +
+           " events at that one instant (the limit: core/base/limits.h), so the run was stopped. Running "
+           "there: " +
+           (running.empty() ? std::string("no task") : running) +
+           ". Tasks that hand work to each other spin at one instant when a context switch and a wakeup cost "
+           "nothing: give the machine's costs non-zero values.";
 }
 
 bool Engine::runUntilSwitch(Time limit) {
     const int64_t before = switchesSeen_;
-    while (!finished_ && popLive(limit)) {
+    while (!finished_ && !halted_ && popLive(limit)) {
         handle();
         if (switchesSeen_ != before) return true;
     }
@@ -222,7 +269,7 @@ bool Engine::runUntilSwitch(Time limit) {
 }
 
 bool Engine::runUntilTick(Time limit) {
-    while (!finished_ && popLive(limit)) {
+    while (!finished_ && !halted_ && popLive(limit)) {
         handle();
         if (lastKind_ == EventKind::Tick) return true;
     }

@@ -149,6 +149,9 @@ class Engine {
     std::string describePendingSwitch(CpuId cpu) const; // which bit is set and where it will act
     // The last error a task program hit (empty if none), e.g. a spin without progress.
     const std::string& error() const { return error_; }
+    // The run stopped at a limit (base/limits.h: too many tasks, time that does not advance) and
+    // goes no further; error() says why. now() is where it stopped.
+    bool halted() const { return halted_; }
 
   private:
     // rewind.cpp
@@ -168,7 +171,9 @@ class Engine {
     void startTask(TaskId t);
     bool isLive(const Event& e) const;
     void recordSample(TaskId t);
-    TaskId newTask(const TaskSpec& spec, TaskId parent);
+    TaskId newTask(const TaskSpec& spec, TaskId parent); // kNoTask when the task limit halted the run
+    void halt(std::string why);
+    std::string spinDescription() const;
 
     // params.cpp
     void applyTaskChange(const ParamChange& c, TaskId t);
@@ -296,6 +301,9 @@ class Engine {
     CpuId ctxCpu_ = -1;        // CPU whose context the current handler runs in (-1: none)
     bool tickContext_ = false; // inside sched_tick()'s class tick (PREEMPT_AUTO promotion)
     bool finished_ = false;
+    bool halted_ = false;
+    Time instant_ = -1;           // the time of the last event handled,
+    int64_t eventsAtInstant_ = 0; // and how many were handled at it
     EventKind lastKind_ = EventKind::Tick;
     // The event being handled (a batch's chains due at its time run first only if the queue
     // orders their Segments before it); outside events everything due runs. The queue pops

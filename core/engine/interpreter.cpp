@@ -335,6 +335,7 @@ void Engine::forkChildren(CpuId /*c*/, TaskId parent, int32_t program, int64_t c
         const bool thread = programs_[size_t(p.program)].ops[p.ip].thread;
         const int32_t tgid = p.tgid;
         const TaskId child = newTask(spec, parent);
+        if (child == kNoTask) return; // the task limit halted the run
         if (thread) {
             tasks_[size_t(child)].tgid = tgid;
             trace_.tasks[size_t(child)].tgid = tgid;

@@ -2,8 +2,8 @@
 // Live parameter changes: the debugfs knobs (preempt, base_slice_ns, features), HZ as a boot
 // choice, and a task's sched_setattr() / nice through the kernel's sched_change pattern.
 #include "base/duration.h"
-#include "engine/engine.h"
 #include "engine/custom_slice.h"
+#include "engine/engine.h"
 
 #include <algorithm>
 

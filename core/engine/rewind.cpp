@@ -39,6 +39,9 @@ void Engine::copyStateFrom(const Engine& o) {
     ctxCpu_ = o.ctxCpu_;
     tickContext_ = o.tickContext_;
     finished_ = o.finished_;
+    halted_ = o.halted_;
+    instant_ = o.instant_;
+    eventsAtInstant_ = o.eventsAtInstant_;
     lastKind_ = o.lastKind_;
     nohzNextBalance_ = o.nohzNextBalance_;
     busyCpus_ = o.busyCpus_;
