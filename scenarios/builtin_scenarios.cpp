@@ -38,7 +38,9 @@ bool loadRtAppScenario(const std::string& text, const std::string& file, Scenari
 
 bool loadScenario(const std::string& nameOrPath, Scenario& out, ScenarioError& err) {
     std::error_code ec;
-    if (std::filesystem::is_regular_file(nameOrPath, ec)) {
+    // Anything that exists under that name is read as a file (readTextFile() refuses a FIFO, a
+    // device or a directory with what it is); a built-in name is looked up only when nothing is.
+    if (std::filesystem::exists(std::filesystem::symlink_status(nameOrPath, ec))) {
         std::string text;
         if (!readTextFile(nameOrPath, text, err)) return false;
         return looksLikeRtApp(text) ? loadRtAppScenario(text, nameOrPath, out, err)

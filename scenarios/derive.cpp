@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "scenarios/derive.h"
 
+#include "base/limits.h"
+
 #include "metrics/latency.h"
 #include "scenarios/workload.h"
 
@@ -263,7 +265,7 @@ std::string deriveScenarioJson(const Trace& trace, const DeriveOptions& o, Deriv
     // 1000 s, a task starts and the run ends within 1 h. A longer trace is cut to them, and the
     // file says how much.
     constexpr Time kMaxOp = 1000 * kNsPerSec, kMaxRun = 3600 * kNsPerSec;
-    int64_t cut = 0;
+    int64_t cut = 0, tasksCut = 0;
     for (TaskProfile& tp : prof) {
         for (std::vector<Time>* v : {&tp.bursts, &tp.sleeps})
             for (Time& t : *v)
@@ -335,7 +337,12 @@ std::string deriveScenarioJson(const Trace& trace, const DeriveOptions& o, Deriv
         const bool timerWoken = total > 0 && fromIrq * 2 >= total;
         const TraceTask& first = trace.tasks[size_t(members.front()->id)];
         std::string e = "    { \"comm\": " + quote(comm);
-        if (members.size() > 1) e += ", \"count\": " + std::to_string(members.size());
+        // The reader takes at most limits::kMaxTasks a group (core/base/limits.h).
+        if (members.size() > size_t(limits::kMaxTasks))
+            tasksCut += int64_t(members.size()) - limits::kMaxTasks;
+        if (members.size() > 1)
+            e += ", \"count\": " +
+                 std::to_string(std::min<int64_t>(int64_t(members.size()), limits::kMaxTasks));
         e += ", \"start\": \"" + ns(double(start)) + "\"";
         if (first.prio < 100)
             e +=
@@ -390,6 +397,9 @@ std::string deriveScenarioJson(const Trace& trace, const DeriveOptions& o, Deriv
         out += "  // The trace's machine has " + std::to_string(trace.cpus) +
                " CPUs; the simulator models up to " + std::to_string(kMaxCpus) + ": this scenario runs on " +
                std::to_string(kMaxCpus) + ".\n";
+    if (tasksCut > 0)
+        out += "  // Cut to the scenario format's limits: " + std::to_string(tasksCut) + " tasks past " +
+               std::to_string(limits::kMaxTasks) + " in a group (core/base/limits.h).\n";
     if (cut > 0 || trace.endTime + 100 * kNsPerMs > kMaxRun)
         out += "  // Cut to the scenario format's limits: " + std::to_string(cut) +
                " bursts or sleeps longer than 1000 s, and the " + "run to 1 h (the trace spans " +

@@ -171,6 +171,7 @@ struct Reader {
             ExperimentConfig ec;
             ec.label = label->text;
             if (!parseScenarioJson(doc, file, "scenario (with " + f + ")", ec.scenario, err)) return false;
+            if (const std::string why = placementError(ec.scenario); !why.empty()) return fail(c.pos, f, why);
             x.configs.push_back(std::move(ec));
         }
         return true;

@@ -213,9 +213,14 @@ bool RtAppReader::task(const std::string& name, const JsonValue& v, const JsonPo
     if (auto* x = v.find("cpus")) {
         if (!x->isArray() || x->items.empty())
             return fail(x->pos, f + ".cpus", "expected a non-empty array of CPU numbers");
+        // Checked against the machine once its CPU count is settled (placementError(): an
+        // rt-app file has no machine; --cpus or the default decides it).
         for (size_t i = 0; i < x->items.size(); ++i) {
-            if (!integer(x->items[i], f + ".cpus[" + std::to_string(i) + "]", 0, s.config.cpus - 1, n))
-                return false;
+            const std::string field = f + ".cpus[" + std::to_string(i) + "]";
+            if (!integer(x->items[i], field, 0, sched::kMaxCpus - 1, n)) return false;
+            if (n >= s.config.cpus && g.affinityWhere.empty())
+                g.affinityWhere = file_ + ":" + std::to_string(x->items[i].pos.line) + ":" +
+                                  std::to_string(x->items[i].pos.column) + ": " + field;
             g.affinity.set(size_t(n));
         }
     }

@@ -31,6 +31,9 @@ struct TaskGroupSpec {
     sched::CpuMask affinity;
     int startCpu = -1;
     sched::Time start = 0;
+    // Where the file set the affinity ("file:line:column: field"), for a message when the machine's
+    // CPU count is settled later (an rt-app file has none: --cpus or the default decide it).
+    std::string affinityWhere;
 };
 
 struct TimedChange {
@@ -70,6 +73,10 @@ bool parseScenarioJson(const JsonValue& root, const std::string& fileName, const
 bool loadScenarioFile(const std::string& path, Scenario& out, ScenarioError& err);
 // The whole file, or an error naming it.
 bool readTextFile(const std::string& path, std::string& out, ScenarioError& err);
+
+// Every task's CPUs exist on the machine — checked once the CPU count is settled (after --cpus
+// or an experiment's configuration): empty, or what is wrong and where the file set it.
+std::string placementError(const Scenario& s);
 
 // Builds the engine: programs, channels, tasks and the scheduled changes.
 sched::Engine instantiate(const Scenario& s, uint64_t seed, sched::TraceOptions opts = {});

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // JSON -> Scenario, with an error naming file, line, column and field for anything wrong: the top
 // level, the machine, tasks, workloads and changes (the operations: scenario_reader_ops.cpp).
+#include "base/limits.h"
 #include "engine/custom_slice.h"
 #include "scenarios/scenario_reader.h"
 #include "scenarios/workload.h"
@@ -206,7 +207,9 @@ bool ScenarioReader::task(const JsonValue& v, const std::string& f, Scenario& s)
                     why +
                         "; accepted: printable UTF-8 (a newline would break every trace written of the run)");
     t.comm = comm->text;
-    if (auto* x = v.find("count"); x && !integerAs(*x, join(f, "count"), 1, 100000, t.count)) return false;
+    if (auto* x = v.find("count");
+        x && !integerAs(*x, join(f, "count"), 1, int(sched::limits::kMaxTasks), t.count))
+        return false;
     if (auto* x = v.find("threads"); x && !boolean(*x, join(f, "threads"), t.threads)) return false;
     const JsonValue* prog = v.find("program");
     const JsonValue* beh = v.find("behavior");

@@ -7,6 +7,7 @@
 
 #include <atomic>
 #include <chrono>
+#include <set>
 #include <thread>
 
 using namespace sched;
@@ -96,6 +97,21 @@ int experimentCommand(const ExperimentOptions& o, std::ostream& out, std::ostrea
                     << r + 1 << ": " << configs[c].runs[r].engineError << "\n";
                 return 1;
             }
+    // Each row the file names must be a task group of the runs: a misspelt comm would print zeros.
+    std::set<std::string> seen;
+    for (const ConfigRuns& c : configs)
+        for (const RunResult& r : c.runs)
+            for (const LatencyRow& row : r.rows)
+                seen.insert(row.comm);
+    for (const std::string& comm : x.rows)
+        if (!seen.count(comm)) {
+            std::string have;
+            for (const std::string& name : seen)
+                have += (have.empty() ? "" : ", ") + name;
+            err << "schedscope-cli experiment: " << o.file << ": rows: '" << comm
+                << "' is no task group of the runs; their comms: " << have << "\n";
+            return 2;
+        }
 
     std::string text = o.json  ? experimentJson(x, configs)
                        : o.csv ? experimentCsv(x, configs)

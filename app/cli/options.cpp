@@ -256,18 +256,9 @@ std::string parseBenchOptions(const std::vector<std::string>& args, BenchOptions
 
 std::string applyOverrides(const RunOptions& o, scen::Scenario& s) {
     SchedConfig& c = s.config;
-    if (o.cpus) {
-        c.cpus = *o.cpus;
-        for (auto& t : s.tasks) {
-            if (t.startCpu >= c.cpus)
-                return "--cpus " + std::to_string(c.cpus) + ": task '" + t.comm + "' starts on CPU " +
-                       std::to_string(t.startCpu);
-            for (size_t k = size_t(c.cpus); k < t.affinity.size(); ++k)
-                if (t.affinity.test(k))
-                    return "--cpus " + std::to_string(c.cpus) + ": task '" + t.comm + "' is pinned to CPU " +
-                           std::to_string(k);
-        }
-    }
+    if (o.cpus) c.cpus = *o.cpus;
+    if (std::string e = scen::placementError(s); !e.empty())
+        return (o.cpus ? "--cpus " + std::to_string(c.cpus) + ": " : "") + e;
     if (o.hz) c.hz = *o.hz;
     if (o.kernel) parseKernelSpec(*o.kernel, c.build, c.profile);
     if (o.preempt) c.preempt = *o.preempt;

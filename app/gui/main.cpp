@@ -94,8 +94,13 @@ int main(int argc, char** argv) {
             const auto t = sched::parseDuration(parser.value(runTo).toStdString());
             if (!t)
                 qWarning("--run-to: '%s' is not a duration (e.g. 300ms)", qPrintable(parser.value(runTo)));
-            else
+            else {
+                if (*t > session.scenario().duration)
+                    qWarning("--run-to: %s is past the scenario's end (%s): ran to its end",
+                             qPrintable(parser.value(runTo)),
+                             sched::formatDuration(session.scenario().duration).c_str());
                 session.runTo(*t);
+            }
         }
         if (parser.isSet(range)) {
             const QStringList ab = parser.value(range).split('-');

@@ -97,6 +97,10 @@ bool Session::load(const QString& nameOrPath, QString* error) {
         if (error) *error = QString::fromStdString(err.text());
         return false;
     }
+    if (const std::string why = scen::placementError(s); !why.empty()) {
+        if (error) *error = QString::fromStdString(why);
+        return false;
+    }
     pause();
     scenario_ = std::move(s);
     source_ = nameOrPath;

@@ -20,6 +20,10 @@ constexpr int64_t kMaxDecompressedBytes = int64_t(8) << 30; // 8 GiB of text
 constexpr int64_t kMaxCompressionRatio = 500;
 constexpr int64_t kRatioCheckedFrom = int64_t(64) << 20;
 
+// Scenario, experiment and rt-app files (JSON): the built-in ones are a few kB, a scenario derived
+// from a long trace a few MB.
+constexpr int64_t kMaxScenarioFile = int64_t(64) << 20; // 64 MiB
+
 // Simulations. Tasks, counting those forked while the run goes on: a program that forks without
 // end stops here with a message, not in bad_alloc (the largest published workload is 800 threads;
 // kernbench -j 32 starts about 2,800 compile jobs in 75 s).

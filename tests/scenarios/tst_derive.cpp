@@ -4,6 +4,7 @@
 // metric; where the model falls short it is an expected failure with its cause).
 #include "tests/test_support.h"
 
+#include "base/limits.h"
 #include "metrics/compare.h"
 #include "scenarios/derive.h"
 #include "trace/file.h"
@@ -126,6 +127,31 @@ class TestDerive : public QObject {
         QVERIFY2(json.find("\"run\": \"1000000000000ns\"") != std::string::npos, json.c_str());
     }
 
+    // More siblings of one comm than a group may hold (core/base/limits.h): the derived file holds
+    // the limit, says what it cut, and loads (it wrote a count the reader refused).
+    void aPoolPastTheTaskLimitIsCutAndLoads() {
+        const int n = int(limits::kMaxTasks) + 10;
+        std::string text = "cpus=1\n";
+        text.reserve(size_t(n) * 160);
+        char b[256];
+        for (int i = 0; i < n; ++i) {
+            std::snprintf(b, sizeof b,
+                          "   w-%d [000] d..2. %d.%06d: sched_switch: prev_comm=w prev_pid=%d prev_prio=120 "
+                          "prev_state=S ==> next_comm=w next_pid=%d next_prio=120\n",
+                          1000 + i, 1 + i / 100000, (i % 100000) * 10, 1000 + i, 1001 + i);
+            text += b;
+        }
+        ImportReport rep;
+        const Trace t = importTraceText(text, rep);
+        QCOMPARE(rep.malformed, int64_t(0));
+        scen::DeriveOptions o;
+        const std::string json = scen::deriveScenarioJson(t, o);
+        QVERIFY2(json.find("\"count\": 200000") != std::string::npos, json.substr(0, 2000).c_str());
+        QVERIFY(json.find("tasks past 200000 in a group") != std::string::npos);
+        scen::Scenario s;
+        scen::ScenarioError se;
+        QVERIFY2(scen::parseScenario(json, "derived.json", s, se), se.text().c_str());
+    }
     void derivedCommsAreOnesAScenarioAccepts() {
         const std::string text =
             "cpus=1\n"

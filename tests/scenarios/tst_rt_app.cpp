@@ -129,6 +129,22 @@ class TestRtApp : public QObject {
         QCOMPARE(err.field, std::string("tasks.t.sleep"));
     }
 
+    // An rt-app file has no machine: its CPUs are checked once --cpus (or the default) has settled
+    // the count, with the place in the file that pinned the task (it was refused before --cpus).
+    void affinityIsCheckedAgainstTheSettledCpuCount() {
+        scen::Scenario s;
+        scen::RtAppArgs a;
+        scen::ScenarioError err;
+        QVERIFY2(readRtApp("{\"tasks\": {\"t\": {\"cpus\": [0,\n 9], \"run\": 1}}}", s, a, err),
+                 err.text().c_str());
+        const std::string e = scen::placementError(s);
+        QVERIFY2(e.find("w.json:2:2: tasks.t.cpus[1]: pinned to CPU 9, but the machine has 4 CPUs") !=
+                     std::string::npos,
+                 e.c_str());
+        s.config.cpus = 16; // --cpus 16
+        QCOMPARE(scen::placementError(s), std::string());
+    }
+
     void malformedFilesNameLineAndField_data() {
         QTest::addColumn<QString>("text");
         QTest::addColumn<int>("line");
@@ -178,8 +194,8 @@ class TestRtApp : public QObject {
             << "tasks.t.priority"
             << "1 to 99";
         QTest::newRow("cpu out of range")
-            << "{\"tasks\": {\"t\": {\"cpus\": [0, 9], \"run\": 1}}}" << 1 << "tasks.t.cpus[1]"
-            << "0 to 3";
+            << "{\"tasks\": {\"t\": {\"cpus\": [0, 256], \"run\": 1}}}" << 1 << "tasks.t.cpus[1]"
+            << "0 to 255";
         QTest::newRow("cpus empty") << "{\"tasks\": {\"t\": {\"cpus\": [], \"run\": 1}}}" << 1
                                     << "tasks.t.cpus"
                                     << "non-empty";

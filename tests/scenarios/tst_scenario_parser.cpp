@@ -3,7 +3,14 @@
 // error that names the file, line, column and field, says what is wrong and what is accepted.
 #include "tests/test_support.h"
 
+#include "base/limits.h"
 #include "scenarios/builtin_scenarios.h"
+
+#include <QTemporaryDir>
+
+#include <fstream>
+#include <sys/stat.h>
+#include <unistd.h>
 
 using namespace sched;
 
@@ -199,6 +206,26 @@ class TestScenarioParser : public QObject {
         const QString prefix = QString("%1:%2:%3: ").arg(QString::fromStdString(path)).arg(line).arg(column) +
                                (field.isEmpty() ? "" : field + ": ");
         QVERIFY(QString::fromStdString(e.text()).startsWith(prefix));
+    }
+    // What is not a regular file is refused before it is opened (a FIFO would block, /dev/zero
+    // never ends), and so is a file past the size limit (core/base/limits.h).
+    void onlyRegularFilesOfBoundedSizeAreRead() {
+        QTemporaryDir dir;
+        const std::string fifo = dir.filePath("fifo.json").toStdString();
+        QCOMPARE(mkfifo(fifo.c_str(), 0600), 0);
+        scen::Scenario s;
+        scen::ScenarioError e;
+        QVERIFY(!scen::loadScenario(fifo, s, e));
+        QVERIFY2(e.text().find("not a regular file") != std::string::npos, e.text().c_str());
+        QVERIFY(!scen::loadScenario("/dev/zero", s, e));
+        QVERIFY2(e.text().find("not a regular file") != std::string::npos, e.text().c_str());
+        QVERIFY(!scen::loadScenario(dir.path().toStdString(), s, e));
+        QVERIFY2(e.text().find("a directory") != std::string::npos, e.text().c_str());
+        const std::string big = dir.filePath("big.json").toStdString();
+        { std::ofstream(big) << " "; }
+        QCOMPARE(truncate(big.c_str(), sched::limits::kMaxScenarioFile + 1), 0); // sparse: no disk used
+        QVERIFY(!scen::loadScenario(big, s, e));
+        QVERIFY2(e.text().find("MiB (the limit: core/base/limits.h)") != std::string::npos, e.text().c_str());
     }
     void missingFileIsReported() {
         scen::Scenario s;

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // schedscope-cli: option errors name the flag and the accepted values; run prints the tables;
 // the default scenario orders the waker's max delay none >= voluntary >= lazy >= full.
+#include "app/cli/experiment_command.h"
 #include "app/cli/run_command.h"
 
 #include <QJsonArray>
@@ -72,6 +73,29 @@ class TestCli : public QObject {
         RunOptions o;
         const QString err = QString::fromStdString(parseRunOptions(v, o));
         QVERIFY2(err.contains(expected), qPrintable(err));
+    }
+    // An experiment row that names no task group of the runs would print zeros: refused, with the
+    // comms the runs have.
+    void anExperimentRowMatchingNothingIsRefused() {
+        QTemporaryDir dir;
+        const QString path = dir.filePath("x.json");
+        QFile f(path);
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write(
+            R"J({ "name": "x", "title": "t", "report": "perf-sched-latency", "repeat": 1, "rows": ["hog", "chromium"],
+          "scenario": { "duration": "50ms", "machine": {"cpus": 1},
+            "tasks": [ {"comm": "hog", "behavior": [{"run": "100ms"}]},
+                       {"comm": "waker", "behavior": [{"repeat": "forever", "body": [{"run": "1ms"}, {"sleep": "5ms"}]}]} ] },
+          "configurations": [ {"label": "a", "machine": {"preempt": "none"}}, {"label": "b", "machine": {"preempt": "full"}} ] })J");
+        f.close();
+        ExperimentOptions o;
+        QVERIFY(parseExperimentOptions({path.toStdString()}, o).empty());
+        std::ostringstream out, err;
+        QCOMPARE(experimentCommand(o, out, err), 2);
+        QVERIFY2(err.str().find("rows: 'chromium' is no task group of the runs; their comms: hog, waker") !=
+                     std::string::npos,
+                 err.str().c_str());
+        QVERIFY(out.str().empty());
     }
     void overridesThatContradictTheScenarioAreRefused() {
         QTemporaryDir dir;
