@@ -6,7 +6,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 seconds=${1:-600}
-traces=tests/data/traces # copies of ../shared/traces
+traces=tests/data/traces # the real traces of a 2-CPU 6.18 machine (their README)
 cmake -S . -B build-fuzz -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_CXX_COMPILER=clang++ -DSCHEDSCOPE_FUZZ=ON > /dev/null
 cmake --build build-fuzz -j2
 seeds=build-fuzz/seeds

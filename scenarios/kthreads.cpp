@@ -2,7 +2,7 @@
 // The kernel's own threads on a real machine (kworker/N:M, rcu_preempt, ksoftirqd/N, kcompactd,
 // ...): per CPU one bound kernel thread woken at random times that runs a short kernel path and
 // sleeps again. The traced 2-CPU 6.18 machine shows ~9 such switch-ins per CPU per second while
-// massive_intr ran (../shared/traces, massive_intr trace: ~190 in 10.3 s). A wakeup of a bound
+// massive_intr ran (tests/data/traces, massive_intr trace: ~190 in 10.3 s). A wakeup of a bound
 // kthread on a CPU busy with a user task is a wakeup preemption the task cannot escape by
 // migration, which is where a half-loaded machine's involuntary switches come from (kernbench's
 // 13-19 k at -j 32 on 64 CPUs in Ankur Arora, "[PATCH v2 27/35] sched: support preempt=none under

@@ -80,7 +80,7 @@ Examples:
   schedscope-cli run my-workload.json --kernel 6.12 --cpus 4 --json > out.json
   schedscope-cli run kernel-hogs-waker --export-timeline out.svg --range 0ms-50ms
   schedscope-cli experiment scenarios/experiments/preempt-short.json --quick
-  schedscope-cli trace ../shared/traces/hackbench-g4-l2000-threads.trace.xz
+  schedscope-cli trace tests/data/traces/hackbench-g4-l2000-threads.trace.xz
   schedscope-cli compare kernel-hogs-waker@preempt=none kernel-hogs-waker@preempt=full
   schedscope-cli compare massive.trace scenarios/real-machine/massive_intr-8x8ms-1ms.json
 )";

@@ -24,9 +24,10 @@ constexpr int64_t kRatioCheckedFrom = int64_t(64) << 20;
 // from a long trace a few MB.
 constexpr int64_t kMaxScenarioFile = int64_t(64) << 20; // 64 MiB
 
-// Simulations. Tasks, counting those forked while the run goes on: a program that forks without
-// end stops here with a message, not in bad_alloc (the largest published workload is 800 threads;
-// kernbench -j 32 starts about 2,800 compile jobs in 75 s).
+// Simulations. CPUs: at most kMaxCpus (base/types.h, 256: the bitmasks of the runqueue code), as
+// the scenario reader and --cpus say. Tasks, counting those forked while the run goes on: a program that
+// forks without end stops here with a message, not in bad_alloc (the largest published workload is 800
+// threads; kernbench -j 32 starts about 2,800 compile jobs in 75 s).
 constexpr int64_t kMaxTasks = 200000;
 // Events at one instant of simulated time: tasks that hand work to each other with zero costs
 // (a context switch and a wakeup that take no time) would otherwise spin there for ever, the trace

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-// The engine against the real 2-CPU Linux 6.18 machine of ../shared/traces (HZ 250, preempt=none):
+// The engine against the real 2-CPU Linux 6.18 machine of tests/data/traces (HZ 250, preempt=none):
 // scenarios/real-machine/ describes its workloads, and the simulated numbers must land near the
 // measured ones in the traces' README. Tolerances are stated per number; a miss is a finding
 // about the model, not a tolerance to widen.

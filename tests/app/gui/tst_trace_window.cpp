@@ -10,6 +10,7 @@
 
 #include <QComboBox>
 #include <QFileInfo>
+#include <QImage>
 #include <QTableWidget>
 #include <QTemporaryDir>
 
@@ -183,6 +184,42 @@ class TestTraceWindow : public QObject {
         QCOMPARE(b.total, a.total);
         QCOMPARE(b.voluntary, a.voluntary);
         t->close();
+    }
+
+    // Degenerate traces open as windows that draw: every event at one instant (a run of 0 s), and a
+    // stray timestamp on a sched_switch line (it took the window down with SIGSEGV).
+    void degenerateTracesOpenAndDraw() {
+        Session s;
+        MainWindow w(&s);
+        QTemporaryDir dir;
+        const std::string sw =
+            " [000] d..2. 5.000000: sched_switch: prev_comm=a prev_pid=10 prev_prio=120 prev_state=S "
+            "==> next_comm=b next_pid=11 next_prio=120\n";
+        const QString instant = dir.filePath("instant.txt");
+        std::ofstream(instant.toStdString()) << "a-10" << sw << "b-11" << sw << "a-10" << sw;
+        const QString stray = dir.filePath("stray.txt");
+        {
+            std::ofstream f(stray.toStdString());
+            for (int i = 0; i < 40; ++i) {
+                f << "a-10 [000] d..2. " << 1 + i
+                  << ".000000: sched_switch: prev_comm=a prev_pid=10 prev_prio=120 "
+                  << "prev_state=S ==> next_comm=b next_pid=11 next_prio=120\n";
+                if (i == 20)
+                    f << "b-11 [000] d..2. 99999.000000: sched_switch: prev_comm=b prev_pid=11 prev_prio=120 "
+                         "prev_state=S ==> next_comm=a next_pid=10 next_prio=120\n";
+            }
+        }
+        for (const QString& path : {instant, stray}) {
+            QString err;
+            TraceWindow* t = openTraceAndWait(w, path, &err);
+            QVERIFY2(t, qPrintable(err));
+            t->resize(900, 600);
+            t->show();
+            QImage shot(t->size(), QImage::Format_ARGB32);
+            t->render(&shot); // paints the timeline and the table
+            QVERIFY(t->timeline()->axis().span() >= 1);
+            t->close();
+        }
     }
 
     void badTraceGivesAnErrorNotAWindow() {
