@@ -89,7 +89,8 @@ bool ScenarioReader::machine(const JsonValue& m, Scenario& s) {
     if (!expect(m, JT::Object, f)) return false;
     if (!checkKeys(m, f,
                    {"cpus", "hz", "kernel", "preempt", "base_slice", "sysctl_base_slice", "tunable_scaling",
-                    "features", "costs", "migration_cost", "rr_timeslice"}))
+                    "features", "costs", "migration_cost", "rr_timeslice", "fair_server_runtime",
+                    "fair_server_period", "sched_rt_runtime", "sched_rt_period"}))
         return false;
     SchedConfig& c = s.config;
     if (auto* v = m.find("cpus"); v && !integerAs(*v, "machine.cpus", 1, kMaxCpus, c.cpus)) return false;
@@ -135,6 +136,21 @@ bool ScenarioReader::machine(const JsonValue& m, Scenario& s) {
         return false;
     if (auto* v = m.find("rr_timeslice");
         v && !duration(*v, "machine.rr_timeslice", c.rrTimeslice, kNsPerMs, 10 * kNsPerSec))
+        return false;
+    // The fair_server's debugfs limits (sched_fair_server_write(): period 100 us .. ~4 s, runtime
+    // at most the period, 0 = off) and sched_rt_runtime_us / sched_rt_period_us.
+    const Time maxPeriod = Time(1) << 22 << 10; // (1 << 22) us
+    if (auto* v = m.find("fair_server_period");
+        v && !duration(*v, "machine.fair_server_period", c.fairServerPeriod, 100 * kNsPerUs, maxPeriod))
+        return false;
+    if (auto* v = m.find("fair_server_runtime");
+        v && !duration(*v, "machine.fair_server_runtime", c.fairServerRuntime, 0, c.fairServerPeriod))
+        return false;
+    if (auto* v = m.find("sched_rt_period");
+        v && !duration(*v, "machine.sched_rt_period", c.rtPeriod, kNsPerMs, 10 * kNsPerSec))
+        return false;
+    if (auto* v = m.find("sched_rt_runtime");
+        v && !duration(*v, "machine.sched_rt_runtime", c.rtRuntime, 0, c.rtPeriod))
         return false;
     if (auto* v = m.find("features")) {
         if (!expect(*v, JT::Object, "machine.features")) return false;

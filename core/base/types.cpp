@@ -89,9 +89,9 @@ std::string_view execModeName(ExecMode m) {
 
 std::string_view reschedReasonName(ReschedReason r) {
     static constexpr std::array<std::string_view, size_t(ReschedReason::Count)> names{
-        "wakeup preemption",  "slice expired",       "slice protection ended", "lazy promoted at tick",
-        "wakeup on idle CPU", "higher-class wakeup", "RR slice expired",       "hrtick",
-        "attribute change"};
+        "wakeup preemption",  "slice expired",       "slice protection ended",  "lazy promoted at tick",
+        "wakeup on idle CPU", "higher-class wakeup", "RR slice expired",        "hrtick",
+        "attribute change",   "fair_server started", "fair_server budget used", "RT throttled"};
     return names[size_t(r)];
 }
 

@@ -62,15 +62,18 @@ enum class ReschedBit : uint8_t { Eager = 0, Lazy = 1 };
 
 // Why a need-resched bit was set (the caller of resched_curr / resched_curr_lazy).
 enum class ReschedReason : uint8_t {
-    WakeupPreempt,   // check_preempt_wakeup_fair() picked the wakee
-    SliceExpired,    // update_curr(): update_deadline() renewed the request
-    ProtectionEnded, // update_curr(): curr ran past vprot (6.17+) / did_preempt_short (6.12)
-    LazyPromoted,    // sched_tick(): TIF_NEED_RESCHED_LAZY upgraded to TIF_NEED_RESCHED
-    IdleWakeup,      // a task became runnable on an idle CPU (idle always gets the eager bit)
-    ClassPreempt,    // a wakee of a higher class (RT over fair, RT prio)
-    RrSliceExpired,  // task_tick_rt(): SCHED_RR time slice used up
-    HrTick,          // HRTICK timer fired at the end of the slice
-    Attribute,       // nice / policy / slice change of the running task (prio_changed_fair)
+    WakeupPreempt,      // check_preempt_wakeup_fair() picked the wakee
+    SliceExpired,       // update_curr(): update_deadline() renewed the request
+    ProtectionEnded,    // update_curr(): curr ran past vprot (6.17+) / did_preempt_short (6.12)
+    LazyPromoted,       // sched_tick(): TIF_NEED_RESCHED_LAZY upgraded to TIF_NEED_RESCHED
+    IdleWakeup,         // a task became runnable on an idle CPU (idle always gets the eager bit)
+    ClassPreempt,       // a wakee of a higher class (RT over fair, RT prio)
+    RrSliceExpired,     // task_tick_rt(): SCHED_RR time slice used up
+    HrTick,             // HRTICK timer fired at the end of the slice
+    Attribute,          // nice / policy / slice change of the running task (prio_changed_fair)
+    FairServerStart,    // the fair_server queued (zero laxity reached: fair tasks starved by RT)
+    FairServerThrottle, // the fair_server used its budget for this period: RT runs again
+    RtThrottle,         // RT throttling: the RT class used sched_rt_runtime_us of this period
     Count
 };
 std::string_view reschedReasonName(ReschedReason r);

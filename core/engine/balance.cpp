@@ -9,38 +9,77 @@
 
 namespace sched {
 
-// detach_task() + attach_task(): the lag and relative deadline travel, the vruntime does not.
-void Engine::migrateQueued(TaskId p, CpuId from, CpuId to) {
-    Task& t = tasks_[size_t(p)];
-    dequeueEntity(from, p, false, false);
-    addRunning(from, -1);
-    rqs_[size_t(from)].runnableLoad -= taskLoad(p);
-    trace_.migrations.push(now_, p, uint16_t(from), uint16_t(to));
-    t.nrMigrations++;
-    t.overhead += cfg_.costs.migration;
-    t.cpu = to;
-    enqueueEntity(to, p, false, false);
-    addRunning(to, 1);
-    rqs_[size_t(to)].runnableLoad += taskLoad(p);
-    wakeupPreempt(to, p, false);
+// detach_tasks() + attach_tasks(), with migrate_task's count as the imbalance. The walk starts
+// at the tail of the source's cfs_tasks (the task that ran longest ago, cfs_tasks.h) and looks at
+// no more than loop_max = min(sysctl_sched_nr_migrate = 32, src nr_running) tasks; one that
+// can_migrate_task() refuses goes to the head, so every step sees another. A newly idle CPU stops
+// after one task (the CONFIG_PREEMPTION break: every build the engine models has it), an idle
+// one once the source is down to one task. The detached tasks are attached in reverse order,
+// as attach_tasks() takes them from the head of env->tasks, each with wakeup_preempt().
+bool Engine::balanceFrom(CpuId dst, CpuId src, int imbalance, BalanceIdle idle) {
+    CpuRq& srq = rqs_[size_t(src)];
+    const int failed = rqs_[size_t(dst)].balanceFailed;
+    const uint32_t srcNrRunning = srq.nrRunning + srq.cfs.nrDelayed; // rq->nr_running counts delayed sleepers
+    if (srcNrRunning <= 1 || imbalance <= 0) return false;
+    const uint32_t loopMax = std::min<uint32_t>(kSchedNrMigrate, srcNrRunning);
+    std::vector<TaskId> detached;
+    for (uint32_t loop = 1; !srq.cfsTasks.empty(); ++loop) {
+        if (idle != BalanceIdle::NotIdle && srq.nrRunning + srq.cfs.nrDelayed <= 1) break;
+        if (loop > loopMax) break;
+        const TaskId p = srq.cfsTasks.tail;
+        if (!canMigrateTask(p, src, dst, failed)) {
+            srq.cfsTasks.moveToHead(ents_, p);
+            continue;
+        }
+        detachTask(p, src, dst);
+        detached.push_back(p);
+        if (idle == BalanceIdle::NewlyIdle) break;
+        if (--imbalance <= 0) break;
+    }
+    for (auto it = detached.rbegin(); it != detached.rend(); ++it)
+        attachTask(*it, dst);
+    return !detached.empty();
 }
 
-// detach_tasks(): scan at most 32 queued fair tasks of src (sysctl_sched_nr_migrate), skipping
-// delayed sleepers, tasks not allowed on dst and cache-hot ones (ran within migration_cost).
-bool Engine::balanceFrom(CpuId dst, CpuId src, int maxMoves, bool ignoreHot) {
-    std::vector<TaskId> moves;
-    int scanned = 0;
-    rqs_[size_t(src)].cfs.timeline.forEachInOrder(ents_, [&](int32_t id) {
-        if (++scanned > 32 || int(moves.size()) >= maxMoves) return false;
-        const Task& t = tasks_[size_t(id)];
-        if (ents_[size_t(id)].schedDelayed || !allowed(t, dst)) return true;
-        if (!ignoreHot && now_ - t.lastRanAt < cfg_.migrationCost) return true; // task_hot()
-        moves.push_back(id);
-        return true;
-    });
-    for (TaskId id : moves)
-        migrateQueued(id, src, dst);
-    return !moves.empty();
+// can_migrate_task() for a fair task under migrate_task, in the kernel's order. A cache-hot task
+// (task_hot(): it ran on src within sysctl_sched_migration_cost) may still go once the domain has
+// failed to balance more than cache_nice_tries (1, an MC domain's) times in a row.
+bool Engine::canMigrateTask(TaskId p, CpuId src, CpuId dst, int nrBalanceFailed) const {
+    const SchedEntity& se = ents_[size_t(p)];
+    const Task& t = tasks_[size_t(p)];
+    if (se.schedDelayed) return false; // only migrate_load moves a delayed sleeper
+    // task_is_ineligible_on_dst_cpu(): with PLACE_LAG, a task that owes service on src is not
+    // moved onto a busy dst to shed its negative lag there (until balancing has failed).
+    const CfsRq& dcfs = rqs_[size_t(dst)].cfs;
+    if (nrBalanceFailed == 0 && cfg_.features[Feature::PlaceLag] && dcfs.nrQueued > 0 &&
+        !rqs_[size_t(src)].cfs.entityEligible(ents_, p))
+        return false;
+    if (!allowed(t, dst)) return false;
+    if (rqs_[size_t(src)].curr == p) return false;            // task_on_cpu()
+    const bool hot = now_ - t.lastRanAt < cfg_.migrationCost; // task_hot(): rq_clock_task - exec_start
+    return !hot || nrBalanceFailed > kCacheNiceTries;
+}
+
+// detach_task(): deactivate_task() on src and set_task_cpu(); the lag and the relative deadline
+// travel, the vruntime does not.
+void Engine::detachTask(TaskId p, CpuId src, CpuId dst) {
+    Task& t = tasks_[size_t(p)];
+    dequeueEntity(src, p, false, false);
+    addRunning(src, -1);
+    rqs_[size_t(src)].runnableLoad -= taskLoad(p);
+    trace_.migrations.push(now_, p, uint16_t(src), uint16_t(dst));
+    t.nrMigrations++;
+    t.overhead += cfg_.costs.migration;
+    t.cpu = dst;
+    t.lastRanAt = kNeverRan; // migrate_task_rq_fair(): exec_start = 0, no longer cache hot
+}
+
+// attach_task(): activate_task() on dst, then wakeup_preempt().
+void Engine::attachTask(TaskId p, CpuId dst) {
+    enqueueEntity(dst, p, false, false);
+    addRunning(dst, 1);
+    rqs_[size_t(dst)].runnableLoad += taskLoad(p);
+    wakeupPreempt(dst, p, false);
 }
 
 static CpuId busiestCpu(const std::vector<CpuRq>& rqs, CpuId self) {
@@ -58,7 +97,7 @@ bool Engine::newidleBalance(CpuId c) {
     if (cfg_.cpus < 2 || rqs_[size_t(c)].avgIdle < cfg_.migrationCost) return false;
     const CpuId busiest = busiestCpu(rqs_, c);
     if (busiest < 0 || rqs_[size_t(busiest)].nrRunning < 2) return false;
-    return balanceFrom(c, busiest, 1, false);
+    return balanceFrom(c, busiest, 1, BalanceIdle::NewlyIdle);
 }
 
 // sched_balance_domains() for one flat domain: pull half the difference in runnable tasks from
@@ -71,13 +110,14 @@ void Engine::periodicBalance(CpuId c) {
     const CpuId busiest = cfg_.cpus > 1 ? busiestCpu(rqs_, c) : -1;
     const int imbalance = busiest < 0 ? 0 : int(rqs_[size_t(busiest)].nrRunning) - int(rq.nrRunning);
     if (imbalance >= 2) {
-        if (balanceFrom(c, busiest, imbalance / 2, rq.balanceFailed > 1)) {
+        if (balanceFrom(c, busiest, imbalance / 2, rq.curr < 0 ? BalanceIdle::Idle : BalanceIdle::NotIdle)) {
             rq.balanceFailed = 0;
             rq.balanceInterval = minInterval;
         } else {
             rq.balanceFailed++;
         }
     } else {
+        rq.balanceFailed = 0; // out_balanced
         rq.balanceInterval = std::min(rq.balanceInterval * 2, maxInterval);
     }
     const Time tick = cfg_.tickNsec();
@@ -97,7 +137,7 @@ void Engine::nohzKick(CpuId busy) {
         const CpuId busiest = busiestCpu(rqs_, c);
         if (busiest < 0) continue;
         const int imbalance = int(rqs_[size_t(busiest)].nrRunning);
-        if (imbalance >= 2) balanceFrom(c, busiest, imbalance / 2, rqs_[size_t(c)].balanceFailed > 1);
+        if (imbalance >= 2) balanceFrom(c, busiest, imbalance / 2, BalanceIdle::Idle);
     }
 }
 

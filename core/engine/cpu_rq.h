@@ -6,6 +6,8 @@
 #include "base/types.h"
 #include "engine/batch_plan.h"
 #include "engine/cfs_rq.h"
+#include "engine/cfs_tasks.h"
+#include "engine/dl_server.h"
 #include "engine/rt_rq.h"
 
 #include <array>
@@ -39,7 +41,10 @@ struct alignas(64) CpuRq {
     BatchPlan batch;
 
     CfsRq cfs;
+    CfsTasks cfsTasks; // rq->cfs_tasks: the order detach_tasks() walks
     RtRq rt;
+    DlServer fairServer;      // rq->fair_server (6.12+)
+    RtBandwidth rtBandwidth;  // rt_rq's throttling state (RFC profile)
     uint32_t nrRunning = 0;   // runnable tasks incl. curr, excl. delayed sleepers
     int64_t runnableLoad = 0; // their summed weight (RT counts as NICE_0)
     std::array<Time, 2> flagSetAt{};

@@ -127,6 +127,10 @@ bool Engine::isLive(const Event& e) const {
         return e.gen == rqs_[size_t(e.a)].hrtickGen;
     case EventKind::Timer:
         return e.gen == tasks_[size_t(e.a)].timerGen && tasks_[size_t(e.a)].state == TaskState::Sleeping;
+    case EventKind::DlTimer:
+        return e.gen == rqs_[size_t(e.a)].fairServer.timerGen;
+    case EventKind::RtPeriod:
+        return e.gen == rtPeriodGen_;
     default:
         return true;
     }
@@ -218,6 +222,12 @@ void Engine::dispatch(const Event& e) {
         break;
     case EventKind::TaskStart:
         startTask(e.a);
+        break;
+    case EventKind::DlTimer:
+        onDlTimer(e.a);
+        break;
+    case EventKind::RtPeriod:
+        onRtPeriod();
         break;
     case EventKind::Change: {
         const std::string err = apply(changes_[size_t(e.a)]);

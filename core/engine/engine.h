@@ -14,7 +14,9 @@
 //                    the preemption points of each model, sched_tick, IPIs, the idle loop, HRTICK
 //   wake.cpp         try_to_wake_up, select_task_rq_fair (wake_affine, wake_wide,
 //                    select_idle_sibling), fork placement, activate/deactivate_task, CPU loads
-//   balance.cpp      migration, newidle / periodic / NOHZ-idle load balancing
+//   balance.cpp      migration (detach_tasks), newidle / periodic / NOHZ-idle load balancing
+//   dl_server.cpp    the fair_server: fair tasks' 50 ms per 1 s under RT load (6.12+)
+//   rt_bandwidth.cpp RT throttling: 950 ms per 1 s for the RT class (the PREEMPT_AUTO RFC profile)
 //   interpreter.cpp  what tasks do: the op interpreter, channels, timers, fork, exit
 //   batch.cpp        batches: a running task's operations that cannot interact, planned and replayed
 //   params.cpp       live changes: debugfs knobs, HZ, sched_setattr() / nice (the sched_change pattern)
@@ -146,7 +148,8 @@ class Engine {
     int64_t contextSwitches() const;
     // Why the CPU's current task holds the CPU, in words (inspector).
     std::string describePick(CpuId cpu) const;
-    std::string describePendingSwitch(CpuId cpu) const; // which bit is set and where it will act
+    std::string describePendingSwitch(CpuId cpu) const;   // which bit is set and where it will act
+    std::string describeStarvationGuard(CpuId cpu) const; // fair_server / RT throttling, when RT runs
     // The last error a task program hit (empty if none), e.g. a spin without progress.
     const std::string& error() const { return error_; }
     // The run stopped at a limit (base/limits.h: too many tasks, time that does not advance) and
@@ -199,6 +202,7 @@ class Engine {
     // schedule.cpp
     void schedule(CpuId c, SwitchPoint point);
     TaskId pickNextTask(CpuId c, TaskId prev);
+    TaskId pickFair(CpuId c, TaskId prev, bool prevFair);
     void switchIn(CpuId c, TaskId next, TaskId prev);
     void reschedCurr(CpuId c, ReschedBit wanted, ReschedReason why);
     void setFlag(CpuId c, ReschedBit bit, ReschedReason why);
@@ -235,11 +239,32 @@ class Engine {
     bool allowed(const Task& t, CpuId c) const { return t.affinity.test(size_t(c)); }
 
     // balance.cpp
-    void migrateQueued(TaskId p, CpuId from, CpuId to);
-    bool balanceFrom(CpuId dst, CpuId src, int maxMoves, bool ignoreHot);
+    enum class BalanceIdle : uint8_t { NotIdle, Idle, NewlyIdle }; // enum cpu_idle_type
+    static constexpr uint32_t kSchedNrMigrate = 32; // sysctl_sched_nr_migrate (SCHED_NR_MIGRATE_BREAK)
+    static constexpr int kCacheNiceTries = 1;       // sd->cache_nice_tries of an MC domain (sd_init())
+    bool balanceFrom(CpuId dst, CpuId src, int imbalance, BalanceIdle idle);
+    bool canMigrateTask(TaskId p, CpuId src, CpuId dst, int nrBalanceFailed) const;
+    void detachTask(TaskId p, CpuId src, CpuId dst);
+    void attachTask(TaskId p, CpuId dst);
     bool newidleBalance(CpuId c);
     void periodicBalance(CpuId c);
     void nohzKick(CpuId busy);
+
+    // dl_server.cpp
+    bool dlOverflow(const DlServer& s) const;
+    void dlReplenishNewPeriod(CpuId c);
+    void dlStartTimer(CpuId c);
+    bool dlReplenish(CpuId c);
+    void dlServerStart(CpuId c);
+    void dlServerStop(CpuId c);
+    void dlServerUpdate(CpuId c, Time delta);
+    void dlServerUpdateIdle(CpuId c);
+    void onDlTimer(CpuId c);
+
+    // rt_bandwidth.cpp
+    void startRtBandwidth();
+    void updateCurrRt(CpuId c);
+    void onRtPeriod();
 
     // batch.cpp
     void planBatch(CpuId c);
@@ -314,6 +339,8 @@ class Engine {
     // of a busy machine reads four words instead of every runqueue (idle_cpu()).
     std::array<uint64_t, kMaxCpus / 64> busyCpus_{};
     Time nohzNextBalance_ = 0;
+    bool rtPeriodActive_ = false; // rt_bandwidth.rt_period_active (rt_bandwidth.cpp)
+    uint32_t rtPeriodGen_ = 0;
     TraceMark snapMark_;   // in a snapshot: the trace lengths it corresponds to
     uint32_t forgets_ = 0; // forgetRecorded() calls: part of the trace's state, not copied by copyStateFrom()
     Trace trace_;

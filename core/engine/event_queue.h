@@ -29,7 +29,9 @@ enum class EventKind : uint8_t {
     IdleExit,  // a = cpu: the idle loop notices need_resched()
     HrTick,    // a = cpu: HRTICK slice timer
     TaskStart, // a = task: the scenario starts this task (wake_up_new_task)
-    Change     // a = index of a scheduled parameter change
+    Change,    // a = index of a scheduled parameter change
+    DlTimer,   // a = cpu, gen = its fair_server's timer generation (dl_server.cpp)
+    RtPeriod   // gen = the RT bandwidth period timer's generation (rt_bandwidth.cpp)
 };
 
 struct Event {

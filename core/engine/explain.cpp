@@ -42,10 +42,15 @@ std::string Engine::describePick(CpuId c) const {
     const Task& t = tasks_[size_t(rq.curr)];
     std::string s = t.comm + ":" + std::to_string(t.pid) + " runs on CPU " + std::to_string(c) + " (" +
                     std::string(policyName(t.policy)) + ").";
-    if (isRtPolicy(t.policy)) return s + " Real-time tasks run before every fair task.";
+    auto ms = [](int64_t v) { return formatMs3(v) + " ms"; };
+    if (isRtPolicy(t.policy))
+        return s + " Real-time tasks run before every fair task." + describeStarvationGuard(c);
     const SchedEntity& se = ents_[size_t(rq.curr)];
     const int64_t V = rq.cfs.avgVruntimeValue(ents_);
-    auto ms = [](int64_t v) { return formatMs3(v) + " ms"; };
+    if (rq.fairServer.queued)
+        s += " It runs on the fair_server's budget (" + ms(rq.fairServer.runtime) +
+             " left of this period): real-time tasks had starved the fair class up to the server's "
+             "zero-laxity point.";
     s += " Its vruntime is " + ms(se.vruntime - V) + " from V, its deadline " + ms(se.deadline - V) +
          " from V.";
     s += rq.cfs.entityEligible(ents_, rq.curr)
@@ -61,6 +66,25 @@ std::string Engine::describePick(CpuId c) const {
              (rq.cfs.entityEligible(ents_, left) ? " (eligible)." : " (not eligible).");
     s += describePendingSwitch(c);
     return s;
+}
+
+// What will stop the running RT task from starving the fair class on this CPU.
+std::string Engine::describeStarvationGuard(CpuId c) const {
+    const CpuRq& rq = rqs_[size_t(c)];
+    auto ms = [](int64_t v) { return formatMs3(v) + " ms"; };
+    if (cfg_.rtThrottling())
+        return " RT throttling: the RT class has run " + ms(rq.rtBandwidth.rtTime) + " of its " +
+               ms(cfg_.rtRuntime) + " in this " + ms(cfg_.rtPeriod) + " period.";
+    const DlServer& f = rq.fairServer;
+    if (!cfg_.fairServer() || !f.active || rq.cfs.nrRunnable() == 0) return {};
+    if (f.throttled && f.deferArmed)
+        return " Fair tasks wait; unless they get " + ms(f.runtime) +
+               " of CPU time first, the fair_server queues at zero laxity in " +
+               ms(std::max<Time>(0, f.deadline - f.runtime - now_)) + " and runs them ahead of RT.";
+    if (f.throttled)
+        return " The fair_server used its budget; it runs fair tasks again in " +
+               ms(std::max<Time>(0, f.deadline - now_)) + ".";
+    return {};
 }
 
 } // namespace sched

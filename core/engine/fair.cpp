@@ -38,6 +38,7 @@ void Engine::updateCurr(CpuId c, bool fromTick) {
     const bool renewed = updateDeadline(se);
     rq.cfs.updateMinVruntime(ents_);
     if (fromTick || renewed) recordSample(t);
+    if (rq.fairServer.active) dlServerUpdate(c, delta); // whether or not t runs on its behalf
 
     if (rq.cfs.nrQueued == 1) return; // a lone task is never rescheduled by the fair class
     if (cfg_.profile == KernelProfile::V6_18) {
@@ -96,7 +97,12 @@ void Engine::enqueueEntity(CpuId c, TaskId t, bool /*wakeup*/, bool initial) {
     cfs.loadWeight += se.load.weight;
     cfs.nrQueued++;
     if (!isCurr) cfs.enqueueTree(ents_, t);
+    rqs_[size_t(c)].cfsTasks.add(ents_, t); // account_entity_enqueue()
     se.onRq = true;
+    if (cfs.nrQueued == 1) { // enqueue_task_fair(): the fair class's first task on this CPU
+        if (rqs_[size_t(c)].nrRunning == 0) dlServerUpdateIdle(c);
+        dlServerStart(c);
+    }
     recordSample(t);
     // V jumps for everyone when an entity joins; the running one is sampled too (O(1)), so that
     // its lag line shows the jump (waiting entities' lines interpolate V between their samples).
@@ -123,6 +129,7 @@ bool Engine::dequeueEntity(CpuId c, TaskId t, bool sleep, bool delayedFinish, bo
         se.relDeadline = true;
     }
     se.onRq = false;
+    rqs_[size_t(c)].cfsTasks.del(ents_, t); // account_entity_dequeue()
     cfs.loadWeight -= se.load.weight;
     cfs.nrQueued--;
     cfs.updateMinVruntime(ents_);
@@ -151,6 +158,7 @@ void Engine::setNextEntity(CpuId c, TaskId t) {
     SchedEntity& se = ents_[size_t(t)];
     if (se.onRq) {
         cfs.dequeueTree(ents_, t);
+        rqs_[size_t(c)].cfsTasks.moveToHead(ents_, t); // __set_next_task_fair(): MRU order
         if (cfg_.profile == KernelProfile::V6_18) {
             // set_protect_slice(): protect until the deadline, or for the shortest slice queued
             // (RUN_TO_PARITY) / the minimum quantum (NO_RUN_TO_PARITY) if that is shorter.

@@ -113,6 +113,7 @@ void Engine::applyTaskChange(const ParamChange& ch, TaskId id) {
             dequeueEntity(c, id, false, false);
     }
     if (running && !wasRt) putPrevEntity(c, id);
+    if (running && wasRt) updateCurrRt(c); // RT time up to the change
     setAttr();
     const bool nowRt = isRtPolicy(t.policy);
     if (queued) {
@@ -124,6 +125,10 @@ void Engine::applyTaskChange(const ParamChange& ch, TaskId id) {
         }
     }
     if (running && !nowRt) setNextEntity(c, id);
+    if (nowRt && queued) {
+        if (running && !wasRt) rq.rtBandwidth.execStart = now_;
+        startRtBandwidth();
+    }
     if (!queued) return;
     if (running) {
         // prio_changed_fair() / switched_to_*: a running task that got worse must reschedule.

@@ -41,12 +41,23 @@ struct SchedConfig {
     int tunableScaling = 1;              // 0 none, 1 log (default), 2 linear
     Time migrationCost = 500 * kNsPerUs; // sysctl_sched_migration_cost: cache-hot window
     Time rrTimeslice = 100 * kNsPerMs;   // RR_TIMESLICE
+    // The fair_server of each CPU (6.12+, /sys/kernel/debug/sched/fair_server/cpuN/): fair tasks
+    // starved by RT ones get this much of every period; runtime 0 disables it.
+    Time fairServerRuntime = 50 * kNsPerMs;
+    Time fairServerPeriod = 1000 * kNsPerMs;
+    // RT throttling before 6.12 (sched_rt_runtime_us / sched_rt_period_us): the RFC profile's.
+    Time rtRuntime = 950 * kNsPerMs;
+    Time rtPeriod = 1000 * kNsPerMs;
     FixedCosts costs;
 
     Time tickNsec() const { return (kNsPerSec + hz / 2) / hz; } // TICK_NSEC
     Time normalizedSlice() const;
     Time baseSlice() const;     // sysctl_sched_base_slice (scaled)
     bool lazyAvailable() const; // the lazy model exists in this build / profile
+    // Which of the two guards against RT starvation the kernel has: the fair_server in the
+    // 6.12 and 6.18 builds, RT throttling in the PREEMPT_AUTO RFC (a v6.10-era series).
+    bool fairServer() const { return build == KernelBuild::Dynamic && fairServerRuntime > 0; }
+    bool rtThrottling() const { return build == KernelBuild::Auto && rtRuntime < rtPeriod; }
     // Empty if consistent, else a sentence naming what is wrong and what would be accepted.
     std::string validate() const;
 };

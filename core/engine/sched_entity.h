@@ -26,6 +26,7 @@ struct alignas(64) SchedEntity {
     Time execStart = 0;
     Time sumExecRuntime = 0;
     Time prevSumExecRuntime = 0;
+    TaskId groupPrev = kNoTask, groupNext = kNoTask; // rq->cfs_tasks links (cfs_tasks.h)
 
     bool onRq = false;
     bool schedDelayed = false; // DELAY_DEQUEUE: blocked but still queued

@@ -164,6 +164,7 @@ void Engine::schedule(CpuId c, SwitchPoint point) {
         deactivateTask(c, prev, point == SwitchPoint::Exit);
         tasks_[size_t(prev)].state = point == SwitchPoint::Exit ? TaskState::Dead : TaskState::Sleeping;
     }
+    if (prev >= 0 && isRtPolicy(tasks_[size_t(prev)].policy)) updateCurrRt(c); // put_prev_task_rt()
     const TaskId next = pickNextTask(c, prev);
     clearFlags(c, uint8_t(point));
     if (next == prev) { // re-picked: no switch, no trace event, protection not re-armed
@@ -185,6 +186,7 @@ void Engine::schedule(CpuId c, SwitchPoint point) {
         if (pt.state == TaskState::Running) pt.state = TaskState::Runnable;
         pt.lastRanAt = now_;
     } else {
+        dlServerUpdateIdle(c); // put_prev_task_idle()
         // Leaving idle: update_avg(&rq->avg_idle, idle time), capped at 2 * migration_cost.
         const Time sample = now_ - rq.idleSince;
         rq.avgIdle += (sample - rq.avgIdle) / 8;
@@ -193,8 +195,9 @@ void Engine::schedule(CpuId c, SwitchPoint point) {
     switchIn(c, next, prev);
 }
 
-// pick_next_task(): RT before fair before idle. A still-runnable prev goes back to its queue
-// (put_prev_task) unless it is picked again.
+// pick_next_task(): the deadline class (here only the fair_server, picking a fair task on its
+// budget), then RT (unless throttled), then fair, then idle. A still-runnable prev goes back to
+// its queue (put_prev_task) unless it is picked again.
 TaskId Engine::pickNextTask(CpuId c, TaskId prev) {
     CpuRq& rq = rqs_[size_t(c)];
     const bool prevRunnable = prev >= 0 && tasks_[size_t(prev)].state == TaskState::Running;
@@ -205,18 +208,22 @@ TaskId Engine::pickNextTask(CpuId c, TaskId prev) {
         pt.rrExpired = false;
     }
     const bool prevFair = prev >= 0 && !prevRt && rq.cfs.curr == prev;
-    if (!rq.rt.empty()) {
+    if (rq.fairServer.queued) { // __pick_task_dl() -> fair_server_pick_task() -> pick_task_fair()
+        if (const TaskId next = pickFair(c, prev, prevFair); next >= 0) return next;
+        dlServerStop(c); // nothing to serve
+    }
+    if (!rq.rt.empty() && !rq.rtBandwidth.throttled) {
         const TaskId next = rq.rt.first();
         rq.rt.dequeue(next);
         if (prevFair) putPrevEntity(c, prev);
         return next;
     }
-    TaskId next = pickNextEntity(c);
+    TaskId next = pickFair(c, prev, prevFair);
     if (next < 0) {
         if (prevFair) putPrevEntity(c, prev);
         // sched_balance_newidle(): try to pull work before going idle.
         if (newidleBalance(c)) {
-            if (!rq.rt.empty()) {
+            if (!rq.rt.empty() && !rq.rtBandwidth.throttled) {
                 next = rq.rt.first();
                 rq.rt.dequeue(next);
                 return next;
@@ -224,9 +231,15 @@ TaskId Engine::pickNextTask(CpuId c, TaskId prev) {
             next = pickNextEntity(c);
             if (next >= 0) setNextEntity(c, next);
         }
-        return next;
     }
-    if (next != prev) {
+    return next;
+}
+
+// pick_task_fair() with put_prev_set_next_task(): the EEVDF pick; a different task replaces prev
+// as cfs_rq->curr. kNoTask when the fair class has nothing runnable (prev stays curr then).
+TaskId Engine::pickFair(CpuId c, TaskId prev, bool prevFair) {
+    const TaskId next = pickNextEntity(c);
+    if (next >= 0 && next != prev) {
         if (prevFair) putPrevEntity(c, prev);
         setNextEntity(c, next);
     }
@@ -242,6 +255,7 @@ void Engine::switchIn(CpuId c, TaskId next, TaskId /*prev*/) {
     rq.segStart = now_;
     if (next < 0) { // the idle task: the tick stops (NO_HZ_IDLE)
         rq.idleSince = now_;
+        rq.fairServer.idleExecStart = now_; // set_next_task_idle()
         rq.tickOn = false;
         rq.tickGen++;
         return;
@@ -249,6 +263,7 @@ void Engine::switchIn(CpuId c, TaskId next, TaskId /*prev*/) {
     Task& t = tasks_[size_t(next)];
     t.state = TaskState::Running;
     rq.sliceStart = now_;
+    if (isRtPolicy(t.policy)) rq.rtBandwidth.execStart = now_; // set_next_task_rt()
     t.overhead += cfg_.costs.contextSwitch;
     if (t.policy == Policy::RR && t.rrTicksLeft <= 0)
         t.rrTicksLeft = int(std::max<Time>(1, cfg_.rrTimeslice / cfg_.tickNsec()));
@@ -378,12 +393,15 @@ void Engine::onTick(CpuId c) {
     tickContext_ = true;
     if (!isRtPolicy(t.policy)) {
         updateCurr(c, true);
-    } else if (t.policy == Policy::RR && --t.rrTicksLeft <= 0) {
-        // task_tick_rt(): the RR slice is refilled; requeue at the tail if others share the level.
-        t.rrTicksLeft = int(std::max<Time>(1, cfg_.rrTimeslice / cfg_.tickNsec()));
-        if (rq.rt.hasOtherAtPrio(t.kernelPrio())) {
-            t.rrExpired = true;
-            reschedCurr(c, ReschedBit::Eager, ReschedReason::RrSliceExpired);
+    } else {
+        updateCurrRt(c); // task_tick_rt() -> update_curr_rt()
+        if (t.policy == Policy::RR && --t.rrTicksLeft <= 0) {
+            // task_tick_rt(): the RR slice is refilled; requeue at the tail if others share the level.
+            t.rrTicksLeft = int(std::max<Time>(1, cfg_.rrTimeslice / cfg_.tickNsec()));
+            if (rq.rt.hasOtherAtPrio(t.kernelPrio())) {
+                t.rrExpired = true;
+                reschedCurr(c, ReschedBit::Eager, ReschedReason::RrSliceExpired);
+            }
         }
     }
     tickContext_ = false;

@@ -33,6 +33,8 @@ enum class Resume : uint8_t {
 // its first-level cache misses (cachegrind with this machine's 48 KiB L1 at a tenth of the run:
 // 46.2 M -> 42.6 M; the counters in place, with the batch's channel list in its record, 34.9 M
 // -> 31.2 M).
+constexpr Time kNeverRan = INT64_MIN / 2;
+
 struct alignas(64) Task {
     // program position and the work of the current op (line 0)
     int32_t program = 0;
@@ -83,7 +85,8 @@ struct alignas(64) Task {
     bool rrExpired = false;
 
     // scheduler state and accounting
-    Time lastRanAt = INT64_MIN / 2; // for task_hot(): never ran = cold
+    // For task_hot(): when it last left a CPU (se.exec_start); kNeverRan: never ran here = cold.
+    Time lastRanAt = kNeverRan;
     int64_t nvcsw = 0, nivcsw = 0, nrMigrations = 0;
     Time exitedAt = -1;
 

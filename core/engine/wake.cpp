@@ -26,9 +26,10 @@ void Engine::activateTask(CpuId c, TaskId p, bool initial) {
     Task& t = tasks_[size_t(p)];
     t.cpu = c;
     t.state = TaskState::Runnable;
-    if (isRtPolicy(t.policy))
+    if (isRtPolicy(t.policy)) {
         rqs_[size_t(c)].rt.enqueue(p, t.kernelPrio(), false);
-    else
+        startRtBandwidth(); // inc_rt_group()
+    } else
         enqueueEntity(c, p, true, initial);
     addRunning(c, 1);
     rqs_[size_t(c)].runnableLoad += taskLoad(p);
@@ -83,6 +84,7 @@ void Engine::tryToWakeUp(TaskId p, CpuId ctxCpu, TaskId waker, bool sync) {
         trace_.migrations.push(now_, p, uint16_t(t.cpu), uint16_t(target));
         t.nrMigrations++;
         t.overhead += cfg_.costs.migration;
+        t.lastRanAt = kNeverRan; // migrate_task_rq_fair(): exec_start = 0
     }
     activateTask(target, p, false);
     recordWakeup(target);

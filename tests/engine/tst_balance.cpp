@@ -7,11 +7,89 @@
 
 #include "engine/wake_wide.h"
 
+#include <map>
+#include <set>
+
 using namespace sched;
 
 class TestBalance : public QObject {
     Q_OBJECT
   private slots:
+    // rq->cfs_tasks: account_entity_enqueue() adds a task at the head, __set_next_task_fair()
+    // moves the picked one back there. Checked against the trace after 100 ms of hogs of three
+    // weights: the running task first, then the others by their last switch-in, newest first
+    // (tasks that never ran behind them, the later enqueued first).
+    void cfsTasksListsTheMostRecentlyPickedFirst() {
+        Engine e = engineFrom(R"J({"machine": {"cpus": 1, "hz": 250, "preempt": "full"},
+          "tasks": [{"comm": "n0", "count": 3, "behavior": [{"repeat": "forever", "body": [{"run": "10ms"}]}]},
+                    {"comm": "n5", "nice": 5, "behavior": [{"repeat": "forever", "body": [{"run": "10ms"}]}]},
+                    {"comm": "n19", "nice": 19, "behavior": [{"repeat": "forever", "body": [{"run": "10ms"}]}]}]})J");
+        e.runUntil(101 * kNsPerMs);
+        const CpuRq& rq = e.cpus()[0];
+        std::vector<TaskId> list;
+        for (TaskId p = rq.cfsTasks.head; p >= 0; p = e.entities()[size_t(p)].groupNext)
+            list.push_back(p);
+        QCOMPARE(list.size(), size_t(rq.cfs.nrQueued));
+        QCOMPARE(list.size(), size_t(5));
+        QCOMPARE(list.front(), rq.curr);
+        QCOMPARE(rq.cfsTasks.tail, list.back());
+        std::map<TaskId, Time> lastIn;
+        const Slices& s = e.trace().slices;
+        for (size_t i = 0; i < s.size(); ++i)
+            lastIn[s.task[i]] = std::max(lastIn.count(s.task[i]) ? lastIn[s.task[i]] : Time(-1), s.start[i]);
+        for (size_t k = 2; k < list.size(); ++k) {
+            const Time a = lastIn.count(list[k - 1]) ? lastIn[list[k - 1]] : -1;
+            const Time b = lastIn.count(list[k]) ? lastIn[list[k]] : -1;
+            QVERIFY2(a > b || (a == -1 && b == -1 && list[k - 1] > list[k]),
+                     qPrintable(QString("position %1: last in %2 ns, before it %3 ns").arg(k).arg(b).arg(a)));
+        }
+    }
+    // detach_tasks() walks cfs_tasks from the tail: the task that ran longest ago goes first,
+    // whatever its deadline. CPU 1's pinned tasks exit after ~200 ms; CPU 1's newly-idle balance
+    // pulls one of CPU 0's four hogs (a preemptible kernel stops after one task on newidle), and
+    // it must be the one that left the CPU longest ago (read off the trace): the nice-19 hog,
+    // whose far virtual deadline put it last in deadline order.
+    void detachTasksTakesTheLeastRecentlyRunFirst() {
+        Engine e = engineFrom(R"J({"machine": {"cpus": 2, "hz": 250, "preempt": "none"},
+          "tasks": [{"comm": "pinned", "count": 4, "cpus": [1], "behavior": [{"run": "50ms"}]},
+                    {"comm": "w0", "count": 3, "start_cpu": 0, "behavior": [{"repeat": "forever", "body": [{"run": "10ms"}]}]},
+                    {"comm": "w19", "nice": 19, "start_cpu": 0, "behavior": [{"repeat": "forever", "body": [{"run": "10ms"}]}]}]})J");
+        e.runUntil(400 * kNsPerMs);
+        e.finish();
+        const Migrations& m = e.trace().migrations;
+        QVERIFY(m.size() > 0);
+        const Time at = m.time[0];
+        QVERIFY2(at > 150 * kNsPerMs, qPrintable(QString::number(at))); // not before CPU 1 went idle
+        std::set<TaskId> moved;
+        for (size_t i = 0; i < m.size() && m.time[i] == at; ++i) {
+            QCOMPARE(m.from[i], uint16_t(0));
+            moved.insert(m.task[i]);
+        }
+        QCOMPARE(moved.size(), size_t(1));
+        // CPU 0's hogs at that moment: the running one cannot move; the others by when they last
+        // left the CPU, oldest first.
+        std::vector<std::pair<Time, TaskId>> waiting;
+        const Slices& s = e.trace().slices;
+        for (TaskId t :
+             {taskByComm(e, "w0", 0), taskByComm(e, "w0", 1), taskByComm(e, "w0", 2), taskByComm(e, "w19")}) {
+            Time lastOut = -1;
+            bool running = false;
+            for (size_t i = 0; i < s.size(); ++i) {
+                if (s.task[i] != t || s.cpu[i] != 0 || s.start[i] > at) continue;
+                if (s.end[i] > at)
+                    running = true;
+                else
+                    lastOut = std::max(lastOut, s.end[i]);
+            }
+            if (!running) waiting.push_back({lastOut, t});
+        }
+        QCOMPARE(waiting.size(), size_t(3));
+        std::sort(waiting.begin(), waiting.end());
+        QVERIFY(waiting[0].first < at - e.config().migrationCost); // not cache hot
+        QVERIFY(waiting[0].first < waiting[1].first);
+        QCOMPARE(*moved.begin(), waiting[0].second);
+        QCOMPARE(*moved.begin(), taskByComm(e, "w19"));
+    }
     void eightHogsOnFourCpusEndTwoPerCpu() {
         Engine e = builtinEngine("balance-8-on-4");
         e.runUntil(kNsPerSec);

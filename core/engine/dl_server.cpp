@@ -1,0 +1,163 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// The fair_server, the deadline server that gives fair tasks their share under RT load (6.12+,
+// kernel/sched/deadline.c: dl_server_start(), dl_server_stop(), dl_server_update(),
+// dl_server_update_idle_time(), dl_server_timer(), with update_dl_entity(),
+// replenish_dl_entity(), replenish_dl_new_period() and update_curr_dl_se() as they act on a
+// deferred server), as 6.18 has it: started when the fair class gets its first task, stopped
+// only when picked with no fair task to run (cccb45d7c429, a3a70caf7906, 4ae8d9aa9f9d; v6.17).
+// The state is dl_server.h's.
+#include "engine/engine.h"
+
+namespace sched {
+
+namespace {
+// dl_server_min_res: a deferred timer that finds the budget could still be used in the
+// background later than this before zero laxity is pushed back instead of queuing the server.
+constexpr Time kDlServerMinRes = kNsPerMs;
+} // namespace
+
+// dl_entity_overflow(): would the remaining budget over the time left to the deadline exceed the
+// reserved bandwidth (runtime / deadline > dl_runtime / dl_deadline)? The CBS wake-up rule, in the
+// kernel's arithmetic: each factor shifted right by DL_SCALE (10) so that the products fit.
+bool Engine::dlOverflow(const DlServer& s) const {
+    constexpr int kDlScale = 10;
+    const int64_t left = (cfg_.fairServerPeriod >> kDlScale) * (s.runtime >> kDlScale);
+    const int64_t right = ((s.deadline - now_) >> kDlScale) * (cfg_.fairServerRuntime >> kDlScale);
+    return right < left;
+}
+
+// replenish_dl_new_period(): a fresh period from now; a deferred server that has not seen
+// starvation waits for its zero-laxity timer instead of queuing.
+void Engine::dlReplenishNewPeriod(CpuId c) {
+    DlServer& s = rqs_[size_t(c)].fairServer;
+    s.deadline = now_ + cfg_.fairServerPeriod;
+    s.runtime = cfg_.fairServerRuntime;
+    if (!s.deferRunning) s.throttled = s.deferArmed = true;
+}
+
+// start_dl_timer(): at zero laxity (deadline - runtime) when armed, else at the deadline (the
+// next period's replenishment). A time already past fires now.
+void Engine::dlStartTimer(CpuId c) {
+    DlServer& s = rqs_[size_t(c)].fairServer;
+    const Time at = s.deferArmed ? s.deadline - s.runtime : s.deadline;
+    queue_.push(std::max(at, now_), now_, EventKind::DlTimer, c, ++s.timerGen);
+}
+
+// replenish_dl_entity() followed by the rest of enqueue_dl_entity(ENQUEUE_REPLENISH): returns
+// whether the server is now queued (false: it went back to waiting for a deferred timer).
+bool Engine::dlReplenish(CpuId c) {
+    DlServer& s = rqs_[size_t(c)].fairServer;
+    // A deferred reservation that reached zero laxity with its budget unused would overflow: it
+    // gets a new period from now (the one it will run in).
+    if (s.deferArmed && dlOverflow(s)) {
+        s.deadline = now_ + cfg_.fairServerPeriod;
+        s.runtime = cfg_.fairServerRuntime;
+    }
+    while (s.runtime <= 0) {
+        s.deadline += cfg_.fairServerPeriod;
+        s.runtime += cfg_.fairServerRuntime;
+    }
+    if (s.deadline < now_) dlReplenishNewPeriod(c);
+    s.throttled = false;
+    if (s.deferArmed) {
+        s.deferArmed = false;
+        s.queued = true;
+        return true;
+    }
+    if (!s.deferRunning && now_ < s.deadline - s.runtime) {
+        s.deferArmed = s.throttled = true;
+        dlStartTimer(c);
+        return false;
+    }
+    s.queued = true;
+    return true;
+}
+
+// dl_server_start(): from enqueue_task_fair() when the fair class gets its first task on this
+// CPU (h_nr_queued 0 -> 1). enqueue_dl_entity(ENQUEUE_WAKEUP) applies update_dl_entity(): a
+// passed deadline or an overflowing budget starts a new period, else a server that has not seen
+// starvation is armed again. (The kernel's resched_curr() after a start whose server stays
+// throttled changes no pick and is left out.)
+void Engine::dlServerStart(CpuId c) {
+    DlServer& s = rqs_[size_t(c)].fairServer;
+    if (!cfg_.fairServer() || s.active) return;
+    s.active = true;
+    if (s.deadline < now_ || dlOverflow(s))
+        dlReplenishNewPeriod(c);
+    else if (!s.deferRunning)
+        s.deferArmed = s.throttled = true;
+    if (s.throttled) {
+        dlStartTimer(c);
+        return;
+    }
+    s.queued = true;
+    reschedCurr(c, ReschedBit::Eager, ReschedReason::FairServerStart);
+}
+
+// dl_server_stop(): picked with no fair task to run (__pick_task_dl()). dl_defer_running stays:
+// a fair task that comes back soon after a starvation runs on the server's remaining budget.
+void Engine::dlServerStop(CpuId c) {
+    DlServer& s = rqs_[size_t(c)].fairServer;
+    s.queued = s.throttled = s.deferArmed = s.active = false;
+    s.timerGen++;
+}
+
+// dl_server_update() -> update_curr_dl_se(): fair run time is charged to an active server
+// whether or not the task runs on its behalf. Time the fair class got in the background while the
+// server waits means it is not needed this period (a new, deferred one starts); a server that
+// ran out of budget while queued is throttled until its next period and the CPU rescheduled.
+void Engine::dlServerUpdate(CpuId c, Time delta) {
+    DlServer& s = rqs_[size_t(c)].fairServer;
+    s.runtime -= delta;
+    if (s.throttled) {
+        if (s.runtime <= 0) {
+            s.deferRunning = false;
+            dlReplenishNewPeriod(c);
+            dlStartTimer(c);
+        }
+        return;
+    }
+    if (s.runtime > 0) return;
+    s.throttled = true;
+    s.queued = false;
+    dlStartTimer(c);
+    reschedCurr(c, ReschedBit::Eager, ReschedReason::FairServerThrottle);
+}
+
+// dl_server_update_idle_time(): idle time counts against the budget too (the RT class did not
+// use it, so the fair class owes it nothing); once it is spent, starvation is forgotten.
+void Engine::dlServerUpdateIdle(CpuId c) {
+    DlServer& s = rqs_[size_t(c)].fairServer;
+    if (!cfg_.fairServer() || s.runtime < 0) return;
+    const Time delta = now_ - s.idleExecStart;
+    if (delta < 0) return;
+    s.runtime -= delta;
+    if (s.runtime < 0) {
+        s.deferRunning = false;
+        s.runtime = 0;
+    }
+    s.idleExecStart = now_;
+}
+
+// dl_server_timer(): at zero laxity a deferred server whose fair tasks could still get their
+// budget in the background is pushed back; otherwise it has seen starvation and queues, ahead of
+// every RT task (the deadline class comes first in pick_next_task()).
+void Engine::onDlTimer(CpuId c) {
+    ctxCpu_ = c;
+    syncProgress(c);
+    DlServer& s = rqs_[size_t(c)].fairServer;
+    if (!s.throttled) return;
+    if (s.deferArmed) {
+        if (now_ < s.deadline - s.runtime - kDlServerMinRes) {
+            dlStartTimer(c);
+            return;
+        }
+        s.deferRunning = true;
+    }
+    if (!dlReplenish(c)) return;
+    reschedCurr(c, ReschedBit::Eager, ReschedReason::FairServerStart);
+    irqReturn(c);
+    reprogram(c);
+}
+
+} // namespace sched
