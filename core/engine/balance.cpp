@@ -103,6 +103,7 @@ bool Engine::newidleBalance(CpuId c) {
 // sched_balance_domains() for one flat domain: pull half the difference in runnable tasks from
 // the busiest CPU; the interval doubles while balanced and is stretched x16 while busy.
 void Engine::periodicBalance(CpuId c) {
+    updateIdleCpuScan(); // update_sd_lb_stats(), before the imbalance is looked at
     CpuRq& rq = rqs_[size_t(c)];
     const Time ms = kNsPerMs;
     const Time minInterval = Time(cfg_.cpus) * ms, maxInterval = 2 * minInterval;
@@ -132,13 +133,36 @@ void Engine::periodicBalance(CpuId c) {
 void Engine::nohzKick(CpuId busy) {
     if (cfg_.cpus < 2 || rqs_[size_t(busy)].nrRunning < 2 || now_ < nohzNextBalance_) return;
     nohzNextBalance_ = now_ + Time(cfg_.cpus) * kNsPerMs;
+    bool scanned = false;
     for (CpuId c = 0; c < cfg_.cpus; ++c) {
         if (rqs_[size_t(c)].nrRunning != 0) continue;
         const CpuId busiest = busiestCpu(rqs_, c);
         if (busiest < 0) continue;
+        if (!scanned) updateIdleCpuScan(), scanned = true; // the first idle CPU's update_sd_lb_stats()
         const int imbalance = int(rqs_[size_t(busiest)].nrRunning);
         if (imbalance >= 2) balanceFrom(c, busiest, imbalance / 2, BalanceIdle::Idle);
     }
+}
+
+// update_idle_cpu_scan() (SIS_UTIL), from update_sd_lb_stats() of a balance that is not newly
+// idle, at the LLC (here the machine): the fewer CPUs select_idle_cpu() may scan the busier the
+// LLC, none from ~85 % utilisation on (100 / imbalance_pct 117):
+//   x = sum_util / llc_weight, y = 1024 - min(1024, x^2 * pct^2 / (10000 * 1024)),
+//   nr_idle_scan = y * llc_weight / 1024,
+// with sum_util the CPUs' cpu_util_cfs() (util_avg clamped to the capacity; util_est is not
+// modelled).
+void Engine::updateIdleCpuScan() {
+    if (!cfg_.features[Feature::SisUtil]) return;
+    constexpr uint64_t kCapacity = 1024, kImbalancePct = 117; // SCHED_CAPACITY_SCALE; an MC domain's
+    uint64_t sumUtil = 0;
+    for (CpuId c = 0; c < cfg_.cpus; ++c) {
+        updateCfsUtil(c);
+        sumUtil += std::min<uint64_t>(rqs_[size_t(c)].cfsUtil.utilAvg, kCapacity);
+    }
+    const uint64_t llcWeight = uint64_t(cfg_.cpus);
+    const uint64_t x = sumUtil / llcWeight;
+    const uint64_t tmp = std::min(x * x * kImbalancePct * kImbalancePct / (10000 * kCapacity), kCapacity);
+    nrIdleScan_ = int((kCapacity - tmp) * llcWeight / kCapacity);
 }
 
 } // namespace sched

@@ -8,6 +8,7 @@
 #include "engine/cfs_rq.h"
 #include "engine/cfs_tasks.h"
 #include "engine/dl_server.h"
+#include "engine/pelt.h"
 #include "engine/rt_rq.h"
 
 #include <array>
@@ -43,6 +44,7 @@ struct alignas(64) CpuRq {
     CfsRq cfs;
     CfsTasks cfsTasks; // rq->cfs_tasks: the order detach_tasks() walks
     RtRq rt;
+    UtilAvg cfsUtil;          // rq->cfs.avg's util (pelt.h): what SIS_UTIL sums
     DlServer fairServer;      // rq->fair_server (6.12+)
     RtBandwidth rtBandwidth;  // rt_rq's throttling state (RFC profile)
     uint32_t nrRunning = 0;   // runnable tasks incl. curr, excl. delayed sleepers

@@ -146,6 +146,8 @@ class Engine {
     const std::vector<Program>& programs() const { return programs_; }
     uint64_t eventsProcessed() const { return events_; }
     int64_t contextSwitches() const;
+    // SIS_UTIL's scan depth for wakeups (sd_llc_shared->nr_idle_scan), as last set by a balance.
+    int nrIdleScan() const { return nrIdleScan_; }
     // Why the CPU's current task holds the CPU, in words (inspector).
     std::string describePick(CpuId cpu) const;
     std::string describePendingSwitch(CpuId cpu) const;   // which bit is set and where it will act
@@ -197,6 +199,7 @@ class Engine {
     void requeueDelayed(CpuId c, TaskId t);
     void checkPreemptWakeupFair(CpuId c, TaskId p, bool fork);
     void yieldFair(CpuId c, TaskId t);
+    void updateCfsUtil(CpuId c);
     Time entitySlice(const SchedEntity& se) const;
 
     // schedule.cpp
@@ -249,6 +252,7 @@ class Engine {
     bool newidleBalance(CpuId c);
     void periodicBalance(CpuId c);
     void nohzKick(CpuId busy);
+    void updateIdleCpuScan();
 
     // dl_server.cpp
     bool dlOverflow(const DlServer& s) const;
@@ -339,6 +343,9 @@ class Engine {
     // of a busy machine reads four words instead of every runqueue (idle_cpu()).
     std::array<uint64_t, kMaxCpus / 64> busyCpus_{};
     Time nohzNextBalance_ = 0;
+    // sd_llc_shared->nr_idle_scan of the one LLC: how many CPUs select_idle_cpu() may look at
+    // (SIS_UTIL); 0 until the first load balance sets it, as after boot.
+    int nrIdleScan_ = 0;
     bool rtPeriodActive_ = false; // rt_bandwidth.rt_period_active (rt_bandwidth.cpp)
     uint32_t rtPeriodGen_ = 0;
     TraceMark snapMark_;   // in a snapshot: the trace lengths it corresponds to

@@ -91,6 +91,7 @@ void Engine::enqueueEntity(CpuId c, TaskId t, bool /*wakeup*/, bool initial) {
     CfsRq& cfs = rqs_[size_t(c)].cfs;
     SchedEntity& se = ents_[size_t(t)];
     const bool isCurr = cfs.curr == t;
+    updateCfsUtil(c); // update_load_avg()
     if (isCurr) placeEntity(c, t, initial);
     updateCurr(c, false);
     if (!isCurr) placeEntity(c, t, initial);
@@ -114,6 +115,7 @@ bool Engine::dequeueEntity(CpuId c, TaskId t, bool sleep, bool delayedFinish, bo
     CfsRq& cfs = rqs_[size_t(c)].cfs;
     SchedEntity& se = ents_[size_t(t)];
     updateCurr(c, false);
+    updateCfsUtil(c); // update_load_avg()
     if (!delayedFinish && sleep && mayDelay && cfg_.features[Feature::DelayDequeue] &&
         !cfs.entityEligible(ents_, t)) {
         // Negative lag may not be shed by sleeping: stay queued until picked or woken.
@@ -143,6 +145,14 @@ bool Engine::dequeueEntity(CpuId c, TaskId t, bool sleep, bool delayedFinish, bo
     return true;
 }
 
+// update_load_avg() on the root cfs_rq, util only (pelt.h): brings the CPU's utilisation up to
+// now with the state it had since the last update (queued load, a fair task running). Called
+// before each change of that state, as the kernel's enqueue/dequeue/set_next/put_prev do.
+void Engine::updateCfsUtil(CpuId c) {
+    CpuRq& rq = rqs_[size_t(c)];
+    rq.cfsUtil.update(now_, rq.cfs.nrQueued > 0, rq.cfs.curr >= 0);
+}
+
 // update_entity_lag(): vlag = clamp(V - v, +-calc_delta_fair(max(2 slice, TICK_NSEC))).
 void Engine::updateEntityLag(CpuId c, TaskId t) {
     const CfsRq& cfs = rqs_[size_t(c)].cfs;
@@ -156,6 +166,7 @@ void Engine::updateEntityLag(CpuId c, TaskId t) {
 void Engine::setNextEntity(CpuId c, TaskId t) {
     CfsRq& cfs = rqs_[size_t(c)].cfs;
     SchedEntity& se = ents_[size_t(t)];
+    updateCfsUtil(c); // update_load_avg(): the time before this pick
     if (se.onRq) {
         cfs.dequeueTree(ents_, t);
         rqs_[size_t(c)].cfsTasks.moveToHead(ents_, t); // __set_next_task_fair(): MRU order
@@ -181,10 +192,9 @@ void Engine::setNextEntity(CpuId c, TaskId t) {
 void Engine::putPrevEntity(CpuId c, TaskId t) {
     CfsRq& cfs = rqs_[size_t(c)].cfs;
     SchedEntity& se = ents_[size_t(t)];
-    if (se.onRq) {
-        updateCurr(c, false);
-        cfs.enqueueTree(ents_, t);
-    }
+    if (se.onRq) updateCurr(c, false);
+    updateCfsUtil(c); // update_load_avg(): the time it ran
+    if (se.onRq) cfs.enqueueTree(ents_, t);
     cfs.curr = kNoTask;
 }
 

@@ -44,6 +44,7 @@ void Engine::copyStateFrom(const Engine& o) {
     eventsAtInstant_ = o.eventsAtInstant_;
     lastKind_ = o.lastKind_;
     nohzNextBalance_ = o.nohzNextBalance_;
+    nrIdleScan_ = o.nrIdleScan_;
     rtPeriodActive_ = o.rtPeriodActive_;
     rtPeriodGen_ = o.rtPeriodGen_;
     busyCpus_ = o.busyCpus_;

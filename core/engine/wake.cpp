@@ -172,11 +172,22 @@ CpuId Engine::selectTaskRq(TaskId p, CpuId wakerCpu, bool sync, bool wantAffine)
     // select_idle_sibling()
     if (idle(target) && allowed(t, target)) return target;
     if (prev != target && idle(prev) && allowed(t, prev)) return prev;
-    // select_idle_cpu(): the first idle allowed CPU after target, wrapping (for_each_cpu_wrap)
-    for (CpuId c = nextIdleCpu(target + 1); c >= 0; c = nextIdleCpu(c + 1))
-        if (allowed(t, c)) return c;
-    for (CpuId c = nextIdleCpu(0); c >= 0 && c < target; c = nextIdleCpu(c + 1))
-        if (allowed(t, c)) return c;
+    // select_idle_cpu(): the first idle allowed CPU after target, wrapping (for_each_cpu_wrap);
+    // SIS_UTIL looks at no more than nr_idle_scan allowed CPUs, and at none when it is 0.
+    if (cfg_.features[Feature::SisUtil]) {
+        int nr = nrIdleScan_;
+        for (int i = 1; i <= n && nr > 0; ++i) {
+            const CpuId c = (target + i) % n;
+            if (!allowed(t, c)) continue;
+            if (idle(c)) return c;
+            --nr;
+        }
+    } else {
+        for (CpuId c = nextIdleCpu(target + 1); c >= 0; c = nextIdleCpu(c + 1))
+            if (allowed(t, c)) return c;
+        for (CpuId c = nextIdleCpu(0); c >= 0 && c < target; c = nextIdleCpu(c + 1))
+            if (allowed(t, c)) return c;
+    }
     return allowed(t, target) ? target : prev;
 }
 

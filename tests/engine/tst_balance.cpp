@@ -15,6 +15,52 @@ using namespace sched;
 class TestBalance : public QObject {
     Q_OBJECT
   private slots:
+    // update_idle_cpu_scan() (SIS_UTIL): nr_idle_scan = llc_weight * (1024 - min(1024, x^2 *
+    // 117^2 / (10000 * 1024))) / 1024 with x the LLC's mean utilisation. With k of 4 CPUs busy
+    // for half a second (PELT's util_avg has converged to ~1023 on those, 0 on the others):
+    // k = 1 -> x 255 -> 3 CPUs; 2 -> 511 -> 2; 3 -> 767 -> 0.
+    void idleCpuScanDepthFollowsTheLlcUtilisation() {
+        const int expected[] = {4, 3, 2, 0};
+        for (int k = 1; k <= 3; ++k) {
+            std::string tasks;
+            for (int c = 0; c < k; ++c)
+                tasks += std::string(c ? "," : "") + R"({"comm": "hog", "cpus": [)" + std::to_string(c) +
+                         R"(], "behavior": [{"repeat": "forever", "body": [{"run": "10ms"}]}]})";
+            Engine e = engineFrom(R"({"machine": {"cpus": 4, "hz": 250}, "tasks": [)" + tasks + "]}");
+            e.runUntil(500 * kNsPerMs);
+            QCOMPARE(e.nrIdleScan(), expected[k]);
+        }
+    }
+    // select_idle_cpu() looks at no more than nr_idle_scan CPUs after the target. Five of eight
+    // CPUs busy: nr_idle_scan is 3 once their periodic balance (every 256 ms when busy) has seen
+    // the utilisation. A sleeper started on busy CPU 0 wakes from its timer (target =
+    // prev = 0): the scan sees CPUs 1-3, all busy, and the wakee stays on CPU 0 although 5-7 are
+    // idle; without SIS_UTIL it finds CPU 5. (DELAY_DEQUEUE off: a delayed sleeper would be
+    // requeued in place by ttwu_runnable() without a CPU being selected at all.)
+    void selectIdleCpuScansNoMoreThanNrIdleScanCpus() {
+        for (const bool sis : {true, false}) {
+            std::string json =
+                R"({"machine": {"cpus": 8, "hz": 250, "features": {"DELAY_DEQUEUE": false, "SIS_UTIL": )" +
+                std::string(sis ? "true" : "false") + R"(}}, "tasks": [)";
+            for (int c = 0; c < 5; ++c)
+                json += R"({"comm": "hog", "cpus": [)" + std::to_string(c) +
+                        R"(], "behavior": [{"repeat": "forever", "body": [{"run": "10ms"}]}]},)";
+            json +=
+                R"({"comm": "sleeper", "start_cpu": 0, "start": "301ms", "behavior": [{"run": "100us"}, {"sleep": "1ms"}, {"run": "100us"}]}]})";
+            Engine e = engineFrom(json);
+            e.runUntil(310 * kNsPerMs);
+            if (sis) QCOMPARE(e.nrIdleScan(), 3); // set by the busy CPUs' balance at 256 ms
+            const TaskId sl = taskByComm(e, "sleeper");
+            const Wakeups& w = e.trace().wakeups;
+            int found = 0;
+            for (size_t i = 0; i < w.size(); ++i) {
+                if (w.wakee[i] != sl || w.isNew[i]) continue;
+                ++found;
+                QCOMPARE(w.targetCpu[i], uint16_t(sis ? 0 : 5));
+            }
+            QCOMPARE(found, 1);
+        }
+    }
     // rq->cfs_tasks: account_entity_enqueue() adds a task at the head, __set_next_task_fair()
     // moves the picked one back there. Checked against the trace after 100 ms of hogs of three
     // weights: the running task first, then the others by their last switch-in, newest first
