@@ -48,11 +48,12 @@ bool Engine::canMigrateTask(TaskId p, CpuId src, CpuId dst, int nrBalanceFailed)
     const SchedEntity& se = ents_[size_t(p)];
     const Task& t = tasks_[size_t(p)];
     if (se.schedDelayed) return false; // only migrate_load moves a delayed sleeper
-    // task_is_ineligible_on_dst_cpu(): with PLACE_LAG, a task that owes service on src is not
-    // moved onto a busy dst to shed its negative lag there (until balancing has failed).
+    // task_is_ineligible_on_dst_cpu() (873199d27bb2, v6.14; not in the 6.12 profile): with
+    // PLACE_LAG, a task that owes service on src is not moved onto a busy dst to shed its
+    // negative lag there (until balancing has failed).
     const CfsRq& dcfs = rqs_[size_t(dst)].cfs;
-    if (nrBalanceFailed == 0 && cfg_.features[Feature::PlaceLag] && dcfs.nrQueued > 0 &&
-        !rqs_[size_t(src)].cfs.entityEligible(ents_, p))
+    if (cfg_.profile == KernelProfile::V6_18 && nrBalanceFailed == 0 && cfg_.features[Feature::PlaceLag] &&
+        dcfs.nrQueued > 0 && !rqs_[size_t(src)].cfs.entityEligible(ents_, p))
         return false;
     if (!allowed(t, dst)) return false;
     if (rqs_[size_t(src)].curr == p) return false;            // task_on_cpu()
@@ -103,6 +104,7 @@ bool Engine::newidleBalance(CpuId c) {
 // sched_balance_domains() for one flat domain: pull half the difference in runnable tasks from
 // the busiest CPU; the interval doubles while balanced and is stretched x16 while busy.
 void Engine::periodicBalance(CpuId c) {
+    updateCfsUtil(c);    // update_blocked_averages() of the balancing CPU
     updateIdleCpuScan(); // update_sd_lb_stats(), before the imbalance is looked at
     CpuRq& rq = rqs_[size_t(c)];
     const Time ms = kNsPerMs;
@@ -138,9 +140,17 @@ void Engine::nohzKick(CpuId busy) {
         if (rqs_[size_t(c)].nrRunning != 0) continue;
         const CpuId busiest = busiestCpu(rqs_, c);
         if (busiest < 0) continue;
+        updateCfsUtil(c); // _nohz_idle_balance(): update_blocked_averages() of each idle CPU
         if (!scanned) updateIdleCpuScan(), scanned = true; // the first idle CPU's update_sd_lb_stats()
         const int imbalance = int(rqs_[size_t(busiest)].nrRunning);
-        if (imbalance >= 2) balanceFrom(c, busiest, imbalance / 2, BalanceIdle::Idle);
+        // sched_balance_rq() on the idle CPU's behalf: its nr_balance_failed counts too.
+        int& failed = rqs_[size_t(c)].balanceFailed;
+        if (imbalance < 2)
+            failed = 0;
+        else if (balanceFrom(c, busiest, imbalance / 2, BalanceIdle::Idle))
+            failed = 0;
+        else
+            failed++;
     }
 }
 
@@ -150,15 +160,14 @@ void Engine::nohzKick(CpuId busy) {
 //   x = sum_util / llc_weight, y = 1024 - min(1024, x^2 * pct^2 / (10000 * 1024)),
 //   nr_idle_scan = y * llc_weight / 1024,
 // with sum_util the CPUs' cpu_util_cfs() (util_avg clamped to the capacity; util_est is not
-// modelled).
+// modelled) as they were last stored: a busy CPU's at its last tick or switch, an idle one's at
+// its last blocked-load update (its own balance, or a NOHZ idle balance run for it).
 void Engine::updateIdleCpuScan() {
     if (!cfg_.features[Feature::SisUtil]) return;
     constexpr uint64_t kCapacity = 1024, kImbalancePct = 117; // SCHED_CAPACITY_SCALE; an MC domain's
     uint64_t sumUtil = 0;
-    for (CpuId c = 0; c < cfg_.cpus; ++c) {
-        updateCfsUtil(c);
+    for (CpuId c = 0; c < cfg_.cpus; ++c)
         sumUtil += std::min<uint64_t>(rqs_[size_t(c)].cfsUtil.utilAvg, kCapacity);
-    }
     const uint64_t llcWeight = uint64_t(cfg_.cpus);
     const uint64_t x = sumUtil / llcWeight;
     const uint64_t tmp = std::min(x * x * kImbalancePct * kImbalancePct / (10000 * kCapacity), kCapacity);

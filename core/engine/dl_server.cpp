@@ -3,9 +3,11 @@
 // kernel/sched/deadline.c: dl_server_start(), dl_server_stop(), dl_server_update(),
 // dl_server_update_idle_time(), dl_server_timer(), with update_dl_entity(),
 // replenish_dl_entity(), replenish_dl_new_period() and update_curr_dl_se() as they act on a
-// deferred server), as 6.18 has it: started when the fair class gets its first task, stopped
-// only when picked with no fair task to run (cccb45d7c429, a3a70caf7906, 4ae8d9aa9f9d; v6.17).
-// The state is dl_server.h's.
+// deferred server), as 6.18.0 has it: started when the fair class gets its first task, stopped
+// only when picked with no fair task to run (cccb45d7c429, a3a70caf7906, 4ae8d9aa9f9d; v6.17);
+// the 6.12 profile also stops it when the fair class's last task leaves (fair.cpp). Later fixes
+// ("Fix stuck dl_server" 115135422562, the idle-wait rework of 6.19) are not in; the state is
+// dl_server.h's.
 #include "engine/engine.h"
 
 namespace sched {

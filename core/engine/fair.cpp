@@ -134,6 +134,10 @@ bool Engine::dequeueEntity(CpuId c, TaskId t, bool sleep, bool delayedFinish, bo
     rqs_[size_t(c)].cfsTasks.del(ents_, t); // account_entity_dequeue()
     cfs.loadWeight -= se.load.weight;
     cfs.nrQueued--;
+    // 6.12-6.16: dequeue_entities() stops the fair_server when the fair class's last task leaves
+    // (cccb45d7c429, v6.17, made the stop lazy: only when picked with nothing to run).
+    if (cfs.nrQueued == 0 && cfg_.profile == KernelProfile::V6_12 && rqs_[size_t(c)].fairServer.active)
+        dlServerStop(c);
     cfs.updateMinVruntime(ents_);
     if (delayedFinish) {
         se.schedDelayed = false;

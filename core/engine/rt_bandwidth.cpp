@@ -26,10 +26,13 @@ void Engine::updateCurrRt(CpuId c) {
     RtBandwidth& b = rq.rtBandwidth;
     const Time delta = now_ - b.execStart;
     b.execStart = now_;
-    if (!cfg_.rtThrottling() || delta <= 0 || b.throttled) return;
-    if (cfg_.rtRuntime >= cfg_.rtPeriod) return; // runtime >= period: no throttling
-    b.rtTime += delta;
-    if (b.rtTime <= cfg_.rtRuntime) return;
+    if (!cfg_.rtThrottling() || delta <= 0) return;
+    b.rtTime += delta; // the overrun past the throttle point counts too
+    if (b.throttled || b.rtTime <= cfg_.rtRuntime) return;
+    if (cfg_.rtRuntime == 0) { // sched_rt_runtime_exceeded(): a zero runtime never throttles
+        b.rtTime = 0;
+        return;
+    }
     b.throttled = true;
     reschedCurr(c, ReschedBit::Eager, ReschedReason::RtThrottle);
 }

@@ -208,7 +208,10 @@ TaskId Engine::pickNextTask(CpuId c, TaskId prev) {
         pt.rrExpired = false;
     }
     const bool prevFair = prev >= 0 && !prevRt && rq.cfs.curr == prev;
-    if (rq.fairServer.queued) { // __pick_task_dl() -> fair_server_pick_task() -> pick_task_fair()
+    // __pick_next_task()'s fast path: prev fair or idle and only fair tasks runnable -> the fair
+    // class directly; a queued server is not consulted (nor stopped) then.
+    const bool fastPath = !prevRt && rq.rt.empty();
+    if (rq.fairServer.queued && !fastPath) { // __pick_task_dl() -> fair_server_pick_task()
         if (const TaskId next = pickFair(c, prev, prevFair); next >= 0) return next;
         dlServerStop(c); // nothing to serve
     }
@@ -392,6 +395,7 @@ void Engine::onTick(CpuId c) {
     Task& t = tasks_[size_t(rq.curr)];
     tickContext_ = true;
     if (!isRtPolicy(t.policy)) {
+        updateCfsUtil(c); // entity_tick() -> update_load_avg()
         updateCurr(c, true);
     } else {
         updateCurrRt(c); // task_tick_rt() -> update_curr_rt()

@@ -87,6 +87,15 @@ class TestRtStarvation : public QObject {
         QVERIFY2(e.describePick(0).find("fair_server's budget") != std::string::npos,
                  e.describePick(0).c_str());
     }
+    // sched_rt_runtime_exceeded(): a zero runtime resets rt_time instead of throttling, so the
+    // RT hog keeps the CPU (and the fair task starves: the RFC profile has no fair_server).
+    void zeroRtRuntimeNeverThrottles() {
+        Engine e = engineFrom(hogs(R"(, "kernel": "auto-rfc", "sched_rt_runtime": "0ms")"));
+        e.runUntil(2 * kNsPerSec + 500 * kNsPerMs);
+        e.finish();
+        QCOMPARE(fairTime(e), Time(0));
+        QCOMPARE(slicesEndingWith(e, "rt", ReschedReason::RtThrottle), 0);
+    }
     // RT throttling (auto-rfc): the period timer starts with the first RT enqueue; the RT class is
     // throttled at the first tick past 950 ms of RT time and unthrottled (rt_time paid back by one
     // runtime) at the period's end, when the RT task preempts the fair one again.
