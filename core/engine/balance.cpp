@@ -83,6 +83,20 @@ void Engine::attachTask(TaskId p, CpuId dst) {
     wakeupPreempt(dst, p, false);
 }
 
+// One sched_balance_rq() of CPU c against the busiest CPU, imbalance runnable tasks apart: below
+// two it is balanced (out_balanced), else half the difference is pulled. nr_balance_failed counts
+// the attempts in a row that moved nothing (the periodic and NOHZ idle balances alike).
+bool Engine::balanceRq(CpuId c, CpuId busiest, int imbalance, BalanceIdle idle) {
+    int& failed = rqs_[size_t(c)].balanceFailed;
+    if (imbalance < 2) {
+        failed = 0;
+        return false;
+    }
+    const bool moved = balanceFrom(c, busiest, imbalance / 2, idle);
+    failed = moved ? 0 : failed + 1;
+    return moved;
+}
+
 static CpuId busiestCpu(const std::vector<CpuRq>& rqs, CpuId self) {
     CpuId best = -1;
     for (CpuId c = 0; c < CpuId(rqs.size()); ++c) {
@@ -112,17 +126,10 @@ void Engine::periodicBalance(CpuId c) {
     if (rq.balanceInterval == 0) rq.balanceInterval = minInterval;
     const CpuId busiest = cfg_.cpus > 1 ? busiestCpu(rqs_, c) : -1;
     const int imbalance = busiest < 0 ? 0 : int(rqs_[size_t(busiest)].nrRunning) - int(rq.nrRunning);
-    if (imbalance >= 2) {
-        if (balanceFrom(c, busiest, imbalance / 2, rq.curr < 0 ? BalanceIdle::Idle : BalanceIdle::NotIdle)) {
-            rq.balanceFailed = 0;
-            rq.balanceInterval = minInterval;
-        } else {
-            rq.balanceFailed++;
-        }
-    } else {
-        rq.balanceFailed = 0; // out_balanced
+    if (balanceRq(c, busiest, imbalance, rq.curr < 0 ? BalanceIdle::Idle : BalanceIdle::NotIdle))
+        rq.balanceInterval = minInterval;
+    else if (imbalance < 2)
         rq.balanceInterval = std::min(rq.balanceInterval * 2, maxInterval);
-    }
     const Time tick = cfg_.tickNsec();
     Time interval = rq.balanceInterval;
     if (rqs_[size_t(c)].curr >= 0) interval = interval * 16 - tick; // busy_factor, minus a jiffy
@@ -142,15 +149,7 @@ void Engine::nohzKick(CpuId busy) {
         if (busiest < 0) continue;
         updateCfsUtil(c); // _nohz_idle_balance(): update_blocked_averages() of each idle CPU
         if (!scanned) updateIdleCpuScan(), scanned = true; // the first idle CPU's update_sd_lb_stats()
-        const int imbalance = int(rqs_[size_t(busiest)].nrRunning);
-        // sched_balance_rq() on the idle CPU's behalf: its nr_balance_failed counts too.
-        int& failed = rqs_[size_t(c)].balanceFailed;
-        if (imbalance < 2)
-            failed = 0;
-        else if (balanceFrom(c, busiest, imbalance / 2, BalanceIdle::Idle))
-            failed = 0;
-        else
-            failed++;
+        balanceRq(c, busiest, int(rqs_[size_t(busiest)].nrRunning), BalanceIdle::Idle); // on c's behalf
     }
 }
 

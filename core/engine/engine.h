@@ -206,6 +206,7 @@ class Engine {
     void schedule(CpuId c, SwitchPoint point);
     TaskId pickNextTask(CpuId c, TaskId prev);
     TaskId pickFair(CpuId c, TaskId prev, bool prevFair);
+    TaskId pickRt(CpuId c);
     void switchIn(CpuId c, TaskId next, TaskId prev);
     void reschedCurr(CpuId c, ReschedBit wanted, ReschedReason why);
     void setFlag(CpuId c, ReschedBit bit, ReschedReason why);
@@ -245,6 +246,7 @@ class Engine {
     enum class BalanceIdle : uint8_t { NotIdle, Idle, NewlyIdle }; // enum cpu_idle_type
     static constexpr uint32_t kSchedNrMigrate = 32; // sysctl_sched_nr_migrate (SCHED_NR_MIGRATE_BREAK)
     static constexpr int kCacheNiceTries = 1;       // sd->cache_nice_tries of an MC domain (sd_init())
+    bool balanceRq(CpuId c, CpuId busiest, int imbalance, BalanceIdle idle);
     bool balanceFrom(CpuId dst, CpuId src, int imbalance, BalanceIdle idle);
     bool canMigrateTask(TaskId p, CpuId src, CpuId dst, int nrBalanceFailed) const;
     void detachTask(TaskId p, CpuId src, CpuId dst);

@@ -215,9 +215,7 @@ TaskId Engine::pickNextTask(CpuId c, TaskId prev) {
         if (const TaskId next = pickFair(c, prev, prevFair); next >= 0) return next;
         dlServerStop(c); // nothing to serve
     }
-    if (!rq.rt.empty() && !rq.rtBandwidth.throttled) {
-        const TaskId next = rq.rt.first();
-        rq.rt.dequeue(next);
+    if (const TaskId next = pickRt(c); next >= 0) {
         if (prevFair) putPrevEntity(c, prev);
         return next;
     }
@@ -226,15 +224,20 @@ TaskId Engine::pickNextTask(CpuId c, TaskId prev) {
         if (prevFair) putPrevEntity(c, prev);
         // sched_balance_newidle(): try to pull work before going idle.
         if (newidleBalance(c)) {
-            if (!rq.rt.empty() && !rq.rtBandwidth.throttled) {
-                next = rq.rt.first();
-                rq.rt.dequeue(next);
-                return next;
-            }
-            next = pickNextEntity(c);
-            if (next >= 0) setNextEntity(c, next);
+            next = pickRt(c);
+            if (next < 0) next = pickFair(c, kNoTask, false);
         }
     }
+    return next;
+}
+
+// pick_task_rt(): the highest-priority queued RT task, taken off its queue; none while the RT
+// class is throttled (rt_bandwidth.cpp).
+TaskId Engine::pickRt(CpuId c) {
+    CpuRq& rq = rqs_[size_t(c)];
+    if (rq.rt.empty() || rq.rtBandwidth.throttled) return kNoTask;
+    const TaskId next = rq.rt.first();
+    rq.rt.dequeue(next);
     return next;
 }
 

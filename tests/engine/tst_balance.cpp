@@ -12,6 +12,32 @@
 
 using namespace sched;
 
+namespace {
+
+// Scenario tasks: a hog pinned to each of CPUs 0 .. n-1, comma-separated.
+std::string pinnedHogs(int n) {
+    std::string tasks;
+    for (int c = 0; c < n; ++c)
+        tasks += std::string(c ? "," : "") + R"({"comm": "hog", "cpus": [)" + std::to_string(c) +
+                 R"(], "behavior": [{"repeat": "forever", "body": [{"run": "10ms"}]}]})";
+    return tasks;
+}
+
+struct WakeupCpus {
+    uint16_t waker, target;
+};
+
+// The waker's and the chosen CPU of each wake-up of t (sched_wakeup_new left out).
+std::vector<WakeupCpus> wakeupsOf(const Engine& e, TaskId t) {
+    std::vector<WakeupCpus> v;
+    const Wakeups& w = e.trace().wakeups;
+    for (size_t i = 0; i < w.size(); ++i)
+        if (w.wakee[i] == t && !w.isNew[i]) v.push_back({w.wakerCpu[i], w.targetCpu[i]});
+    return v;
+}
+
+} // namespace
+
 class TestBalance : public QObject {
     Q_OBJECT
   private slots:
@@ -22,11 +48,7 @@ class TestBalance : public QObject {
     void idleCpuScanDepthFollowsTheLlcUtilisation() {
         const int expected[] = {4, 3, 2, 0};
         for (int k = 1; k <= 3; ++k) {
-            std::string tasks;
-            for (int c = 0; c < k; ++c)
-                tasks += std::string(c ? "," : "") + R"({"comm": "hog", "cpus": [)" + std::to_string(c) +
-                         R"(], "behavior": [{"repeat": "forever", "body": [{"run": "10ms"}]}]})";
-            Engine e = engineFrom(R"({"machine": {"cpus": 4, "hz": 250}, "tasks": [)" + tasks + "]}");
+            Engine e = engineFrom(R"({"machine": {"cpus": 4, "hz": 250}, "tasks": [)" + pinnedHogs(k) + "]}");
             e.runUntil(500 * kNsPerMs);
             QCOMPARE(e.nrIdleScan(), expected[k]);
         }
@@ -41,24 +63,15 @@ class TestBalance : public QObject {
         for (const bool sis : {true, false}) {
             std::string json =
                 R"({"machine": {"cpus": 8, "hz": 250, "features": {"DELAY_DEQUEUE": false, "SIS_UTIL": )" +
-                std::string(sis ? "true" : "false") + R"(}}, "tasks": [)";
-            for (int c = 0; c < 5; ++c)
-                json += R"({"comm": "hog", "cpus": [)" + std::to_string(c) +
-                        R"(], "behavior": [{"repeat": "forever", "body": [{"run": "10ms"}]}]},)";
+                std::string(sis ? "true" : "false") + R"(}}, "tasks": [)" + pinnedHogs(5) + ",";
             json +=
                 R"({"comm": "sleeper", "start_cpu": 0, "start": "301ms", "behavior": [{"run": "100us"}, {"sleep": "1ms"}, {"run": "100us"}]}]})";
             Engine e = engineFrom(json);
             e.runUntil(310 * kNsPerMs);
             if (sis) QCOMPARE(e.nrIdleScan(), 3); // set by the busy CPUs' balance at 256 ms
-            const TaskId sl = taskByComm(e, "sleeper");
-            const Wakeups& w = e.trace().wakeups;
-            int found = 0;
-            for (size_t i = 0; i < w.size(); ++i) {
-                if (w.wakee[i] != sl || w.isNew[i]) continue;
-                ++found;
-                QCOMPARE(w.targetCpu[i], uint16_t(sis ? 0 : 5));
-            }
-            QCOMPARE(found, 1);
+            const auto wakeups = wakeupsOf(e, taskByComm(e, "sleeper"));
+            QCOMPARE(wakeups.size(), size_t(1));
+            QCOMPARE(wakeups[0].target, uint16_t(sis ? 0 : 5));
         }
     }
     // rq->cfs_tasks: account_entity_enqueue() adds a task at the head, __set_next_task_fair()
@@ -159,11 +172,9 @@ class TestBalance : public QObject {
         // The hog keeps one CPU busy; the sleeper's wakeups find the other, idle CPU.
         int onOther = 0, total = 0;
         const CpuId hogCpu = e.tasks()[size_t(hog)].cpu;
-        const Wakeups& w = e.trace().wakeups;
-        for (size_t i = 0; i < w.size(); ++i) {
-            if (w.wakee[i] != sl || w.isNew[i]) continue;
+        for (const WakeupCpus& w : wakeupsOf(e, sl)) {
             ++total;
-            onOther += w.targetCpu[i] != hogCpu;
+            onOther += w.target != hogCpu;
         }
         QVERIFY(total > 300);
         QVERIFY2(onOther >= total - 2, qPrintable(QString("%1 of %2").arg(onOther).arg(total)));
@@ -186,16 +197,10 @@ class TestBalance : public QObject {
             Engine e = engineFrom(json);
             e.runUntil(40 * kNsPerMs);
             e.finish();
-            const TaskId wakee = taskByComm(e, "wakee");
-            const Wakeups& w = e.trace().wakeups;
-            int found = 0;
-            for (size_t i = 0; i < w.size(); ++i) {
-                if (w.wakee[i] != wakee || w.isNew[i]) continue;
-                ++found;
-                QCOMPARE(w.wakerCpu[i], uint16_t(0));
-                QCOMPARE(w.targetCpu[i], uint16_t(sync ? 0 : 1));
-            }
-            QCOMPARE(found, 1);
+            const auto wakeups = wakeupsOf(e, taskByComm(e, "wakee"));
+            QCOMPARE(wakeups.size(), size_t(1));
+            QCOMPARE(wakeups[0].waker, uint16_t(0));
+            QCOMPARE(wakeups[0].target, uint16_t(sync ? 0 : 1));
         }
     }
     // wake_wide(): wide only when the smaller flip count reaches sd_llc_size and the larger is at
@@ -271,13 +276,9 @@ class TestBalance : public QObject {
             Engine e = engineFrom(json);
             e.runUntil(20 * kNsPerMs);
             e.finish();
-            const TaskId sl = taskByComm(e, "sleeper");
-            const Wakeups& w = e.trace().wakeups;
-            std::vector<int> targets;
-            for (size_t i = 0; i < w.size(); ++i)
-                if (w.wakee[i] == sl && !w.isNew[i]) targets.push_back(w.targetCpu[i]);
-            QCOMPARE(targets.size(), size_t(1));
-            QCOMPARE(targets[0], allowed68 ? 68 : 3);
+            const auto wakeups = wakeupsOf(e, taskByComm(e, "sleeper"));
+            QCOMPARE(wakeups.size(), size_t(1));
+            QCOMPARE(int(wakeups[0].target), allowed68 ? 68 : 3);
         }
     }
 };
