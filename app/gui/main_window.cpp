@@ -1,12 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "app/gui/main_window.h"
 
-#include "metrics/export.h"
-
-#include "app/common/trace_save.h"
-#include "app/gui/branch_dialog.h"
 #include "app/gui/compare_window.h"
-#include "app/gui/save_file.h"
 #include "app/gui/session.h"
 #include "app/gui/theme.h"
 #include "app/gui/trace_window.h"
@@ -19,8 +14,6 @@
 #include "widgets/live_capture.h"
 #include "widgets/metrics_panel.h"
 #include "widgets/params_panel.h"
-#include "widgets/plot_export.h"
-#include "widgets/timeline_export.h"
 #include "widgets/timeline_view.h"
 
 #include <QActionGroup>
@@ -29,9 +22,7 @@
 #include <QComboBox>
 #include <QDateTime>
 #include <QDockWidget>
-#include <QFile>
 #include <QFileDialog>
-#include <QFileInfo>
 #include <QLabel>
 #include <QMenuBar>
 #include <QMessageBox>
@@ -383,187 +374,6 @@ void MainWindow::openDialog() {
     const QString path = QFileDialog::getOpenFileName(this, tr("Open scenario"), QString(),
                                                       tr("Scenarios (*.json);;All files (*)"));
     if (!path.isEmpty()) openScenario(path);
-}
-
-QString MainWindow::exportTimelineTo(const QString& path, int width, int height) {
-    if (!session_->loaded()) return tr("no run loaded");
-    view::ExportFormat fmt;
-    if (!view::exportFormatFromPath(path, fmt))
-        return tr("%1: unknown file type; use .png, .svg or .pdf").arg(path);
-    const view::TimelineData d = timeline_->data();
-    QByteArray bytes;
-    const QString err = view::renderTimeline(
-        fmt, d, timeline_->axis().start, timeline_->axis().end, width > 0 ? width : timeline_->width(),
-        height > 0 ? height
-                   : timeline_->layout().height(d.trace ? d.trace->cpus : 1,
-                                                d.taskLanes ? int(d.trace->tasks.size()) : 0),
-        palette(), timeline_->font(), bytes);
-    if (!err.isEmpty()) return tr("%1: %2").arg(path, err);
-    return saveFile(path, std::string_view(bytes.constData(), size_t(bytes.size())));
-}
-
-QString MainWindow::exportChartTo(const QString& path, int width, int height) {
-    if (!session_->loaded()) return tr("no run loaded");
-    view::ExportFormat fmt;
-    if (!view::exportFormatFromPath(path, fmt))
-        return tr("%1: unknown file type; use .png, .svg or .pdf").arg(path);
-    QCustomPlot* plot = charts_->currentWidget() == histogram_ ? histogram_->plot() : chart_->plot();
-    QByteArray bytes;
-    if (const QString err = view::renderPlot(plot, fmt, width, height, bytes); !err.isEmpty())
-        return tr("%1: %2").arg(path, err);
-    return saveFile(path, std::string_view(bytes.constData(), size_t(bytes.size())));
-}
-
-QString MainWindow::exportMetricsTo(const QString& path) {
-    if (!session_->loaded() || session_->busy()) return tr("no run to export");
-    const bool json = path.endsWith(".json", Qt::CaseInsensitive);
-    if (!json && !path.endsWith(".csv", Qt::CaseInsensitive))
-        return tr("%1: use a .csv or .json file name").arg(path);
-    const Engine& e = session_->engine();
-    return saveFile(path, json ? metricsJson(e.trace(), e.now()) : metricsCsv(e.trace(), e.now()));
-}
-
-QString MainWindow::exportFtraceTo(const QString& path) {
-    if (!session_->loaded() || session_->busy()) return tr("no run to export");
-    FtraceExportOptions o;
-    o.offset = 100 * kNsPerSec; // a machine up for 100 s, as ftrace prints timestamps
-    if (const std::string why =
-            saveTraceFile(session_->engine().trace(), QFile::encodeName(path).toStdString(), o);
-        !why.empty())
-        return tr("%1: cannot write (%2)").arg(path, QString::fromStdString(why));
-    return {};
-}
-
-void MainWindow::exportDialog() {
-    const QString path =
-        QFileDialog::getSaveFileName(this, tr("Export timeline"), "timeline.png",
-                                     tr("PNG image (*.png);;SVG drawing (*.svg);;PDF document (*.pdf)"));
-    if (path.isEmpty()) return;
-    const QString err =
-        exportTimelineTo(path, path.endsWith(".png", Qt::CaseInsensitive) ? 2 * timeline_->width() : 0);
-    if (!err.isEmpty())
-        QMessageBox::warning(this, tr("Export failed"), err);
-    else
-        statusBar()->showMessage(tr("Exported %1").arg(path), 5000);
-}
-
-void MainWindow::branchDialog() {
-    if (!session_->loaded() || session_->busy()) return;
-    const Engine& e = session_->engine();
-    const Time remaining = session_->scenario().duration - e.now();
-    if (remaining <= 0) {
-        statusBar()->showMessage(tr("The scenario is over: step back to branch from an earlier moment."),
-                                 6000);
-        return;
-    }
-    BranchDialog d(e, remaining, this);
-    if (d.exec() != QDialog::Accepted) return;
-    const QString err = session_->branch(d.change(), d.span());
-    if (!err.isEmpty()) QMessageBox::warning(this, tr("Cannot branch"), err);
-}
-
-CompareWindow* MainWindow::openComparison(std::shared_ptr<Engine> a, std::shared_ptr<Engine> b, qint64 from,
-                                          const QString& change) {
-    const auto side = [](const std::shared_ptr<Engine>& e, const QString& label) {
-        view::LiveState live; // both runs are finished: nothing is still running
-        live.now = e->now();
-        live.hz = e->config().hz;
-        return CompareWindow::Side{label, std::shared_ptr<const Trace>(e, &e->trace()), live};
-    };
-    const QString base =
-        QString("preempt=%1").arg(QString::fromStdString(std::string(preemptModelName(a->config().preempt))));
-    auto* w = new CompareWindow(side(a, tr("original continuation (%1)").arg(base)), side(b, change), from,
-                                a->now(), nullptr);
-    w->setGeometry(geometry()); // over the main window, as large
-    w->show();
-    comparisons_.push_back(w);
-    connect(w, &QObject::destroyed, this, [this, w] { comparisons_.removeAll(w); });
-    statusBar()->showMessage(tr("Branch ready: %1").arg(change), 6000);
-    return w;
-}
-
-void MainWindow::openTrace(const QString& path, TraceOpened then) {
-    if (importProgress_) importProgress_->deleteLater(); // a newer import supersedes it
-    auto* dialog = new QProgressDialog(tr("Importing %1...").arg(QFileInfo(path).fileName()), tr("Cancel"), 0,
-                                       1000, this);
-    dialog->setWindowModality(Qt::WindowModal);
-    dialog->setMinimumDuration(300);
-    importProgress_ = dialog;
-    connect(dialog, &QProgressDialog::canceled, imports_, &JobRunner::cancel);
-    const quint64 id =
-        imports_->start<TraceImport>([path](JobControl& job) { return importTrace(path, job); },
-                                     [this, path, dialog, then](TraceImport r) {
-                                         dialog->reset();
-                                         dialog->deleteLater();
-                                         TraceWindow* w = r.trace ? showTrace(r, path) : nullptr;
-                                         if (!w) statusBar()->showMessage(r.error, 8000);
-                                         if (then) then(w, r.error);
-                                     });
-    connect(imports_, &JobRunner::progress, dialog, [dialog, id](quint64 job, int permille) {
-        if (job == id) dialog->setValue(permille);
-    });
-}
-
-TraceWindow* MainWindow::showTrace(const TraceImport& r, const QString& path) {
-    auto* w = new TraceWindow(r.trace, r.report, path, nullptr);
-    connect(w, &TraceWindow::compareRequested, this, [this](TraceWindow* t) { compareWithTrace(t); });
-    connect(w, &TraceWindow::simulateRequested, this, [this](TraceWindow* t) {
-        const QFileInfo in(t->path());
-        const QString path = QFileDialog::getSaveFileName(
-            t, tr("Save the derived scenario"),
-            in.dir().filePath(in.fileName().section('.', 0, 0) + ".scenario.json"), tr("Scenario (*.json)"));
-        if (!path.isEmpty()) simulateTrace(t, path);
-    });
-    w->show();
-    traces_.push_back(w);
-    connect(w, &QObject::destroyed, this, [this, w] { traces_.removeAll(w); });
-    statusBar()->showMessage(
-        tr("Imported %1: %2 events").arg(QFileInfo(path).fileName()).arg(r.report.events), 6000);
-    return w;
-}
-
-CompareWindow* MainWindow::compareWithTrace(TraceWindow* t) {
-    if (!t || !session_->loaded() || session_->busy()) {
-        statusBar()->showMessage(tr("The simulation is busy; compare when it has stopped"), 6000);
-        return nullptr;
-    }
-    const Engine& e = session_->engine();
-    if (e.now() <= 0) {
-        statusBar()->showMessage(tr("Run the simulation first: its run so far is compared with the trace"),
-                                 6000);
-        return nullptr;
-    }
-    view::LiveState simLive;
-    simLive.now = e.now();
-    simLive.hz = e.config().hz;
-    view::LiveState traceLive;
-    traceLive.now = t->trace().endTime;
-    const QString simLabel =
-        tr("simulation %1 (preempt=%2)")
-            .arg(QString::fromStdString(session_->scenario().name),
-                 QString::fromStdString(std::string(preemptModelName(e.config().preempt))));
-    const Time to = std::min(e.now(), t->trace().endTime);
-    auto* w = new CompareWindow(
-        CompareWindow::Side{simLabel, std::make_shared<const Trace>(e.trace()), simLive},
-        CompareWindow::Side{tr("trace %1").arg(QFileInfo(t->path()).fileName()), t->sharedTrace(), traceLive},
-        0, to, nullptr);
-    w->setGeometry(geometry());
-    w->show();
-    comparisons_.push_back(w);
-    connect(w, &QObject::destroyed, this, [this, w] { comparisons_.removeAll(w); });
-    return w;
-}
-
-bool MainWindow::simulateTrace(TraceWindow* t, const QString& path, QString* error) {
-    QString summary;
-    QString err = t->deriveScenarioTo(path, &summary);
-    if (err.isEmpty() && !openScenario(path)) err = tr("The derived scenario %1 did not open").arg(path);
-    if (error) *error = err;
-    statusBar()->showMessage(err.isEmpty() ? tr("Derived %1 from %2: run it, then compare it with the trace")
-                                                 .arg(summary, QFileInfo(t->path()).fileName())
-                                           : err,
-                             8000);
-    return err.isEmpty();
 }
 
 void MainWindow::onReloaded() {

@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // The SchedScope main window: the timeline and the EEVDF chart in the middle, panels in docks
 // (parameters, inspector, metrics), a toolbar to drive the run. Each feature lives in its own
-// widget; this class only wires them to the session.
+// widget; this class only wires them to the session. Its methods are in three files:
+// main_window.cpp (set-up, actions, docks, following the run), main_window_export.cpp (pictures,
+// metrics, trace files) and main_window_windows.cpp (branches, traces, comparisons).
 #pragma once
 
 #include "app/gui/job_runner.h"
