@@ -104,7 +104,7 @@ bool ScenarioReader::machine(const JsonValue& m, Scenario& s) {
         if (!expect(*v, JT::String, "machine.kernel")) return false;
         if (!parseKernelSpec(v->text, c.build, c.profile))
             return fail(v->pos, "machine.kernel",
-                        "unknown kernel '" + v->text + "'; accepted: 6.18, 6.12, auto-rfc");
+                        "unknown kernel '" + v->text + "'; accepted: " + acceptedKernelNames());
     }
     if (auto* v = m.find("preempt")) {
         if (!expect(*v, JT::String, "machine.preempt")) return false;

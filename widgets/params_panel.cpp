@@ -25,9 +25,9 @@ ParamsPanel::ParamsPanel(QWidget* parent) : QWidget(parent) {
     kernel_ = new QComboBox(this);
     // A kernel build is chosen at boot: changing it restarts the run (the scenario's settings and
     // scheduled changes, without the live changes made so far).
-    kernel_->addItem(tr("6.18 PREEMPT_DYNAMIC"), "6.18");
-    kernel_->addItem(tr("6.18 + PREEMPT_AUTO (2024 series)"), "auto-rfc");
-    kernel_->addItem(tr("6.12 PREEMPT_DYNAMIC"), "6.12");
+    for (const KernelSpec& k : kernelSpecs())
+        kernel_->addItem(QString::fromUtf8(k.title.data(), qsizetype(k.title.size())),
+                         QString::fromUtf8(k.name.data(), qsizetype(k.name.size())));
     kernel_->setToolTip(tr("The kernel build and version: a boot-time choice, so a change restarts the run"));
     form->addRow(tr("Kernel"), kernel_);
     model_ = new QComboBox(this);
@@ -93,9 +93,8 @@ ParamsPanel::ParamsPanel(QWidget* parent) : QWidget(parent) {
 void ParamsPanel::sync(const Engine& e) {
     syncing_ = true;
     const SchedConfig& c = e.config();
-    kernel_->setCurrentIndex(kernel_->findData(c.build == KernelBuild::Auto        ? "auto-rfc"
-                                               : c.profile == KernelProfile::V6_12 ? "6.12"
-                                                                                   : "6.18"));
+    const std::string_view spec = kernelSpecName(c.build, c.profile);
+    kernel_->setCurrentIndex(kernel_->findData(QString::fromUtf8(spec.data(), qsizetype(spec.size()))));
     model_->setCurrentIndex(model_->findData(int(c.preempt)));
     for (int i = 0; i < model_->count(); ++i) { // lazy exists only on 6.13+ PREEMPT_DYNAMIC
         SchedConfig probe = c;

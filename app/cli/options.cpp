@@ -39,7 +39,7 @@ SCENARIO is a scenario file (JSON, see scenarios/README.md) or the name of a bui
 
 Options of run (each overrides the scenario's own setting):
   --preempt MODEL        none | voluntary | full | lazy   (/sys/kernel/debug/sched/preempt)
-  --kernel K             6.18 | 6.12 | auto-rfc   (auto-rfc = the 2024 PREEMPT_AUTO build)
+  --kernel K             6.18 | 6.18.44 | 6.12 | auto-rfc   (6.18 = 6.18.0; auto-rfc = the 2024 PREEMPT_AUTO build)
   --cpus N               number of CPUs, 1..256
   --hz N                 tick rate: 100 | 250 | 300 | 1000
   --base-slice D         normalized base slice, e.g. 0.7ms; the kernel scales it by
@@ -159,7 +159,7 @@ std::string parseRunOptions(const std::vector<std::string>& args, RunOptions& o)
             KernelBuild b;
             KernelProfile p;
             if (!parseKernelSpec(v, b, p))
-                return "--kernel: '" + v + "' is not a kernel; accepted: 6.18, 6.12, auto-rfc";
+                return "--kernel: '" + v + "' is not a kernel; accepted: " + acceptedKernelNames();
             o.kernel = v;
         } else if (a == "--cpus") {
             if (!parseInt(v, 1, kMaxCpus, n))

@@ -30,7 +30,7 @@ std::string jsonStats(const RunStats& s) {
 void printHeader(const scen::Scenario& s, std::ostream& out) {
     const SchedConfig& c = s.config;
     out << "# scenario " << s.name << " (" << s.source << ")\n";
-    out << "# " << c.cpus << " CPUs, HZ=" << c.hz << ", kernel " << kernelProfileName(c.profile) << " "
+    out << "# " << c.cpus << " CPUs, HZ=" << c.hz << ", kernel " << kernelSpecName(c.build, c.profile) << " "
         << kernelBuildName(c.build) << ", preempt=" << preemptModelName(c.preempt) << ", base slice "
         << formatDuration(c.baseSlice()) << ", simulated " << formatDuration(s.duration) << "\n";
     std::string off;

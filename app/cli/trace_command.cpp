@@ -136,7 +136,7 @@ std::string parseDeriveOptions(const std::vector<std::string>& args, DeriveCliOp
             KernelBuild b;
             KernelProfile p;
             if (!need() || !parseKernelSpec(args[++i], b, p))
-                return "--kernel: accepted: 6.18, 6.12, auto-rfc";
+                return "--kernel: accepted: " + acceptedKernelNames();
             out.kernel = args[i];
         } else if (a == "--classes") {
             if (!need() || !scen::wholeNumber(args[++i], 1, 20, n))

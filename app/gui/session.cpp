@@ -123,7 +123,7 @@ QString Session::restartWithKernel(const QString& spec) {
     if (busy()) return tr("a run is in progress in the background; cancel it first");
     SchedConfig cfg = scenario_.config;
     if (!parseKernelSpec(spec.toStdString(), cfg.build, cfg.profile))
-        return tr("unknown kernel '%1' (6.18, 6.12, auto-rfc)").arg(spec);
+        return tr("unknown kernel '%1' (%2)").arg(spec, QString::fromStdString(acceptedKernelNames()));
     if (const std::string why = cfg.validate(); !why.empty()) {
         const QString err = tr("Kernel %1 refused: %2").arg(spec, QString::fromStdString(why));
         emit message(err);

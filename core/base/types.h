@@ -43,10 +43,9 @@ bool parsePreemptModel(std::string_view s, PreemptModel& out);
 // which bit a resched request sets.
 enum class KernelBuild : uint8_t { Dynamic, Auto };
 
-// Which version's EEVDF rules apply where 6.12 and 6.18 differ (kernel/sched/fair.c of each:
-// update_curr(), set_next_entity()/__pick_eevdf() slice protection, check_preempt_wakeup_fair();
-// resched_curr_lazy() from 6.13).
-enum class KernelProfile : uint8_t { V6_18, V6_12 };
+// Which kernel version's rules apply; each is a set of rules (engine/kernel_rules.h) that says
+// where the versions differ. V6_18 is v6.18.0, V6_18_44 the 6.18.44 stable release.
+enum class KernelProfile : uint8_t { V6_18, V6_12, V6_18_44 };
 
 // Execution context of a running task: where a reschedule may happen (kernel/entry/common.c:
 // exit_to_user_mode_loop(), raw_irqentry_exit_cond_resched(); kernel/sched/core.c: __cond_resched()).

@@ -52,7 +52,7 @@ bool Engine::canMigrateTask(TaskId p, CpuId src, CpuId dst, int nrBalanceFailed)
     // PLACE_LAG, a task that owes service on src is not moved onto a busy dst to shed its
     // negative lag there (until balancing has failed).
     const CfsRq& dcfs = rqs_[size_t(dst)].cfs;
-    if (cfg_.profile == KernelProfile::V6_18 && nrBalanceFailed == 0 && cfg_.features[Feature::PlaceLag] &&
+    if (cfg_.has(Rule::IneligibleOnDst) && nrBalanceFailed == 0 && cfg_.features[Feature::PlaceLag] &&
         dcfs.nrQueued > 0 && !rqs_[size_t(src)].cfs.entityEligible(ents_, p))
         return false;
     if (!allowed(t, dst)) return false;
@@ -106,13 +106,43 @@ static CpuId busiestCpu(const std::vector<CpuRq>& rqs, CpuId self) {
     return best;
 }
 
-// sched_balance_newidle(): skipped when this CPU's average idle period is shorter than the
-// migration cost; otherwise pull one task from the busiest overloaded CPU.
+// sched_balance_newidle() for the one domain: skipped while the root domain is not overloaded
+// and when this CPU's idle periods are shorter than a balance costs (avg_idle <
+// max_newidle_lb_cost); with NI_RANDOM (6.18.5+) tried only in proportion to the domain's
+// successes. The balance is sched_balance_rq(CPU_NEWLY_IDLE): one task from the busiest CPU, which
+// fails when no CPU has two. Its cost then feeds max_newidle_lb_cost; 6.17's bump (until the
+// 6.18.y revert) raises it x1.5 on a failure instead, so failing CPUs stop trying.
 bool Engine::newidleBalance(CpuId c) {
-    if (cfg_.cpus < 2 || rqs_[size_t(c)].avgIdle < cfg_.migrationCost) return false;
+    if (cfg_.cpus < 2) return false;
+    NewidleDomain& sd = rqs_[size_t(c)].newidle;
+    if (!rdOverloaded_ || rqs_[size_t(c)].avgIdle < sd.maxNewidleLbCost) return false;
+    const bool proportional = cfg_.has(Rule::ProportionalNewidle);
+    uint32_t weight = 1;
+    if (proportional && cfg_.features[Feature::NiRandom]) {
+        const uint32_t d1k = uint32_t(sd.rnd.next()) % 1024; // sched_rng() % 1024
+        weight = 1 + sd.ratio;
+        if (d1k > weight) {
+            sd.updateStats(0);
+            return false;
+        }
+        weight = (1024 + weight / 2) / weight; // a success stands for this many skipped tries
+    }
     const CpuId busiest = busiestCpu(rqs_, c);
-    if (busiest < 0 || rqs_[size_t(busiest)].nrRunning < 2) return false;
-    return balanceFrom(c, busiest, 1, BalanceIdle::NewlyIdle);
+    const bool pulled = busiest >= 0 && balanceFrom(c, busiest, 1, BalanceIdle::NewlyIdle);
+    updateRdOverloaded();
+    const bool bump = cfg_.has(Rule::NewidleCostBump);
+    const Time cost = bump && !pulled ? 3 * sd.maxNewidleLbCost / 2 : cfg_.costs.newidleBalance;
+    sd.updateCost(now_, cost, bump, cfg_.migrationCost);
+    if (proportional && cost > 0) sd.updateStats(pulled ? weight : 0);
+    return pulled;
+}
+
+// update_sd_lb_stats() at the root domain: overloaded while some CPU has two tasks or more
+// (rq->nr_running, which counts delayed sleepers).
+void Engine::updateRdOverloaded() {
+    rdOverloaded_ = false;
+    for (const CpuRq& rq : rqs_)
+        if (rq.nrRunning + rq.cfs.nrDelayed > 1) rdOverloaded_ = true;
 }
 
 // sched_balance_domains() for one flat domain: pull half the difference in runnable tasks from
@@ -120,7 +150,9 @@ bool Engine::newidleBalance(CpuId c) {
 void Engine::periodicBalance(CpuId c) {
     updateCfsUtil(c);    // update_blocked_averages() of the balancing CPU
     updateIdleCpuScan(); // update_sd_lb_stats(), before the imbalance is looked at
+    updateRdOverloaded();
     CpuRq& rq = rqs_[size_t(c)];
+    rq.newidle.updateCost(now_, 0, false, cfg_.migrationCost); // sched_balance_domains(): decay only
     const Time ms = kNsPerMs;
     const Time minInterval = Time(cfg_.cpus) * ms, maxInterval = 2 * minInterval;
     if (rq.balanceInterval == 0) rq.balanceInterval = minInterval;
@@ -148,7 +180,9 @@ void Engine::nohzKick(CpuId busy) {
         const CpuId busiest = busiestCpu(rqs_, c);
         if (busiest < 0) continue;
         updateCfsUtil(c); // _nohz_idle_balance(): update_blocked_averages() of each idle CPU
-        if (!scanned) updateIdleCpuScan(), scanned = true; // the first idle CPU's update_sd_lb_stats()
+        if (!scanned)
+            updateIdleCpuScan(), updateRdOverloaded(),
+                scanned = true; // the first idle CPU's update_sd_lb_stats()
         balanceRq(c, busiest, int(rqs_[size_t(busiest)].nrRunning), BalanceIdle::Idle); // on c's behalf
     }
 }

@@ -75,7 +75,14 @@ void CfsRq::updateMinVruntime(const Entities& ents) {
 int64_t CfsRq::minSlice(const Entities& ents) const {
     int64_t s = INT64_MAX;
     if (curr >= 0 && ents[size_t(curr)].onRq) s = ents[size_t(curr)].slice;
-    if (int32_t r = timeline.root(); r >= 0) s = std::min(s, ents[size_t(r)].minSlice);
+    if (int32_t r = timeline.root(); r >= 0) s = std::min<int64_t>(s, ents[size_t(r)].minSlice);
+    return s;
+}
+
+int64_t CfsRq::maxSlice(const Entities& ents) const {
+    int64_t s = 0;
+    if (curr >= 0 && ents[size_t(curr)].onRq) s = ents[size_t(curr)].slice;
+    if (int32_t r = timeline.root(); r >= 0) s = std::max<int64_t>(s, ents[size_t(r)].maxSlice);
     return s;
 }
 

@@ -45,6 +45,8 @@ class CfsRq {
     void updateMinVruntime(const Entities& ents);
     // cfs_rq_min_slice(): min(curr.slice if on_rq, root.min_slice); INT64_MAX if none.
     int64_t minSlice(const Entities& ents) const;
+    // cfs_rq_max_slice() (6e3c0a4e1ad1): max(curr.slice if on_rq, root.max_slice); 0 if none.
+    int64_t maxSlice(const Entities& ents) const;
 
     // __pick_eevdf(cfs_rq, protect). protectedCurr says whether curr's slice protection holds
     // (6.17+: v < vprot; 6.12: RUN_TO_PARITY && vlag == deadline); the caller computes it because

@@ -8,6 +8,7 @@
 #include "engine/cfs_rq.h"
 #include "engine/cfs_tasks.h"
 #include "engine/dl_server.h"
+#include "engine/newidle.h"
 #include "engine/pelt.h"
 #include "engine/rt_rq.h"
 
@@ -61,7 +62,8 @@ struct alignas(64) CpuRq {
     // trace and accounting
     Time sliceStart = 0;
     Time idleSince = 0;
-    Time avgIdle = 0; // rq->avg_idle, gates newidle balancing
+    Time avgIdle = 0;      // rq->avg_idle, gates newidle balancing
+    NewidleDomain newidle; // the newidle fields of this CPU's sched_domain
     int64_t nrSwitches = 0;
     Time busyTime = 0;
 

@@ -5,9 +5,9 @@
 // replenish_dl_entity(), replenish_dl_new_period() and update_curr_dl_se() as they act on a
 // deferred server), as 6.18.0 has it: started when the fair class gets its first task, stopped
 // only when picked with no fair task to run (cccb45d7c429, a3a70caf7906, 4ae8d9aa9f9d; v6.17);
-// the 6.12 profile also stops it when the fair class's last task leaves (fair.cpp). Later fixes
-// ("Fix stuck dl_server" 115135422562, the idle-wait rework of 6.19) are not in; the state is
-// dl_server.h's.
+// the 6.12 profile also stops it when the fair class's last task leaves (fair.cpp). The 6.18.y
+// fixes of its start are rules of the 6.18.44 profile (dlServerStart()); the idle-wait rework of
+// 6.19 is not in. The state is dl_server.h's.
 #include "engine/engine.h"
 
 namespace sched {
@@ -84,10 +84,28 @@ void Engine::dlServerStart(CpuId c) {
     DlServer& s = rqs_[size_t(c)].fairServer;
     if (!cfg_.fairServer() || s.active) return;
     s.active = true;
-    if (s.deadline < now_ || dlOverflow(s))
-        dlReplenishNewPeriod(c);
-    else if (!s.deferRunning)
+    // update_dl_entity(). From 6.18.24 (14a857056466) a server whose deadline is still ahead takes
+    // the revised wakeup rule (update_dl_revised_wakeup()): it keeps the deadline with runtime =
+    // dl_density * laxity, flags untouched; from 6.18.44 (1842bf97af10) only a server that was
+    // running (dl_defer_running; inferred from the title, the hunk was not read). Otherwise a
+    // new period, whose deferral 6.18.9 (115135422562, the "stuck" dl_server) re-arms by
+    // clearing dl_defer_running first.
+    const bool lapsed = s.deadline < now_;
+    if (lapsed || dlOverflow(s)) {
+        const bool revised = !lapsed && cfg_.has(Rule::DlServerRevisedWakeup) &&
+                             (!cfg_.has(Rule::DlServerRevisedOnlyRunning) || s.deferRunning);
+        if (revised) {
+            constexpr int kBwShift = 20; // BW_SHIFT
+            const int64_t density =
+                (cfg_.fairServerRuntime << kBwShift) / cfg_.fairServerPeriod; // to_ratio()
+            s.runtime = (density * (s.deadline - now_)) >> kBwShift;
+        } else {
+            if (cfg_.has(Rule::DlServerClearsDeferRunning)) s.deferRunning = false;
+            dlReplenishNewPeriod(c);
+        }
+    } else if (!s.deferRunning) {
         s.deferArmed = s.throttled = true;
+    }
     if (s.throttled) {
         dlStartTimer(c);
         return;

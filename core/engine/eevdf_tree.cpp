@@ -17,13 +17,14 @@ uint32_t hashPrio(int32_t id, uint64_t seq) {
 void EevdfTree::update(std::vector<SchedEntity>& ents, int32_t n) {
     SchedEntity& e = ents[size_t(n)];
     e.minVruntime = e.vruntime;
-    e.minSlice = e.slice;
+    e.minSlice = e.maxSlice = uint32_t(e.slice);
     for (int32_t c : {e.left, e.right}) {
         if (c < 0) continue;
         const SchedEntity& ce = ents[size_t(c)];
         // min_vruntime_update(): signed comparison of u64 vruntimes; int64 needs no cast.
         e.minVruntime = std::min(e.minVruntime, ce.minVruntime);
         e.minSlice = std::min(e.minSlice, ce.minSlice);
+        e.maxSlice = std::max(e.maxSlice, ce.maxSlice); // __max_slice_update()
     }
 }
 

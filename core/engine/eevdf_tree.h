@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // The runqueue's timeline: a balanced binary search tree ordered by virtual deadline, augmented
-// with the subtree minimum of vruntime and of slice, as the kernel's augmented rbtree
-// (fair.c min_vruntime_cb). The augmentation lets pick_eevdf() prune ineligible subtrees, so a
-// pick is O(log n). A treap with deterministic priorities keeps the code small; nodes live in the
-// engine's entity array and are linked by index.
+// with the subtree minimum of vruntime, minimum and maximum of slice, as the kernel's augmented
+// rbtree (fair.c min_vruntime_cb; the maximum since 6e3c0a4e1ad1 "Fix lag clamp"). The augmentation lets
+// pick_eevdf() prune ineligible subtrees, so a pick is O(log n). A treap with deterministic priorities keeps
+// the code small; nodes live in the engine's entity array and are linked by index.
 #pragma once
 
 #include "engine/sched_entity.h"

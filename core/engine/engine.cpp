@@ -17,6 +17,10 @@ Engine::Engine(const SchedConfig& config, uint64_t seed, TraceOptions opts)
         rq.avgIdle = 2 * cfg_.migrationCost; // as sched_init()
         rq.balanceInterval = Time(cfg_.cpus) * kNsPerMs;
     }
+    // sched_rnd_state, one stream per CPU (prandom_init_once()); apart from the tasks' streams,
+    // which mixSeed(seed, task id + 1) makes.
+    for (size_t c = 0; c < rqs_.size(); ++c)
+        rqs_[c].newidle.rnd = Rng(mixSeed(~seed_, uint64_t(c) + 1));
 }
 
 int32_t Engine::addProgram(Program p) {

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // The scheduler simulator. A discrete-event loop drives per-CPU runqueues with the fair class
-// (EEVDF, Linux 6.12-6.18) and the RT class, the two need-resched bits and the preemption
-// models. Everything is a value: copying an Engine is a snapshot from which the run continues
+// (EEVDF, Linux 6.12, 6.18.0, 6.18.44: kernel_rules.h) and the RT class, the two need-resched bits and the
+// preemption models. Everything is a value: copying an Engine is a snapshot from which the run continues
 // identically.
 //
 // One class, its methods in files by kernel mechanism (the private declarations below are grouped
@@ -14,7 +14,8 @@
 //                    the preemption points of each model, sched_tick, IPIs, the idle loop, HRTICK
 //   wake.cpp         try_to_wake_up, select_task_rq_fair (wake_affine, wake_wide,
 //                    select_idle_sibling), fork placement, activate/deactivate_task, CPU loads
-//   balance.cpp      migration (detach_tasks), newidle / periodic / NOHZ-idle load balancing
+//   balance.cpp      migration (detach_tasks), newidle (newidle.h: its cost and NI_RANDOM) / periodic /
+//                    NOHZ-idle load balancing
 //   dl_server.cpp    the fair_server: fair tasks' 50 ms per 1 s under RT load (6.12+)
 //   rt_bandwidth.cpp RT throttling: 950 ms per 1 s for the RT class (the PREEMPT_AUTO RFC profile)
 //   interpreter.cpp  what tasks do: the op interpreter, channels, timers, fork, exit
@@ -23,7 +24,8 @@
 //   explain.cpp      the inspector's prose: why the current task runs, where a set bit will act
 //   rewind.cpp       snapshot / restore, and forgetting the recorded trace (forgetRecorded)
 // The runqueues themselves are cfs_rq.h (avg_vruntime, eligibility, __pick_eevdf on
-// eevdf_tree.h's augmented treap) and rt_rq.h; cpu_rq.h is struct rq.
+// eevdf_tree.h's augmented treap) and rt_rq.h; cpu_rq.h is struct rq. Where kernel versions
+// differ, the code asks cfg_.has(Rule::...) (kernel_rules.h), never a version number.
 #pragma once
 
 #include "engine/cpu_rq.h"
@@ -190,7 +192,7 @@ class Engine {
     void enqueueEntity(CpuId c, TaskId t, bool wakeup, bool initial);
     bool dequeueEntity(CpuId c, TaskId t, bool sleep, bool delayedFinish, bool mayDelay = true);
     void updateEntityLag(CpuId c, TaskId t);
-    void setNextEntity(CpuId c, TaskId t);
+    void setNextEntity(CpuId c, TaskId t, bool first = true);
     void putPrevEntity(CpuId c, TaskId t);
     TaskId pickNextEntity(CpuId c);
     bool currProtected(CpuId c) const;
@@ -198,6 +200,7 @@ class Engine {
     void updateProtectSlice(CpuId c, SchedEntity& se);
     void requeueDelayed(CpuId c, TaskId t);
     void checkPreemptWakeupFair(CpuId c, TaskId p, bool fork);
+    void checkPreemptWakeupReworked(CpuId c, TaskId p, bool fork);
     void yieldFair(CpuId c, TaskId t);
     void updateCfsUtil(CpuId c);
     Time entitySlice(const SchedEntity& se) const;
@@ -252,6 +255,7 @@ class Engine {
     void detachTask(TaskId p, CpuId src, CpuId dst);
     void attachTask(TaskId p, CpuId dst);
     bool newidleBalance(CpuId c);
+    void updateRdOverloaded();
     void periodicBalance(CpuId c);
     void nohzKick(CpuId busy);
     void updateIdleCpuScan();
@@ -348,6 +352,10 @@ class Engine {
     // sd_llc_shared->nr_idle_scan of the one LLC: how many CPUs select_idle_cpu() may look at
     // (SIS_UTIL); 0 until the first load balance sets it, as after boot.
     int nrIdleScan_ = 0;
+    // rq->rd->overloaded of the one root domain: set when a runqueue gets a second task
+    // (add_nr_running()), refreshed by every balance's update_sd_lb_stats(); newidle balancing
+    // is skipped while it is clear.
+    bool rdOverloaded_ = false;
     bool rtPeriodActive_ = false; // rt_bandwidth.rt_period_active (rt_bandwidth.cpp)
     uint32_t rtPeriodGen_ = 0;
     TraceMark snapMark_;   // in a snapshot: the trace lengths it corresponds to

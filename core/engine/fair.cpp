@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // The fair class (kernel/sched/fair.c): accounting, placement, enqueue/dequeue with
 // DELAY_DEQUEUE, the switch-in/out of the running entity with slice protection, picking and
-// wakeup preemption. 6.18 behaviour unless the profile is 6.12 (update_curr(), place_entity(),
-// __pick_eevdf(), check_preempt_wakeup_fair() as in v6.18's and v6.12's fair.c).
+// wakeup preemption. Where kernel versions differ, the rule the profile has decides
+// (kernel_rules.h: SchedConfig::has()); each such branch names its rule.
 #include "engine/engine.h"
 
 #include <algorithm>
@@ -41,7 +41,7 @@ void Engine::updateCurr(CpuId c, bool fromTick) {
     if (rq.fairServer.active) dlServerUpdate(c, delta); // whether or not t runs on its behalf
 
     if (rq.cfs.nrQueued == 1) return; // a lone task is never rescheduled by the fair class
-    if (cfg_.profile == KernelProfile::V6_18) {
+    if (cfg_.has(Rule::ProtectSliceVprot)) {
         if (renewed || se.vprot - se.vruntime <= 0)
             reschedCurr(c, ReschedBit::Lazy,
                         renewed ? ReschedReason::SliceExpired : ReschedReason::ProtectionEnded);
@@ -64,7 +64,7 @@ void Engine::placeEntity(CpuId c, TaskId t, bool initial) {
     if (!se.customSlice) se.slice = cfg_.baseSlice();
     int64_t vslice = calcDeltaFair(se.slice, se.load);
     int64_t lag = 0;
-    const bool haveLag = cfg_.profile == KernelProfile::V6_12 || se.vlag != 0;
+    const bool haveLag = !cfg_.has(Rule::PlaceLagNonZero) || se.vlag != 0;
     if (cfg_.features[Feature::PlaceLag] && cfs.nrQueued > 0 && haveLag) {
         // Inflate the lag so that it is still vlag after V moves toward the newcomer:
         // lag = vlag * (W + w) / W, with W including curr.
@@ -75,7 +75,7 @@ void Engine::placeEntity(CpuId c, TaskId t, bool initial) {
         lag = int64_t(l / load); // div_s64 truncates toward zero
     }
     se.vruntime = V - lag;
-    const bool relOk = cfg_.profile == KernelProfile::V6_18 || cfg_.features[Feature::PlaceRelDeadline];
+    const bool relOk = cfg_.has(Rule::RelDeadlineAlways) || cfg_.features[Feature::PlaceRelDeadline];
     if (se.relDeadline && relOk) {
         se.deadline += se.vruntime;
         se.relDeadline = false;
@@ -136,7 +136,7 @@ bool Engine::dequeueEntity(CpuId c, TaskId t, bool sleep, bool delayedFinish, bo
     cfs.nrQueued--;
     // 6.12-6.16: dequeue_entities() stops the fair_server when the fair class's last task leaves
     // (cccb45d7c429, v6.17, made the stop lazy: only when picked with nothing to run).
-    if (cfs.nrQueued == 0 && cfg_.profile == KernelProfile::V6_12 && rqs_[size_t(c)].fairServer.active)
+    if (cfs.nrQueued == 0 && !cfg_.has(Rule::LazyFairServerStop) && rqs_[size_t(c)].fairServer.active)
         dlServerStop(c);
     cfs.updateMinVruntime(ents_);
     if (delayedFinish) {
@@ -157,24 +157,34 @@ void Engine::updateCfsUtil(CpuId c) {
     rq.cfsUtil.update(now_, rq.cfs.nrQueued > 0, rq.cfs.curr >= 0);
 }
 
-// update_entity_lag(): vlag = clamp(V - v, +-calc_delta_fair(max(2 slice, TICK_NSEC))).
+// update_entity_lag(): vlag = clamp(V - v, +-limit), the limit calc_delta_fair() of
+// max(2 slice, TICK_NSEC) before 6e3c0a4e1ad1 "Fix lag clamp" (6.18.17) and of the largest slice
+// queued plus TICK_NSEC after it (cfs_rq_max_slice(), with the entity itself still queued).
 void Engine::updateEntityLag(CpuId c, TaskId t) {
     const CfsRq& cfs = rqs_[size_t(c)].cfs;
     SchedEntity& se = ents_[size_t(t)];
     const int64_t lag = cfs.avgVruntimeValue(ents_) - se.vruntime;
-    const int64_t limit = calcDeltaFair(std::max<int64_t>(2 * se.slice, cfg_.tickNsec()), se.load);
+    const int64_t span = cfg_.has(Rule::LagClampMaxSlice) ? cfs.maxSlice(ents_) + cfg_.tickNsec()
+                                                          : std::max<int64_t>(2 * se.slice, cfg_.tickNsec());
+    const int64_t limit = calcDeltaFair(span, se.load);
     se.vlag = std::clamp(lag, -limit, limit);
 }
 
-// set_next_entity(): take the entity out of the tree and arm its slice protection.
-void Engine::setNextEntity(CpuId c, TaskId t) {
+// set_next_entity(): take the entity out of the tree and arm its slice protection. first is false
+// for the sched_change pattern's set_next_task() (a renice, slice or policy change of the running
+// task): since bcd74b2ffdd0 (6.18.17) that no longer re-arms the protection, and as the change's
+// dequeue stored the lag in the field vprot shares with vlag (a union in 6.17+), the
+// protection is over.
+void Engine::setNextEntity(CpuId c, TaskId t, bool first) {
     CfsRq& cfs = rqs_[size_t(c)].cfs;
     SchedEntity& se = ents_[size_t(t)];
     updateCfsUtil(c); // update_load_avg(): the time before this pick
     if (se.onRq) {
         cfs.dequeueTree(ents_, t);
         rqs_[size_t(c)].cfsTasks.moveToHead(ents_, t); // __set_next_task_fair(): MRU order
-        if (cfg_.profile == KernelProfile::V6_18) {
+        if (cfg_.has(Rule::ProtectSliceVprot) && !first && cfg_.has(Rule::ProtectAtPickOnly)) {
+            se.vprot = se.vruntime;
+        } else if (cfg_.has(Rule::ProtectSliceVprot)) {
             // set_protect_slice(): protect until the deadline, or for the shortest slice queued
             // (RUN_TO_PARITY) / the minimum quantum (NO_RUN_TO_PARITY) if that is shorter.
             int64_t s = cfg_.features[Feature::RunToParity] ? cfs.minSlice(ents_) : cfg_.normalizedSlice();
@@ -206,12 +216,12 @@ bool Engine::currProtected(CpuId c) const {
     const CfsRq& cfs = rqs_[size_t(c)].cfs;
     if (cfs.curr < 0) return false;
     const SchedEntity& se = ents_[size_t(cfs.curr)];
-    if (cfg_.profile == KernelProfile::V6_18) return se.vprot - se.vruntime > 0; // protect_slice()
+    if (cfg_.has(Rule::ProtectSliceVprot)) return se.vprot - se.vruntime > 0; // protect_slice()
     return cfg_.features[Feature::RunToParity] && se.vlag == se.deadline;
 }
 
 void Engine::cancelProtectSlice(SchedEntity& se) {
-    if (cfg_.profile == KernelProfile::V6_18) {
+    if (cfg_.has(Rule::ProtectSliceVprot)) {
         if (se.vprot - se.vruntime > 0) se.vprot = se.vruntime;
     } else if (se.vlag == se.deadline) {
         se.vlag = se.deadline + 1;
@@ -263,9 +273,9 @@ void Engine::requeueDelayed(CpuId c, TaskId t) {
     recordSample(t);
 }
 
-// check_preempt_wakeup_fair(). WF_FORK does not change the 6.12-6.18 rule (only 6.19 stops fork
-// wakeups from preempting), so the flag is accepted and not used.
-void Engine::checkPreemptWakeupFair(CpuId c, TaskId p, bool /*fork*/) {
+// check_preempt_wakeup_fair(). WF_FORK does not change the 6.12-6.18.0 rule; the 6.18.33 rework
+// (checkPreemptWakeupReworked()) stops fork wakeups from preempting.
+void Engine::checkPreemptWakeupFair(CpuId c, TaskId p, bool fork) {
     CpuRq& rq = rqs_[size_t(c)];
     const TaskId curr = rq.curr;
     if (curr < 0 || curr == p || rq.cfs.curr != curr) return;
@@ -273,7 +283,7 @@ void Engine::checkPreemptWakeupFair(CpuId c, TaskId p, bool /*fork*/) {
     if (!cfg_.features[Feature::WakeupPreemption]) return;
     SchedEntity& se = ents_[size_t(curr)];
     const SchedEntity& pse = ents_[size_t(p)];
-    const bool v618 = cfg_.profile == KernelProfile::V6_18;
+    const bool v618 = cfg_.has(Rule::ProtectSliceVprot);
     const ReschedBit bit = v618 ? ReschedBit::Lazy : ReschedBit::Eager;
 
     const bool currIdle = tasks_[size_t(curr)].policy == Policy::Idle;
@@ -287,6 +297,10 @@ void Engine::checkPreemptWakeupFair(CpuId c, TaskId p, bool /*fork*/) {
     if (tasks_[size_t(p)].policy != Policy::Normal) return; // SCHED_BATCH never wakeup-preempts
     updateCurr(c, false);
 
+    if (v618 && cfg_.has(Rule::WakeupPreemptRework)) {
+        checkPreemptWakeupReworked(c, p, fork);
+        return;
+    }
     if (v618) {
         const bool shortSlice = cfg_.features[Feature::PreemptShort] && pse.slice < se.slice;
         if (rq.cfs.pickEevdf(ents_, !shortSlice, currProtected(c)) == p) {
@@ -306,15 +320,46 @@ void Engine::checkPreemptWakeupFair(CpuId c, TaskId p, bool /*fork*/) {
         reschedCurr(c, bit, ReschedReason::WakeupPreempt);
 }
 
-// yield_task_fair(): an eligible task forfeits the rest of its request.
+// The rest of check_preempt_wakeup_fair() after the 6.18.33 rework (e837456fdca8 with the
+// revert 15257cc2f905, ac8e69e69363, 9f6d929ee2c6), for a normal wakee of a normal curr, curr
+// updated: a shorter-slice wakee is picked without curr's protection; otherwise fork wakeups and
+// delayed wakees do not preempt (NEXT_BUDDY, off in 6.18.y, is not modelled). The pick is
+// pick_next_entity(), which dequeues a delayed sleeper it meets and is then repeated; a wakee
+// that is not picked still shrinks curr's protection to the shortest slice (RUN_TO_PARITY).
+void Engine::checkPreemptWakeupReworked(CpuId c, TaskId p, bool fork) {
+    CfsRq& cfs = rqs_[size_t(c)].cfs;
+    const TaskId curr = rqs_[size_t(c)].curr;
+    SchedEntity& se = ents_[size_t(curr)];
+    const SchedEntity& pse = ents_[size_t(p)];
+    const bool shortSlice = cfg_.features[Feature::PreemptShort] && pse.slice < se.slice;
+    if (!shortSlice && (fork || pse.schedDelayed)) return;
+    for (;;) {
+        const TaskId nse = cfs.pickEevdf(ents_, !shortSlice, currProtected(c));
+        if (nse == p) {
+            if (shortSlice) cancelProtectSlice(se);
+            reschedCurr(c, ReschedBit::Lazy, ReschedReason::WakeupPreempt);
+            return;
+        }
+        if (nse < 0 || nse == curr || !ents_[size_t(nse)].schedDelayed) break;
+        dequeueEntity(c, nse, true, true); // pick_next_entity(): the delayed sleeper leaves
+        if (cfs.nrQueued == 0) break;
+    }
+    if (cfg_.features[Feature::RunToParity]) updateProtectSlice(c, se);
+}
+
+// yield_task_fair(): before 79104becf42b (6.18.2) the yielder's deadline moved on by a request;
+// since, an eligible yielder forfeits the rest of its request (update_deadline() from the
+// deadline, 1319ea57529e).
 void Engine::yieldFair(CpuId c, TaskId t) {
     CpuRq& rq = rqs_[size_t(c)];
     if (rq.nrRunning == 1) return;
     updateCurr(c, false);
     SchedEntity& se = ents_[size_t(t)];
-    if (rq.cfs.entityEligible(ents_, t)) {
-        se.vruntime = se.deadline;
+    if (!cfg_.has(Rule::YieldForfeit)) {
         se.deadline += calcDeltaFair(se.slice, se.load);
+    } else if (rq.cfs.entityEligible(ents_, t)) {
+        se.vruntime = se.deadline;
+        updateDeadline(se);
     }
 }
 

@@ -60,7 +60,7 @@ std::string Engine::apply(const ParamChange& ch) {
 
 // The sched_change pattern of __sched_setscheduler() / set_user_nice(): dequeue (SAVE, keeps
 // lag and relative deadline), put_prev if running, change, enqueue (RESTORE), set_next (which
-// re-arms slice protection), then prio_changed().
+// re-arms slice protection before 6.18.17, ends it after: setNextEntity()), then prio_changed().
 void Engine::applyTaskChange(const ParamChange& ch, TaskId id) {
     Task& t = tasks_[size_t(id)];
     SchedEntity& se = ents_[size_t(id)];
@@ -124,7 +124,7 @@ void Engine::applyTaskChange(const ParamChange& ch, TaskId id) {
             enqueueEntity(c, id, false, false);
         }
     }
-    if (running && !nowRt) setNextEntity(c, id);
+    if (running && !nowRt) setNextEntity(c, id, false); // set_next_task(): not a pick
     if (nowRt && queued) {
         if (running && !wasRt) rq.rtBandwidth.execStart = now_;
         startRtBandwidth();

@@ -45,6 +45,7 @@ void Engine::copyStateFrom(const Engine& o) {
     lastKind_ = o.lastKind_;
     nohzNextBalance_ = o.nohzNextBalance_;
     nrIdleScan_ = o.nrIdleScan_;
+    rdOverloaded_ = o.rdOverloaded_;
     rtPeriodActive_ = o.rtPeriodActive_;
     rtPeriodGen_ = o.rtPeriodGen_;
     busyCpus_ = o.busyCpus_;

@@ -8,7 +8,7 @@ namespace sched {
 
 Time SchedConfig::normalizedSlice() const {
     if (normalizedBaseSlice > 0) return normalizedBaseSlice;
-    return profile == KernelProfile::V6_12 ? 750 * kNsPerUs : 700 * kNsPerUs;
+    return has(Rule::BaseSlice700us) ? 700 * kNsPerUs : 750 * kNsPerUs;
 }
 
 Time SchedConfig::baseSlice() const {
@@ -23,19 +23,15 @@ Time SchedConfig::baseSlice() const {
     return normalizedSlice() * Time(factor);
 }
 
-bool SchedConfig::lazyAvailable() const {
-    // PREEMPT_LAZY arrived in 6.13; PREEMPT_AUTO realises laziness inside none/voluntary/full.
-    return build == KernelBuild::Dynamic && profile == KernelProfile::V6_18;
-}
-
 std::string SchedConfig::validate() const {
     if (cpus < 1 || cpus > kMaxCpus) return "cpus must be 1.." + std::to_string(kMaxCpus);
     if (hz != 100 && hz != 250 && hz != 300 && hz != 1000) return "hz must be one of 100, 250, 300, 1000";
     if (preempt == PreemptModel::Lazy && !lazyAvailable())
-        return build == KernelBuild::Auto ? "preempt model lazy does not exist in the PREEMPT_AUTO build; "
-                                            "accepted: none, voluntary, full"
-                                          : "preempt model lazy needs kernel 6.13+ (profile 6.18); accepted "
-                                            "on 6.12: none, voluntary, full";
+        return build == KernelBuild::Auto
+                   ? "preempt model lazy does not exist in the PREEMPT_AUTO build; "
+                     "accepted: none, voluntary, full"
+                   : "preempt model lazy needs kernel 6.13+ (6.18 or 6.18.44); accepted "
+                     "on 6.12: none, voluntary, full";
     if (normalizedBaseSlice < 0 || baseSliceOverride < 0) return "base slice must be positive";
     if (tunableScaling < 0 || tunableScaling > 2) return "tunable_scaling must be 0, 1 or 2";
     return {};
@@ -45,27 +41,20 @@ std::string_view kernelBuildName(KernelBuild b) {
     return b == KernelBuild::Auto ? "PREEMPT_AUTO" : "PREEMPT_DYNAMIC";
 }
 
+std::string_view kernelSpecName(KernelBuild b, KernelProfile p) {
+    return kernelSpecOf(b, p).name;
+}
+
 std::string_view kernelProfileName(KernelProfile p) {
-    return p == KernelProfile::V6_12 ? "6.12" : "6.18";
+    return kernelSpecOf(KernelBuild::Dynamic, p).name;
 }
 
 bool parseKernelSpec(std::string_view s, KernelBuild& build, KernelProfile& profile) {
-    if (s == "6.18") {
-        build = KernelBuild::Dynamic;
-        profile = KernelProfile::V6_18;
-        return true;
-    }
-    if (s == "6.12") {
-        build = KernelBuild::Dynamic;
-        profile = KernelProfile::V6_12;
-        return true;
-    }
-    if (s == "auto-rfc") {
-        build = KernelBuild::Auto;
-        profile = KernelProfile::V6_18;
-        return true;
-    }
-    return false;
+    const KernelSpec* k = findKernelSpec(s);
+    if (!k) return false;
+    build = k->build;
+    profile = k->profile;
+    return true;
 }
 
 } // namespace sched

@@ -5,6 +5,7 @@
 
 #include "base/distribution.h"
 #include "base/types.h"
+#include "engine/kernel_rules.h"
 #include "engine/sched_features.h"
 
 #include <string>
@@ -18,7 +19,10 @@ struct FixedCosts {
     Time timerIrq = 2 * kNsPerUs;      // hrtimer interrupt entry: expiry -> wakeup
     Time idleExit = 5 * kNsPerUs;      // idle loop noticing need_resched (polling / C-state exit)
     Time migration = 5 * kNsPerUs;     // cache refill after a task changes CPU (charged on arrival)
-    Time timerSlack = 50 * kNsPerUs;   // timer_slack_ns of fair tasks: hrtimer sleeps end this much late
+    // What a newidle sched_balance_rq() of one small domain takes, as sched_balance_newidle()
+    // measures it into max_newidle_lb_cost: only the avg_idle gate reads it (not charged).
+    Time newidleBalance = 3 * kNsPerUs;
+    Time timerSlack = 50 * kNsPerUs; // timer_slack_ns of fair tasks: hrtimer sleeps end this much late
     // Variable part of the timer interrupt's delivery (a virtual machine's timer emulation, C-state
     // exits): drawn per expiry from the sleeping task's random stream; none by default.
     Distribution timerJitter = Distribution::fixed(0);
@@ -52,8 +56,10 @@ struct SchedConfig {
 
     Time tickNsec() const { return (kNsPerSec + hz / 2) / hz; } // TICK_NSEC
     Time normalizedSlice() const;
-    Time baseSlice() const;     // sysctl_sched_base_slice (scaled)
-    bool lazyAvailable() const; // the lazy model exists in this build / profile
+    Time baseSlice() const; // sysctl_sched_base_slice (scaled)
+    // Whether this build and profile have a rule (kernel_rules.h).
+    bool has(Rule r) const { return kernelSpecOf(build, profile).rules[size_t(r)]; }
+    bool lazyAvailable() const { return has(Rule::LazyModel); }
     // Which of the two guards against RT starvation the kernel has: the fair_server in the
     // 6.12 and 6.18 builds, RT throttling in the PREEMPT_AUTO RFC (a v6.10-era series).
     bool fairServer() const { return build == KernelBuild::Dynamic && fairServerRuntime > 0; }
@@ -63,8 +69,10 @@ struct SchedConfig {
 };
 
 std::string_view kernelBuildName(KernelBuild b);
+// The name --kernel and a scenario's "kernel" use for this build and profile ("6.18.44", "auto-rfc").
+std::string_view kernelSpecName(KernelBuild b, KernelProfile p);
 std::string_view kernelProfileName(KernelProfile p);
-// "6.18", "6.12", "auto-rfc" (PREEMPT_AUTO on the 6.18 EEVDF rules).
+// A name from kernelSpecs(): "6.18", "6.18.44", "6.12", "auto-rfc" (PREEMPT_AUTO on the 6.18 rules).
 bool parseKernelSpec(std::string_view s, KernelBuild& build, KernelProfile& profile);
 
 } // namespace sched

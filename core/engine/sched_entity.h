@@ -15,8 +15,12 @@ struct alignas(64) SchedEntity {
     int64_t vruntime = 0;
     int64_t minVruntime = 0; // augmented: minimum vruntime over this node's subtree
     int64_t slice = 0;       // request size r_i in ns
-    int64_t minSlice = 0;    // augmented: minimum slice over this node's subtree
     uint64_t seq = 0;        // insertion order: equal deadlines keep FIFO order, as rb_add does
+    // Augmented: minimum and maximum slice over this node's subtree (se->min_slice, and
+    // se->max_slice from 6e3c0a4e1ad1). 32 bits hold every slice: the base slice is a u32 sysctl
+    // and a custom one at most 100 ms, so the walk's fields still fit one cache line.
+    uint32_t minSlice = 0;
+    uint32_t maxSlice = 0;
     int32_t left = -1, right = -1;
     uint32_t prio = 0; // treap heap priority (deterministic hash)
     LoadWeight load;   // weight, then the inverse weight (second cache line)

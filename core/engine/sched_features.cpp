@@ -15,7 +15,8 @@ constexpr std::array<std::string_view, kFeatureCount> kNames{"PLACE_LAG",
                                                              "HRTICK",
                                                              "WA_IDLE",
                                                              "WA_WEIGHT",
-                                                             "SIS_UTIL"};
+                                                             "SIS_UTIL",
+                                                             "NI_RANDOM"};
 }
 
 std::string_view featureName(Feature f) {

@@ -23,6 +23,7 @@ enum class Feature : uint8_t {
     WaIdle,
     WaWeight,
     SisUtil,
+    NiRandom, // 6.18.5+ (Rule::ProportionalNewidle); no effect in profiles without the rule
     Count
 };
 

@@ -194,6 +194,7 @@ CpuId Engine::selectTaskRq(TaskId p, CpuId wakerCpu, bool sync, bool wantAffine)
 void Engine::addRunning(CpuId c, int delta) {
     uint32_t& n = rqs_[size_t(c)].nrRunning;
     n = uint32_t(int64_t(n) + delta);
+    if (delta > 0 && n + rqs_[size_t(c)].cfs.nrDelayed >= 2) rdOverloaded_ = true; // add_nr_running()
     const uint64_t bit = uint64_t(1) << (c % 64);
     uint64_t& word = busyCpus_[size_t(c) / 64];
     word = n > 0 ? word | bit : word & ~bit;

@@ -107,7 +107,7 @@ class TestBatch : public QObject {
             100 * kNsPerMs, true);
         // Nested counted loops: two counters, which live on the heap (loop_counters.h).
         row("nested counted loops", R"J({"machine": {"cpus": 3, "hz": 1000, "preempt": "none"},
-          "channels": [{"name": "ch", "capacity": 6}],
+          "channels": [{"name": "ch", "capacity": 12}],
           "tasks": [
             {"comm": "producer", "count": 2, "behavior": [{"repeat": 300, "body": [{"repeat": 3, "body": [{"write": "ch", "cost": "1us"}]}, {"run": "2us"}]}]},
             {"comm": "consumer", "count": 2, "behavior": [{"repeat": "forever", "body": [{"read": "ch", "cost": "1us"}, {"run": "1us"}]}]} ]})J",

@@ -17,21 +17,24 @@ class TestEevdfTree : public QObject {
                            int& count) {
         struct R {
             static bool walk(const std::vector<SchedEntity>& e, int32_t n, int64_t& mn, int64_t& ms,
-                             int& cnt) {
+                             int64_t& mx, int& cnt) {
                 if (n < 0) return true;
                 const SchedEntity& s = e[size_t(n)];
-                int64_t lmin = INT64_MAX, lms = INT64_MAX, rmin = INT64_MAX, rms = INT64_MAX;
-                if (!walk(e, s.left, lmin, lms, cnt) || !walk(e, s.right, rmin, rms, cnt)) return false;
+                int64_t lmin = INT64_MAX, lms = INT64_MAX, rmin = INT64_MAX, rms = INT64_MAX, lmx = 0,
+                        rmx = 0;
+                if (!walk(e, s.left, lmin, lms, lmx, cnt) || !walk(e, s.right, rmin, rms, rmx, cnt))
+                    return false;
                 ++cnt;
                 mn = std::min({s.vruntime, lmin, rmin});
                 ms = std::min({s.slice, lms, rms});
-                return s.minVruntime == mn && s.minSlice == ms;
+                mx = std::max({s.slice, lmx, rmx});
+                return s.minVruntime == mn && s.minSlice == ms && s.maxSlice == mx;
             }
         };
-        int64_t ms = 0;
+        int64_t ms = 0, mx = 0;
         count = 0;
         outMin = INT64_MAX;
-        if (!R::walk(e, t.root(), outMin, ms, count)) return false;
+        if (!R::walk(e, t.root(), outMin, ms, mx, count)) return false;
         // in-order: non-decreasing (deadline, seq)
         bool ordered = true;
         const SchedEntity* prev = nullptr;

@@ -1,0 +1,191 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "engine/kernel_rules.h"
+
+#include <array>
+
+namespace sched {
+
+namespace {
+
+// Ids are upstream commits; a 6.18.y rule names the stable release that first carried it.
+constexpr std::array<RuleInfo, kRuleCount> kRules{{
+    {"lazy-model",
+     "6.13",
+     "7c70cb94d29c sched: Add Lazy preemption model",
+     "preempt_model_lazy()",
+     "the lazy preemption model exists; fair-class requests set TIF_NEED_RESCHED_LAZY",
+     {}},
+    {"place-lag-nonzero",
+     "6.13",
+     "4423af84b297 sched/fair: optimize the PLACE_LAG when se->vlag is zero",
+     "place_entity()",
+     "an entity that left with zero lag is placed at V without the inflation arithmetic",
+     {}},
+    {"rel-deadline-always",
+     "6.13",
+     "6d71a9c61604 sched/fair: Fix EEVDF entity placement bug causing scheduling lag",
+     "place_entity()",
+     "a migrated entity's relative deadline is restored even with PLACE_REL_DEADLINE off",
+     {}},
+    {"ineligible-on-dst",
+     "6.14",
+     "873199d27bb2 sched/core: Prioritize migrating eligible tasks in sched_balance_rq()",
+     "can_migrate_task()",
+     "a task with negative lag is not moved to a busy CPU until balancing has failed",
+     {}},
+    {"base-slice-700us",
+     "6.15",
+     "2ae891b82695 sched: Reduce the default slice to avoid tasks getting an extra tick",
+     "sysctl_sched_base_slice",
+     "the normalized base slice is 0.70 ms (0.75 before)",
+     {}},
+    {"protect-slice-vprot",
+     "6.17",
+     "74eec63661d4 sched/fair: Fix NO_RUN_TO_PARITY case (with 9de74a9850b9, 052c3d87c82e, 3a0baa8e6c57, "
+     "0b9ca2dcabc3)",
+     "set_next_entity(), update_curr(), check_preempt_wakeup_fair()",
+     "protection lasts to se->vprot (at most the shortest queued slice); its end asks for a lazy reschedule; "
+     "a shorter-slice wakee is picked without protection",
+     {}},
+    {"lazy-fair-server-stop",
+     "6.17",
+     "cccb45d7c429 sched/deadline: Less agressive dl_server handling",
+     "dequeue_entities(), fair_server_pick_task()",
+     "the fair_server is stopped only when picked with no fair task, not when the class empties",
+     {}},
+    {"newidle-cost-bump",
+     "6.17",
+     "155213a2aed4 sched/fair: Bump sd->max_newidle_lb_cost when newidle balance fails",
+     "sched_balance_newidle(), update_newidle_cost()",
+     "a newidle balance that pulls nothing raises the domain's cost x1.5 (to migration_cost), so a CPU "
+     "whose idle periods are short stops newidle balancing; reverted by d206fbad9328 in 6.18.y",
+     {}},
+    {"yield-forfeit",
+     "6.18.2",
+     "79104becf42b sched/fair: Forfeit vruntime on yield",
+     "yield_task_fair()",
+     "an eligible yielder's vruntime jumps to its deadline; before, only its deadline moved on",
+     {}},
+    {"zero-vruntime", "6.18.4",
+     "79f3f9bedd14 sched/eevdf: Fix min_vruntime vs avg_vruntime; b3d99f43c72b (6.18.17), 1319ea57529e "
+     "(6.18.22)",
+     "avg_vruntime(), entity_key()", "entity keys are taken against V itself, so they cannot overflow",
+     "no decision changes: V and eligibility are the same integers from either base (tst_kernel_6_18_44); "
+     "the engine keeps min_vruntime"},
+    {"proportional-newidle", "6.18.5",
+     "33cf66d88306 sched/fair: Proportional newidle balance (stable 98a26893fad4)", "sched_balance_newidle()",
+     "NI_RANDOM: a domain is balanced on newidle with chance (1 + newidle_ratio) / 1024, its successes per "
+     "1024 tries",
+     "one domain per CPU; each CPU's die is its own seeded stream"},
+    {"dl-server-clears-defer-running",
+     "6.18.9",
+     "115135422562 sched/deadline: Fix 'stuck' dl_server",
+     "update_dl_entity()",
+     "a stopped fair_server that starts in a new period is deferred again instead of running at once",
+     {}},
+    {"protect-at-pick-only",
+     "6.18.17",
+     "bcd74b2ffdd0 sched/fair: Only set slice protection at pick time",
+     "set_next_entity()",
+     "a renice, slice or policy change of the running task ends its protection instead of re-arming it",
+     {}},
+    {"reweight-vprot", "6.18.17", "ff38424030f9 sched/eevdf: Update se->vprot in reweight_entity()",
+     "reweight_entity()", "reweighting a running, queued entity keeps its protection's length in real time",
+     "only group entities are reweighted while queued (a task's renice dequeues it first): no effect "
+     "without task groups"},
+    {"lag-clamp-max-slice",
+     "6.18.17",
+     "6e3c0a4e1ad1 sched/fair: Fix lag clamp",
+     "update_entity_lag()",
+     "lag is clamped to the largest queued slice plus a tick, not to twice the entity's own slice",
+     {}},
+    {"dl-server-revised-wakeup",
+     "6.18.24",
+     "14a857056466 sched/deadline: Use revised wakeup rule for dl_server",
+     "update_dl_entity()",
+     "a fair_server started before its deadline with too much budget left keeps the deadline and gets "
+     "runtime = density x laxity, instead of a new period",
+     {}},
+    {"wakeup-preempt-rework", "6.18.33",
+     "e837456fdca8 sched/fair: Reimplement NEXT_BUDDY to align with EEVDF goals; 15257cc2f905 Revert force "
+     "wakeup preemption; ac8e69e69363, 9f6d929ee2c6 Fix wakeup_preempt_fair()",
+     "check_preempt_wakeup_fair()",
+     "fork wakeups and delayed wakees do not preempt; a delayed sleeper met by the check is dequeued; a "
+     "wakee that is not picked shrinks curr's protection to the shortest slice",
+     "NEXT_BUDDY is off in 6.18.y (and not modelled), so WF_SYNC changes nothing"},
+    {"fork-clears-rel-deadline", "6.18.33",
+     "3da56dc063cd sched/fair: Clear rel_deadline when initializing forked entities", "__sched_fork()",
+     "a forked task never starts with its parent's relative deadline",
+     "no effect: the engine's new entities start without one in every profile"},
+    {"dl-server-revised-only-running", "6.18.44",
+     "1842bf97af10 sched/deadline: Use revised wakeup rule only for running dl_server", "update_dl_entity()",
+     "the revised rule applies only to a server that was running (dl_defer_running); others are deferred",
+     "the condition is inferred from the title and the pull's summary (\"wakeups of deferred DL servers "
+     "actually deferred\"); the hunk was not read"},
+}};
+
+RuleSet rulesOf(std::initializer_list<Rule> rs) {
+    RuleSet s;
+    for (Rule r : rs)
+        s.set(size_t(r));
+    return s;
+}
+
+const RuleSet kV6_12 = rulesOf({});
+const RuleSet kV6_18 =
+    rulesOf({Rule::LazyModel, Rule::PlaceLagNonZero, Rule::RelDeadlineAlways, Rule::IneligibleOnDst,
+             Rule::BaseSlice700us, Rule::ProtectSliceVprot, Rule::LazyFairServerStop, Rule::NewidleCostBump});
+// v6.18.44: 6.18.0 plus the stable series' scheduler changes (docs/kernel-6.18.y.md), minus the
+// max_newidle_lb_cost bump that 6.18.3 reverted.
+const RuleSet kV6_18_44 =
+    (kV6_18 | rulesOf({Rule::YieldForfeit, Rule::ZeroVruntime, Rule::ProportionalNewidle,
+                       Rule::DlServerClearsDeferRunning, Rule::ProtectAtPickOnly, Rule::ReweightVprot,
+                       Rule::LagClampMaxSlice, Rule::DlServerRevisedWakeup, Rule::WakeupPreemptRework,
+                       Rule::ForkClearsRelDeadline, Rule::DlServerRevisedOnlyRunning})) &
+    ~rulesOf({Rule::NewidleCostBump});
+// The 2024 PREEMPT_AUTO series on the 6.18 EEVDF rules, without PREEMPT_LAZY (it realises
+// laziness inside none / voluntary / full); RT throttling stands in for the fair_server there
+// (SchedConfig::rtThrottling()).
+const RuleSet kAutoRfc = kV6_18 & ~rulesOf({Rule::LazyModel});
+
+const std::array<KernelSpec, 4> kSpecs{{
+    {"6.18", KernelBuild::Dynamic, KernelProfile::V6_18, "6.18.0 PREEMPT_DYNAMIC", kV6_18},
+    {"6.18.44", KernelBuild::Dynamic, KernelProfile::V6_18_44,
+     "6.18.44 stable PREEMPT_DYNAMIC", kV6_18_44},
+    {"6.12", KernelBuild::Dynamic, KernelProfile::V6_12, "6.12 PREEMPT_DYNAMIC", kV6_12},
+    {"auto-rfc", KernelBuild::Auto, KernelProfile::V6_18, "6.18 + PREEMPT_AUTO (2024 series)",
+     kAutoRfc},
+}};
+
+} // namespace
+
+const RuleInfo& ruleInfo(Rule r) {
+    return kRules[size_t(r)];
+}
+
+std::span<const KernelSpec> kernelSpecs() {
+    return kSpecs;
+}
+
+const KernelSpec* findKernelSpec(std::string_view name) {
+    for (const KernelSpec& k : kSpecs)
+        if (k.name == name) return &k;
+    return nullptr;
+}
+
+const KernelSpec& kernelSpecOf(KernelBuild b, KernelProfile p) {
+    for (const KernelSpec& k : kSpecs)
+        if (k.build == b && (k.profile == p || b == KernelBuild::Auto)) return k;
+    return kSpecs[0];
+}
+
+std::string acceptedKernelNames() {
+    std::string s;
+    for (const KernelSpec& k : kSpecs) {
+        if (!s.empty()) s += ", ";
+        s += k.name;
+    }
+    return s;
+}
+
+} // namespace sched

@@ -1,0 +1,69 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// The kernels the engine models, as data. A kernel profile is a set of rules: each rule is one
+// behaviour of kernel/sched/ that some kernels have and others do not, named for what it does,
+// with the commit that brought it. The engine asks SchedConfig::has(Rule) where versions differ
+// instead of comparing version numbers, so a new kernel is a new row, and `schedscope-cli
+// kernels` prints the table from the same data.
+#pragma once
+
+#include "base/types.h"
+
+#include <bitset>
+#include <span>
+#include <string>
+#include <string_view>
+
+namespace sched {
+
+enum class Rule : uint8_t {
+    // v6.12 .. v6.18.0
+    LazyModel,          // the PREEMPT_LAZY model exists
+    PlaceLagNonZero,    // place_entity() skips the lag inflation for a zero vlag
+    RelDeadlineAlways,  // a migrated entity's relative deadline is restored whatever the feature bit
+    IneligibleOnDst,    // detach_tasks() keeps an ineligible task off a busy destination
+    BaseSlice700us,     // the normalized base slice is 0.70 ms, not 0.75 ms
+    ProtectSliceVprot,  // slice protection in se->vprot; update_curr() reschedules lazily
+    LazyFairServerStop, // the fair_server stops only when picked with nothing to serve
+    NewidleCostBump,    // a failed newidle balance inflates max_newidle_lb_cost (reverted in 6.18.y)
+    // v6.18.0 .. v6.18.44 (the stable series; docs/kernel-6.18.y.md)
+    YieldForfeit,               // sched_yield() forfeits the rest of the request
+    ZeroVruntime,               // keys relative to zero_vruntime (= V), not min_vruntime
+    ProportionalNewidle,        // NI_RANDOM: newidle balance tried in proportion to its success
+    DlServerClearsDeferRunning, // a new server period re-arms the deferral ("stuck" dl_server)
+    ProtectAtPickOnly,          // RUN_TO_PARITY protection armed at pick, not by a sched_change
+    ReweightVprot,              // reweight_entity() rescales the protection like the deadline
+    LagClampMaxSlice,           // update_entity_lag() clamps to the largest queued slice + a tick
+    DlServerRevisedWakeup,      // a fair_server start inside its period keeps the deadline
+    WakeupPreemptRework,        // the wakeup check as pick_next_entity(); fork wakeups do not preempt
+    ForkClearsRelDeadline,      // a forked entity starts without a stale relative deadline
+    DlServerRevisedOnlyRunning, // ... that revised rule only for a server that was running
+    Count
+};
+constexpr size_t kRuleCount = size_t(Rule::Count);
+using RuleSet = std::bitset<kRuleCount>;
+
+struct RuleInfo {
+    std::string_view name;   // short kebab-case name, as printed
+    std::string_view since;  // the first kernel with it ("6.18.5": a stable backport)
+    std::string_view commit; // upstream commit id and title (the stable id where known)
+    std::string_view where;  // the kernel function it changes
+    std::string_view what;   // one sentence: what a run shows differently
+    std::string_view engine; // how the engine follows it, where that is not simply "as described"
+};
+const RuleInfo& ruleInfo(Rule r);
+
+// A kernel a scenario or --kernel can name.
+struct KernelSpec {
+    std::string_view name; // "6.18.44"
+    KernelBuild build;
+    KernelProfile profile;
+    std::string_view title; // one line for lists and menus
+    RuleSet rules;
+};
+std::span<const KernelSpec> kernelSpecs();
+const KernelSpec* findKernelSpec(std::string_view name);
+const KernelSpec& kernelSpecOf(KernelBuild b, KernelProfile p);
+// "6.18, 6.18.44, 6.12, auto-rfc": for error messages and help.
+std::string acceptedKernelNames();
+
+} // namespace sched
