@@ -127,9 +127,9 @@ bool Engine::newidleBalance(CpuId c) {
         }
         weight = (1024 + weight / 2) / weight; // a success stands for this many skipped tries
     }
+    updateRdOverloaded(); // update_sd_lb_stats(), before the pull
     const CpuId busiest = busiestCpu(rqs_, c);
     const bool pulled = busiest >= 0 && balanceFrom(c, busiest, 1, BalanceIdle::NewlyIdle);
-    updateRdOverloaded();
     const bool bump = cfg_.has(Rule::NewidleCostBump);
     const Time cost = bump && !pulled ? 3 * sd.maxNewidleLbCost / 2 : cfg_.costs.newidleBalance;
     sd.updateCost(now_, cost, bump, cfg_.migrationCost);
@@ -180,6 +180,7 @@ void Engine::nohzKick(CpuId busy) {
         const CpuId busiest = busiestCpu(rqs_, c);
         if (busiest < 0) continue;
         updateCfsUtil(c); // _nohz_idle_balance(): update_blocked_averages() of each idle CPU
+        rqs_[size_t(c)].newidle.updateCost(now_, 0, false, cfg_.migrationCost); // its sched_balance_domains()
         if (!scanned)
             updateIdleCpuScan(), updateRdOverloaded(),
                 scanned = true; // the first idle CPU's update_sd_lb_stats()

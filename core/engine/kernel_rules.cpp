@@ -57,7 +57,8 @@ constexpr std::array<RuleInfo, kRuleCount> kRules{{
      "6.17",
      "155213a2aed4 sched/fair: Bump sd->max_newidle_lb_cost when newidle balance fails",
      "sched_balance_newidle(), update_newidle_cost()",
-     "a newidle balance that pulls nothing raises the domain's cost x1.5 (to migration_cost), so a CPU "
+     "a newidle balance that pulls nothing raises the domain's cost x1.5 (to migration_cost + 200 ns), so a "
+     "CPU "
      "whose idle periods are short stops newidle balancing; reverted by d206fbad9328 in 6.18.y",
      {}},
     {"yield-forfeit",
@@ -136,7 +137,7 @@ const RuleSet kV6_18 =
     rulesOf({Rule::LazyModel, Rule::PlaceLagNonZero, Rule::RelDeadlineAlways, Rule::IneligibleOnDst,
              Rule::BaseSlice700us, Rule::ProtectSliceVprot, Rule::LazyFairServerStop, Rule::NewidleCostBump});
 // v6.18.44: 6.18.0 plus the stable series' scheduler changes (docs/kernel-6.18.y.md), minus the
-// max_newidle_lb_cost bump that 6.18.3 reverted.
+// max_newidle_lb_cost bump that the series reverted (d206fbad9328, by 6.18.4).
 const RuleSet kV6_18_44 =
     (kV6_18 | rulesOf({Rule::YieldForfeit, Rule::ZeroVruntime, Rule::ProportionalNewidle,
                        Rule::DlServerClearsDeferRunning, Rule::ProtectAtPickOnly, Rule::ReweightVprot,
@@ -150,11 +151,9 @@ const RuleSet kAutoRfc = kV6_18 & ~rulesOf({Rule::LazyModel});
 
 const std::array<KernelSpec, 4> kSpecs{{
     {"6.18", KernelBuild::Dynamic, KernelProfile::V6_18, "6.18.0 PREEMPT_DYNAMIC", kV6_18},
-    {"6.18.44", KernelBuild::Dynamic, KernelProfile::V6_18_44,
-     "6.18.44 stable PREEMPT_DYNAMIC", kV6_18_44},
+    {"6.18.44", KernelBuild::Dynamic, KernelProfile::V6_18_44, "6.18.44 stable PREEMPT_DYNAMIC", kV6_18_44},
     {"6.12", KernelBuild::Dynamic, KernelProfile::V6_12, "6.12 PREEMPT_DYNAMIC", kV6_12},
-    {"auto-rfc", KernelBuild::Auto, KernelProfile::V6_18, "6.18 + PREEMPT_AUTO (2024 series)",
-     kAutoRfc},
+    {"auto-rfc", KernelBuild::Auto, KernelProfile::V6_18, "6.18 + PREEMPT_AUTO (2024 series)", kAutoRfc},
 }};
 
 } // namespace
@@ -177,6 +176,12 @@ const KernelSpec& kernelSpecOf(KernelBuild b, KernelProfile p) {
     for (const KernelSpec& k : kSpecs)
         if (k.build == b && (k.profile == p || b == KernelBuild::Auto)) return k;
     return kSpecs[0];
+}
+
+const RuleSet& kernelRules(KernelBuild b, KernelProfile p) {
+    // Indexed, not searched: the engine asks on every update_curr().
+    static const std::array<RuleSet, 3> dynamic{kV6_18, kV6_12, kV6_18_44}; // KernelProfile order
+    return b == KernelBuild::Auto ? kAutoRfc : dynamic[size_t(p)];
 }
 
 std::string acceptedKernelNames() {

@@ -2,8 +2,7 @@
 // The kernels the engine models, as data. A kernel profile is a set of rules: each rule is one
 // behaviour of kernel/sched/ that some kernels have and others do not, named for what it does,
 // with the commit that brought it. The engine asks SchedConfig::has(Rule) where versions differ
-// instead of comparing version numbers, so a new kernel is a new row, and `schedscope-cli
-// kernels` prints the table from the same data.
+// instead of comparing version numbers, so a new kernel is a new row.
 #pragma once
 
 #include "base/types.h"
@@ -63,6 +62,7 @@ struct KernelSpec {
 std::span<const KernelSpec> kernelSpecs();
 const KernelSpec* findKernelSpec(std::string_view name);
 const KernelSpec& kernelSpecOf(KernelBuild b, KernelProfile p);
+const RuleSet& kernelRules(KernelBuild b, KernelProfile p); // kernelSpecOf(b, p).rules
 // "6.18, 6.18.44, 6.12, auto-rfc": for error messages and help.
 std::string acceptedKernelNames();
 

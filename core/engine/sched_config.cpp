@@ -34,6 +34,9 @@ std::string SchedConfig::validate() const {
                      "on 6.12: none, voluntary, full";
     if (normalizedBaseSlice < 0 || baseSliceOverride < 0) return "base slice must be positive";
     if (tunableScaling < 0 || tunableScaling > 2) return "tunable_scaling must be 0, 1 or 2";
+    if (baseSlice() > Time(UINT32_MAX)) return "base slice must be at most 4.29 s (base_slice_ns is a u32)";
+    if (fairServerPeriod <= 0 || fairServerRuntime < 0 || fairServerRuntime > fairServerPeriod)
+        return "fair_server runtime must be 0..period and the period positive";
     return {};
 }
 

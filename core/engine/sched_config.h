@@ -57,8 +57,11 @@ struct SchedConfig {
     Time tickNsec() const { return (kNsPerSec + hz / 2) / hz; } // TICK_NSEC
     Time normalizedSlice() const;
     Time baseSlice() const; // sysctl_sched_base_slice (scaled)
-    // Whether this build and profile have a rule (kernel_rules.h).
-    bool has(Rule r) const { return kernelSpecOf(build, profile).rules[size_t(r)]; }
+    // Rules taken out of the profile, so that a test can look at one kernel change at a time
+    // ("6.18.44 without the lag clamp"). Empty by default; no scenario key sets it.
+    RuleSet rulesOff;
+    // Whether this build and profile have a rule (kernel_rules.h), less rulesOff.
+    bool has(Rule r) const { return kernelRules(build, profile)[size_t(r)] && !rulesOff[size_t(r)]; }
     bool lazyAvailable() const { return has(Rule::LazyModel); }
     // Which of the two guards against RT starvation the kernel has: the fair_server in the
     // 6.12 and 6.18 builds, RT throttling in the PREEMPT_AUTO RFC (a v6.10-era series).

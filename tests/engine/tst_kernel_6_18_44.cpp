@@ -54,6 +54,14 @@ class TestKernel61844 : public QObject {
         QVERIFY(c.lazyAvailable());
         c.profile = KernelProfile::V6_18;
         QVERIFY(!c.has(Rule::LagClampMaxSlice) && c.has(Rule::NewidleCostBump));
+        // the other profiles as they were: 6.12 has none of the later rules, auto-rfc is 6.18
+        // without the lazy model
+        QVERIFY(kernelRules(KernelBuild::Dynamic, KernelProfile::V6_12).none());
+        RuleSet autoRfc = kernelRules(KernelBuild::Dynamic, KernelProfile::V6_18);
+        autoRfc.reset(size_t(Rule::LazyModel));
+        QCOMPARE(kernelRules(KernelBuild::Auto, KernelProfile::V6_18), autoRfc);
+        c.rulesOff.set(size_t(Rule::NewidleCostBump));
+        QVERIFY(!c.has(Rule::NewidleCostBump));
         for (size_t r = 0; r < kRuleCount; ++r) { // every rule is cited
             QVERIFY(!ruleInfo(Rule(r)).commit.empty());
             QVERIFY(!ruleInfo(Rule(r)).since.empty());
@@ -203,6 +211,21 @@ class TestKernel61844 : public QObject {
         const NewidleDomain& a = after.cpus()[1].newidle;
         QVERIFY2(a.ratio <= 8, qPrintable(QString::number(a.ratio)));
         QCOMPARE(a.success * 2, a.ratio); // the halving: no success was ever added
+    }
+
+    // The same die when pulls succeed: five tasks that run 300 us and sleep 250 us on two CPUs
+    // leave a CPU idle while the other has two often enough that many newidle pulls succeed;
+    // each success counts (1024 + w/2) / w for the tries the die skipped, so the ratio stays
+    // above a quarter (about a third here), where failing pulls take it towards 0 (above).
+    void schedBalanceNewidleKeepsTryingWhenPullsSucceed() {
+        const std::string json =
+            R"J({"machine": {"cpus": 2, "hz": 250, "kernel": "6.18.44", "preempt": "none"},
+          "tasks": [{"comm": "w", "count": 5, "behavior": [{"repeat": "forever", "body": [{"run": "300us"}, {"sleep": "250us"}]}]}]})J";
+        Engine e = engineFrom(json);
+        e.runUntil(2 * kNsPerSec);
+        for (const CpuRq& rq : e.cpus())
+            QVERIFY2(rq.newidle.ratio >= 256, qPrintable(QString::number(rq.newidle.ratio)));
+        QVERIFY(e.trace().migrations.size() > 100); // the pulls (and wakeup placements)
     }
 
     // update_newidle_cost(): 6.18.0 still has 155213a2aed4 (6.17), which bumps the cost x1.5 on
