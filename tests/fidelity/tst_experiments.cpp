@@ -113,6 +113,10 @@ class TestExperiments : public QObject {
                  qPrintable(QString("voluntary %1 vs %2").arg(volAuto.mean).arg(volDyn.mean)));
         QVERIFY(within(csAuto, csDyn, 0.10));
         QVERIFY(within(elAuto, elDyn, 0.10));
+        // The post's voluntary and involuntary counts add up to perf stat -a's context switches
+        // (2,286,220 + 887,742 = 3,173,961): they split every switch, the idle task's included.
+        QCOMPARE(volAuto.mean + mean(x, c[0], "involuntary"), csAuto);
+        QCOMPARE(volDyn.mean + mean(x, c[1], "involuntary"), csDyn);
         // 10-15 messages per context switch, as in Arora's v2 27/35 run (20 groups x 20 senders x 20
         // receivers x 5000 rounds = 40 M messages in 3.17 M switches, ~12.6 each; our derivation, the
         // post does not say it). Here each of the 8 groups' 20 senders writes 500 rounds to 20
