@@ -21,6 +21,7 @@ Engine::Engine(const SchedConfig& config, uint64_t seed, TraceOptions opts)
     // which mixSeed(seed, task id + 1) makes.
     for (size_t c = 0; c < rqs_.size(); ++c)
         rqs_[c].newidle.rnd = Rng(mixSeed(~seed_, uint64_t(c) + 1));
+    nrIdleScan_ = int(rqs_.size());
 }
 
 int32_t Engine::addProgram(Program p) {

@@ -350,7 +350,9 @@ class Engine {
     std::array<uint64_t, kMaxCpus / 64> busyCpus_{};
     Time nohzNextBalance_ = 0;
     // sd_llc_shared->nr_idle_scan of the one LLC: how many CPUs select_idle_cpu() may look at
-    // (SIS_UTIL); 0 until the first load balance sets it, as after boot.
+    // (SIS_UTIL). A run starts on a machine that has been up and idle, not at boot (where it is
+    // 0 until the first balance): the LLC's weight, what update_idle_cpu_scan() leaves at zero
+    // utilisation (the constructor sets it).
     int nrIdleScan_ = 0;
     // rq->rd->overloaded of the one root domain: set when a runqueue gets a second task
     // (add_nr_running()), refreshed by every balance's update_sd_lb_stats(); newidle balancing
