@@ -104,8 +104,12 @@ void ParamsPanel::sync(const Engine& e) {
     }
     hz_->setCurrentIndex(hz_->findData(c.hz));
     if (!slice_->hasFocus()) slice_->setValue(double(c.baseSlice()) / 1e6);
-    for (size_t k = 0; k < kFeatureCount; ++k)
+    for (size_t k = 0; k < kFeatureCount; ++k) { // a bit this kernel does not have is shown, greyed
         features_[k]->setChecked(c.features[Feature(k)]);
+        const bool exists = c.featureExists(Feature(k));
+        features_[k]->setEnabled(exists);
+        features_[k]->setToolTip(exists ? QString() : tr("not in kernel %1").arg(kernel_->currentText()));
+    }
     const auto& tasks = e.tasks();
     if (tasks.size() != shown_.size()) tasks_->setRowCount(int(tasks.size()));
     shown_.resize(tasks.size());

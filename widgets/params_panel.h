@@ -28,7 +28,7 @@ class ParamsPanel : public QWidget {
 
   signals:
     void changeRequested(const sched::ParamChange& change);
-    // A kernel build/version ("6.18", "6.12", "auto-rfc"): a boot-time choice, so a restart.
+    // A kernel (a name of kernelSpecs(): "6.18.44", "auto-rfc"): a boot-time choice, so a restart.
     void kernelRequested(const QString& spec);
 
   private:

@@ -63,6 +63,8 @@ struct SchedConfig {
     // Whether this build and profile have a rule (kernel_rules.h), less rulesOff.
     bool has(Rule r) const { return kernelRules(build, profile)[size_t(r)] && !rulesOff[size_t(r)]; }
     bool lazyAvailable() const { return has(Rule::LazyModel); }
+    // Whether the kernel has this feature bit at all (NI_RANDOM came with 6.18.5).
+    bool featureExists(Feature f) const { return f != Feature::NiRandom || has(Rule::ProportionalNewidle); }
     // Which of the two guards against RT starvation the kernel has: the fair_server in the
     // 6.12 and 6.18 builds, RT throttling in the PREEMPT_AUTO RFC (a v6.10-era series).
     bool fairServer() const { return build == KernelBuild::Dynamic && fairServerRuntime > 0; }
