@@ -35,7 +35,7 @@ class TestScenarioParser : public QObject {
           "machine": {"cpus": 4, "hz": 300, "kernel": "auto-rfc", "preempt": "voluntary", "base_slice": "0.75ms",
                       "tunable_scaling": "linear", "migration_cost": "1ms", "rr_timeslice": "50ms",
                       "features": {"PLACE_LAG": false, "HRTICK": true},
-                      "costs": {"context_switch": "3us", "wakeup": "2us", "ipi": "4us", "timer_irq": "1us", "idle_exit": "10us", "migration": "7us"}},
+                      "costs": {"context_switch": "3us", "wakeup": "2us", "ipi": "4us", "timer_irq": "1us", "idle_exit": "10us", "migration": "7us", "newidle_balance": "9us"}},
           "channels": [{"name": "c", "capacity": 9}],
           "programs": {"child": [{"run": {"dist": "uniform", "min": "1ms", "max": "2ms"}}, {"exit": true}]},
           "tasks": [{"comm": "p", "count": 3, "threads": true, "policy": "batch", "nice": 3, "slice": "2ms", "cpus": [1, 2],
@@ -54,6 +54,7 @@ class TestScenarioParser : public QObject {
         QCOMPARE(s.config.baseSlice(), 750 * kNsPerUs * 4); // linear scaling, 4 CPUs
         QVERIFY(!s.config.features[Feature::PlaceLag]);
         QCOMPARE(s.config.costs.idleExit, 10 * kNsPerUs);
+        QCOMPARE(s.config.costs.newidleBalance, 9 * kNsPerUs);
         QCOMPARE(s.tasks.size(), size_t(2));
         QCOMPARE(s.tasks[0].count, 3);
         QVERIFY(s.tasks[0].threads);
