@@ -181,9 +181,11 @@ void Engine::nohzKick(CpuId busy) {
         if (busiest < 0) continue;
         updateCfsUtil(c); // _nohz_idle_balance(): update_blocked_averages() of each idle CPU
         rqs_[size_t(c)].newidle.updateCost(now_, 0, false, cfg_.migrationCost); // its sched_balance_domains()
-        if (!scanned)
-            updateIdleCpuScan(), updateRdOverloaded(),
-                scanned = true; // the first idle CPU's update_sd_lb_stats()
+        if (!scanned) { // the first idle CPU's update_sd_lb_stats()
+            updateIdleCpuScan();
+            updateRdOverloaded();
+            scanned = true;
+        }
         balanceRq(c, busiest, int(rqs_[size_t(busiest)].nrRunning), BalanceIdle::Idle); // on c's behalf
     }
 }

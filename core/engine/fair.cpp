@@ -182,9 +182,11 @@ void Engine::setNextEntity(CpuId c, TaskId t, bool first) {
     if (se.onRq) {
         cfs.dequeueTree(ents_, t);
         rqs_[size_t(c)].cfsTasks.moveToHead(ents_, t); // __set_next_task_fair(): MRU order
-        if (cfg_.has(Rule::ProtectSliceVprot) && !first && cfg_.has(Rule::ProtectAtPickOnly)) {
+        if (!cfg_.has(Rule::ProtectSliceVprot)) {
+            se.vlag = se.deadline; // 6.12: the "HACK" stash that marks the protected slice
+        } else if (!first && cfg_.has(Rule::ProtectAtPickOnly)) {
             se.vprot = se.vruntime;
-        } else if (cfg_.has(Rule::ProtectSliceVprot)) {
+        } else {
             // set_protect_slice(): protect until the deadline, or for the shortest slice queued
             // (RUN_TO_PARITY) / the minimum quantum (NO_RUN_TO_PARITY) if that is shorter.
             int64_t s = cfg_.features[Feature::RunToParity] ? cfs.minSlice(ents_) : cfg_.normalizedSlice();
@@ -192,8 +194,6 @@ void Engine::setNextEntity(CpuId c, TaskId t, bool first) {
             int64_t vprot = se.deadline;
             if (s != se.slice) vprot = std::min(vprot, se.vruntime + calcDeltaFair(s, se.load));
             se.vprot = vprot;
-        } else {
-            se.vlag = se.deadline; // 6.12: the "HACK" stash that marks the protected slice
         }
     }
     cfs.curr = t;
