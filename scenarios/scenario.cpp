@@ -82,6 +82,7 @@ sched::Engine instantiate(const Scenario& s, uint64_t seed, sched::TraceOptions 
         e.addProgram(p);
     for (const auto& c : s.channels)
         e.addChannel(c.capacity, c.wakeAllWritersAt, c.syncWake);
+    const std::vector<sched::GroupId> taskGroup = addTaskGroups(s, e);
     int group = 0;
     for (const auto& g : s.tasks) {
         const int thisGroup = group++;
@@ -97,6 +98,7 @@ sched::Engine instantiate(const Scenario& s, uint64_t seed, sched::TraceOptions 
             spec.affinity = g.affinity;
             spec.startCpu = g.startCpu;
             spec.start = g.start;
+            spec.taskGroup = taskGroup[size_t(thisGroup)];
             e.spawn(spec);
         }
     }

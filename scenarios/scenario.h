@@ -6,6 +6,7 @@
 #include "engine/engine.h"
 #include "scenarios/workload_spec.h"
 
+#include <map>
 #include <string>
 #include <vector>
 
@@ -31,9 +32,19 @@ struct TaskGroupSpec {
     sched::CpuMask affinity;
     int startCpu = -1;
     sched::Time start = 0;
+    std::string session; // its session (setsid()): an autogroup while autogroup is enabled
+    std::string cgroup;  // its cpu cgroup ("/a/b"); empty = the root cgroup
     // Where the file set the affinity ("file:line:column: field"), for a message when the machine's
     // CPU count is settled later (an rt-app file has none: --cpus or the default decide it).
     std::string affinityWhere;
+};
+
+// Group scheduling (CONFIG_FAIR_GROUP_SCHED): each task is in its cpu cgroup or, in the root
+// cgroup, in its session's autogroup (kernel/sched/autogroup.c), or in the root task group.
+struct GroupingSpec {
+    bool autogroup = true;                   // kernel.sched_autogroup_enabled (Debian's kernels: on)
+    std::map<std::string, int> cgroupWeight; // cpu.weight by cgroup path, 1 ... 10000 (default 100)
+    std::map<std::string, int> sessionNice;  // an autogroup's nice (/proc/PID/autogroup), default 0
 };
 
 struct TimedChange {
@@ -52,6 +63,7 @@ struct Scenario {
     std::vector<std::string> programNames;
     std::vector<ChannelSpec> channels;
     std::vector<TaskGroupSpec> tasks;
+    GroupingSpec grouping;
     std::vector<TimedChange> changes;
     std::vector<Workload> workloads; // tool models among the tasks, for their reports
 };
@@ -78,7 +90,11 @@ bool readTextFile(const std::string& path, std::string& out, ScenarioError& err)
 // or an experiment's configuration): empty, or what is wrong and where the file set it.
 std::string placementError(const Scenario& s);
 
-// Builds the engine: programs, channels, tasks and the scheduled changes.
+// The task groups the tasks need, in the engine (parents before children; each cgroup and
+// autogroup once), and each task spec's group: index i of the result is s.tasks[i]'s group.
+std::vector<sched::GroupId> addTaskGroups(const Scenario& s, sched::Engine& e);
+
+// Builds the engine: programs, channels, task groups, tasks and the scheduled changes.
 sched::Engine instantiate(const Scenario& s, uint64_t seed, sched::TraceOptions opts = {});
 
 } // namespace scen

@@ -17,7 +17,7 @@ bool ScenarioReader::read(const JsonValue& root, Scenario& s) {
     if (!expect(root, JT::Object, "(top level)")) return false;
     if (!checkKeys(root, "",
                    {"name", "description", "duration", "seed", "machine", "channels", "programs", "tasks",
-                    "changes"}))
+                    "changes", "cgroups", "sessions"}))
         return false;
     if (auto* v = root.find("name")) {
         if (!expect(*v, JT::String, "name")) return false;
@@ -32,6 +32,8 @@ bool ScenarioReader::read(const JsonValue& root, Scenario& s) {
         return false;
     if (auto* v = root.find("seed"); v && !integerAs(*v, "seed", 0, INT64_MAX, s.seed)) return false;
     if (auto* v = root.find("machine"); v && !machine(*v, s)) return false;
+    if (auto* v = root.find("cgroups"); v && !cgroups(*v, s)) return false;
+    if (auto* v = root.find("sessions"); v && !sessions(*v, s)) return false;
     if (auto* v = root.find("channels")) {
         if (!expect(*v, JT::Array, "channels")) return false;
         for (size_t i = 0; i < v->items.size(); ++i) {
@@ -90,9 +92,11 @@ bool ScenarioReader::machine(const JsonValue& m, Scenario& s) {
     if (!checkKeys(m, f,
                    {"cpus", "hz", "kernel", "preempt", "base_slice", "sysctl_base_slice", "tunable_scaling",
                     "features", "costs", "migration_cost", "rr_timeslice", "fair_server_runtime",
-                    "fair_server_period", "sched_rt_runtime", "sched_rt_period"}))
+                    "fair_server_period", "sched_rt_runtime", "sched_rt_period", "autogroup"}))
         return false;
     SchedConfig& c = s.config;
+    if (auto* v = m.find("autogroup"); v && !boolean(*v, "machine.autogroup", s.grouping.autogroup))
+        return false;
     if (auto* v = m.find("cpus"); v && !integerAs(*v, "machine.cpus", 1, kMaxCpus, c.cpus)) return false;
     if (auto* v = m.find("hz")) {
         if (!integerAs(*v, "machine.hz", 1, 100000, c.hz)) return false;
@@ -211,9 +215,10 @@ bool ScenarioReader::task(const JsonValue& v, const std::string& f, Scenario& s)
     if (v.find("workload")) return workload(v, f, s);
     if (!checkKeys(v, f,
                    {"comm", "count", "threads", "program", "behavior", "policy", "nice", "priority", "slice",
-                    "cpus", "start_cpu", "start"}))
+                    "cpus", "start_cpu", "start", "session", "cgroup"}))
         return false;
     TaskGroupSpec t;
+    if (!taskGrouping(v, f, t.session, t.cgroup)) return false;
     const JsonValue* comm = v.find("comm");
     if (!comm) return fail(v.pos, f, "a task needs a \"comm\" (its name, at most 15 characters)");
     if (!expect(*comm, JT::String, join(f, "comm"))) return false;
@@ -284,7 +289,9 @@ bool ScenarioReader::task(const JsonValue& v, const std::string& f, Scenario& s)
 // {"workload": "massive_intr", "args": "8 10 8 1", "slice": "100ms", "nice": 0, "start": "1s"}:
 // the tool's tasks; slice and nice apply to all of them (forked ones inherit them).
 bool ScenarioReader::workload(const JsonValue& v, const std::string& f, Scenario& s) {
-    if (!checkKeys(v, f, {"workload", "args", "slice", "nice", "start"})) return false;
+    if (!checkKeys(v, f, {"workload", "args", "slice", "nice", "start", "session", "cgroup"})) return false;
+    std::string session, cgroup;
+    if (!taskGrouping(v, f, session, cgroup)) return false;
     const JsonValue& tool = *v.find("workload");
     if (!expect(tool, JT::String, join(f, "workload"))) return false;
     std::string args;
@@ -328,6 +335,8 @@ bool ScenarioReader::workload(const JsonValue& v, const std::string& f, Scenario
     for (size_t g = w.firstGroup; g < w.firstGroup + w.groups; ++g) {
         TaskGroupSpec& t = s.tasks[g];
         t.start = start;
+        t.session = session;
+        t.cgroup = cgroup;
         if (isRtPolicy(t.policy)) continue; // cyclictest -p: its threads are SCHED_FIFO
         t.slice = slice;
         t.nice = nice;

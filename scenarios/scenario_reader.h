@@ -104,6 +104,10 @@ class ScenarioReader {
     bool change(const JsonValue& v, const std::string& f, Scenario& s);
     bool workload(const JsonValue& v, const std::string& f, Scenario& s);
     bool cpuList(const JsonValue& v, const std::string& f, int cpus, CpuMask& out);
+    // scenario_groups.cpp
+    bool cgroups(const JsonValue& v, Scenario& s);
+    bool sessions(const JsonValue& v, Scenario& s);
+    bool taskGrouping(const JsonValue& v, const std::string& f, std::string& session, std::string& cgroup);
 
     std::string file_;
     ScenarioError& err_;

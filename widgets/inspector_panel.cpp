@@ -44,7 +44,8 @@ InspectorPanel::InspectorPanel(QWidget* parent) : QWidget(parent) {
     table_->setSelectionBehavior(QAbstractItemView::SelectRows);
     lay->addWidget(table_, 1);
     connect(table_, &QTableWidget::cellClicked, this, [this](int row, int) {
-        if (row >= 0 && size_t(row) < rows_.size()) emit taskSelected(rows_[size_t(row)]);
+        if (row >= 0 && size_t(row) < rows_.size() && sched::entityIsTask(rows_[size_t(row)]))
+            emit taskSelected(rows_[size_t(row)]);
     });
 }
 
@@ -59,15 +60,20 @@ void InspectorPanel::refresh(const Engine& e, bool past) {
     cpu_->setMaximum(int(e.cpus().size()) - 1);
     const int c = cpu_->value();
     const CpuRq& rq = e.cpus()[size_t(c)];
-    const auto& ents = e.entities();
+    const EntityView ents = e.entityView();
     why_->setText(QString::fromStdString(e.describePick(c)) +
                   tr("\nAt %1: %2 queued (%3 delayed sleepers), V = %4 ms.")
                       .arg(QString::fromStdString(formatDuration(e.now())))
                       .arg(rq.cfs.nrQueued)
                       .arg(rq.cfs.nrDelayed)
                       .arg(double(rq.cfs.avgVruntimeValue(ents)) / 1e6, 0, 'f', 3));
+    // The CPU's root runqueue: tasks, and with task groups the groups' entities (one row each,
+    // named by the group), as pick_eevdf() sees them at this level.
     rows_.clear();
-    if (rq.curr >= 0) rows_.push_back(rq.curr);
+    if (rq.cfs.curr >= 0)
+        rows_.push_back(rq.cfs.curr);
+    else if (rq.curr >= 0)
+        rows_.push_back(rq.curr); // an RT task
     rq.cfs.timeline.forEachInOrder(ents, [&](int32_t id) {
         rows_.push_back(id);
         return rows_.size() < 500; // a view, not a dump
@@ -75,11 +81,13 @@ void InspectorPanel::refresh(const Engine& e, bool past) {
     const int64_t V = rq.cfs.avgVruntimeValue(ents);
     table_->setRowCount(int(rows_.size()));
     for (size_t r = 0; r < rows_.size(); ++r) {
-        const TaskId t = rows_[r];
-        const Task& task = e.tasks()[size_t(t)];
+        const EntityId t = rows_[r];
+        const bool isTask = entityIsTask(t);
         const SchedEntity& se = ents[size_t(t)];
-        const bool fair = !isRtPolicy(task.policy);
-        QString state = t == rq.curr ? tr("running") : se.schedDelayed ? tr("delayed sleeper") : tr("queued");
+        const bool fair = !isTask || !isRtPolicy(e.tasks()[size_t(t)].policy);
+        const bool running = t == rq.curr || t == rq.cfs.curr;
+        QString state = running ? tr("running") : se.schedDelayed ? tr("delayed sleeper") : tr("queued");
+        if (!isTask) state += tr(" (group)");
         auto set = [&](int col, const QString& text) {
             QTableWidgetItem* it = table_->item(int(r), col);
             if (!it) {
@@ -88,7 +96,7 @@ void InspectorPanel::refresh(const Engine& e, bool past) {
             }
             it->setText(text);
         };
-        set(0, QString("%1:%2").arg(QString::fromStdString(task.comm)).arg(task.pid));
+        set(0, QString::fromStdString(e.entityName(t)));
         set(1, state);
         set(2, fair ? QString::number(double(se.vruntime - V) / 1e6, 'f', 3) : QString("RT"));
         set(3, fair ? QString::number(double(se.deadline - V) / 1e6, 'f', 3) : QString());

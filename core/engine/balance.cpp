@@ -19,12 +19,12 @@ namespace sched {
 bool Engine::balanceFrom(CpuId dst, CpuId src, int imbalance, BalanceIdle idle) {
     CpuRq& srq = rqs_[size_t(src)];
     const int failed = rqs_[size_t(dst)].balanceFailed;
-    const uint32_t srcNrRunning = srq.nrRunning + srq.cfs.nrDelayed; // rq->nr_running counts delayed sleepers
+    const uint32_t srcNrRunning = srq.nrRunning + srq.hNrDelayed; // rq->nr_running counts delayed sleepers
     if (srcNrRunning <= 1 || imbalance <= 0) return false;
     const uint32_t loopMax = std::min<uint32_t>(kSchedNrMigrate, srcNrRunning);
     std::vector<TaskId> detached;
     for (uint32_t loop = 1; !srq.cfsTasks.empty(); ++loop) {
-        if (idle != BalanceIdle::NotIdle && srq.nrRunning + srq.cfs.nrDelayed <= 1) break;
+        if (idle != BalanceIdle::NotIdle && srq.nrRunning + srq.hNrDelayed <= 1) break;
         if (loop > loopMax) break;
         const TaskId p = srq.cfsTasks.tail;
         if (!canMigrateTask(p, src, dst, failed)) {
@@ -51,9 +51,11 @@ bool Engine::canMigrateTask(TaskId p, CpuId src, CpuId dst, int nrBalanceFailed)
     // task_is_ineligible_on_dst_cpu() (873199d27bb2, v6.14; not in the 6.12 profile): with
     // PLACE_LAG, a task that owes service on src is not moved onto a busy dst to shed its
     // negative lag there (until balancing has failed).
-    const CfsRq& dcfs = rqs_[size_t(dst)].cfs;
+    // The destination is the task's group's runqueue there (task_group(p)->cfs_rq[dst]).
+    const CfsRq& dcfs =
+        t.taskGroup == kRootGroup ? rqs_[size_t(dst)].cfs : groups_[size_t(t.taskGroup)].cfsRq[size_t(dst)];
     if (cfg_.has(Rule::IneligibleOnDst) && nrBalanceFailed == 0 && cfg_.features[Feature::PlaceLag] &&
-        dcfs.nrQueued > 0 && !rqs_[size_t(src)].cfs.entityEligible(ents_, p))
+        dcfs.nrQueued > 0 && !taskCfsRq(p).entityEligible(ev(), p))
         return false;
     if (!allowed(t, dst)) return false;
     if (rqs_[size_t(src)].curr == p) return false;            // task_on_cpu()
@@ -65,7 +67,7 @@ bool Engine::canMigrateTask(TaskId p, CpuId src, CpuId dst, int nrBalanceFailed)
 // travel, the vruntime does not.
 void Engine::detachTask(TaskId p, CpuId src, CpuId dst) {
     Task& t = tasks_[size_t(p)];
-    dequeueEntity(src, p, false, false);
+    dequeueTaskFair(src, p, false);
     addRunning(src, -1);
     rqs_[size_t(src)].runnableLoad -= taskLoad(p);
     trace_.migrations.push(now_, p, uint16_t(src), uint16_t(dst));
@@ -77,7 +79,7 @@ void Engine::detachTask(TaskId p, CpuId src, CpuId dst) {
 
 // attach_task(): activate_task() on dst, then wakeup_preempt().
 void Engine::attachTask(TaskId p, CpuId dst) {
-    enqueueEntity(dst, p, false, false);
+    enqueueTaskFair(dst, p, false);
     addRunning(dst, 1);
     rqs_[size_t(dst)].runnableLoad += taskLoad(p);
     wakeupPreempt(dst, p, false);
@@ -142,7 +144,7 @@ bool Engine::newidleBalance(CpuId c) {
 void Engine::updateRdOverloaded() {
     rdOverloaded_ = false;
     for (const CpuRq& rq : rqs_)
-        if (rq.nrRunning + rq.cfs.nrDelayed > 1) rdOverloaded_ = true;
+        if (rq.nrRunning + rq.hNrDelayed > 1) rdOverloaded_ = true;
 }
 
 // sched_balance_domains() for one flat domain: pull half the difference in runnable tasks from

@@ -6,7 +6,7 @@
 
 namespace sched {
 
-void CfsRq::enqueueTree(Entities& ents, TaskId id) {
+void CfsRq::enqueueTree(Entities ents, TaskId id) {
     SchedEntity& se = ents[size_t(id)];
     // avg_vruntime_add()
     const int64_t w = se.load.weight;
@@ -15,7 +15,7 @@ void CfsRq::enqueueTree(Entities& ents, TaskId id) {
     timeline.insert(ents, id, nextSeq++);
 }
 
-void CfsRq::dequeueTree(Entities& ents, TaskId id) {
+void CfsRq::dequeueTree(Entities ents, TaskId id) {
     SchedEntity& se = ents[size_t(id)];
     // avg_vruntime_sub()
     const int64_t w = se.load.weight;
@@ -25,7 +25,7 @@ void CfsRq::dequeueTree(Entities& ents, TaskId id) {
     assert(found && "an entity's key changed while it was in the tree");
 }
 
-int64_t CfsRq::avgVruntimeValue(const Entities& ents) const {
+int64_t CfsRq::avgVruntimeValue(Entities ents) const {
     int64_t avg = avgVruntime;
     int64_t load = avgLoad;
     if (curr >= 0 && ents[size_t(curr)].onRq) {
@@ -42,7 +42,7 @@ int64_t CfsRq::avgVruntimeValue(const Entities& ents) const {
     return minVruntime + avg;
 }
 
-bool CfsRq::vruntimeEligible(const Entities& ents, int64_t vruntime) const {
+bool CfsRq::vruntimeEligible(Entities ents, int64_t vruntime) const {
     int64_t avg = avgVruntime;
     int64_t load = avgLoad;
     if (curr >= 0 && ents[size_t(curr)].onRq) {
@@ -53,7 +53,7 @@ bool CfsRq::vruntimeEligible(const Entities& ents, int64_t vruntime) const {
     return avg >= (vruntime - minVruntime) * load;
 }
 
-void CfsRq::updateMinVruntime(const Entities& ents) {
+void CfsRq::updateMinVruntime(Entities ents) {
     int64_t vruntime = minVruntime;
     bool haveCurr = false;
     if (curr >= 0 && ents[size_t(curr)].onRq) {
@@ -72,21 +72,21 @@ void CfsRq::updateMinVruntime(const Entities& ents) {
     }
 }
 
-int64_t CfsRq::minSlice(const Entities& ents) const {
+int64_t CfsRq::minSlice(Entities ents) const {
     int64_t s = INT64_MAX;
     if (curr >= 0 && ents[size_t(curr)].onRq) s = ents[size_t(curr)].slice;
     if (int32_t r = timeline.root(); r >= 0) s = std::min<int64_t>(s, ents[size_t(r)].minSlice);
     return s;
 }
 
-int64_t CfsRq::maxSlice(const Entities& ents) const {
+int64_t CfsRq::maxSlice(Entities ents) const {
     int64_t s = 0;
     if (curr >= 0 && ents[size_t(curr)].onRq) s = ents[size_t(curr)].slice;
     if (int32_t r = timeline.root(); r >= 0) s = std::max<int64_t>(s, ents[size_t(r)].maxSlice);
     return s;
 }
 
-TaskId CfsRq::pickEevdf(const Entities& ents, bool protect, bool protectedCurr) const {
+TaskId CfsRq::pickEevdf(Entities ents, bool protect, bool protectedCurr) const {
     TaskId c = curr;
     const int32_t root = timeline.root();
     // Only one queued entity: take it whatever its lag.

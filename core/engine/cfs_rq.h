@@ -6,7 +6,7 @@
 #pragma once
 
 #include "engine/eevdf_tree.h"
-#include "engine/sched_entity.h"
+#include "engine/entity_view.h"
 
 #include <vector>
 
@@ -14,7 +14,7 @@ namespace sched {
 
 class CfsRq {
   public:
-    using Entities = std::vector<SchedEntity>;
+    using Entities = EntityView; // passed by value: two pointers
 
     // --- state (fields named as in struct cfs_rq) ---
     EevdfTree timeline;
@@ -26,32 +26,33 @@ class CfsRq {
     uint32_t nrDelayed = 0;  // sched_delayed entities among them
     int64_t loadWeight = 0;  // sum of weights of queued entities incl. curr and delayed
     uint64_t nextSeq = 1;
+    int32_t tg = -1; // the task group whose runqueue this is (task_group.h); -1: a CPU's root
 
     // Runnable fair tasks (h_nr_runnable): queued minus delayed sleepers.
     uint32_t nrRunnable() const { return nrQueued - nrDelayed; }
 
     // --- the tree plus the S/W sums (__enqueue_entity / __dequeue_entity) ---
-    void enqueueTree(Entities& ents, TaskId id);
-    void dequeueTree(Entities& ents, TaskId id);
+    void enqueueTree(Entities ents, TaskId id);
+    void dequeueTree(Entities ents, TaskId id);
 
     // avg_vruntime(): V = v0 + floor(S'/W'), S'/W' including curr if it is on_rq.
-    int64_t avgVruntimeValue(const Entities& ents) const;
+    int64_t avgVruntimeValue(Entities ents) const;
     // vruntime_eligible(): S' >= (v - v0) * W', evaluated without division.
-    bool vruntimeEligible(const Entities& ents, int64_t vruntime) const;
-    bool entityEligible(const Entities& ents, TaskId id) const {
+    bool vruntimeEligible(Entities ents, int64_t vruntime) const;
+    bool entityEligible(Entities ents, TaskId id) const {
         return vruntimeEligible(ents, ents[size_t(id)].vruntime);
     }
     // update_min_vruntime() (6.12-6.18): v0 = max(v0, min(curr v, tree min)), S -= W * delta.
-    void updateMinVruntime(const Entities& ents);
+    void updateMinVruntime(Entities ents);
     // cfs_rq_min_slice(): min(curr.slice if on_rq, root.min_slice); INT64_MAX if none.
-    int64_t minSlice(const Entities& ents) const;
+    int64_t minSlice(Entities ents) const;
     // cfs_rq_max_slice() (6e3c0a4e1ad1): max(curr.slice if on_rq, root.max_slice); 0 if none.
-    int64_t maxSlice(const Entities& ents) const;
+    int64_t maxSlice(Entities ents) const;
 
     // __pick_eevdf(cfs_rq, protect). protectedCurr says whether curr's slice protection holds
     // (6.17+: v < vprot; 6.12: RUN_TO_PARITY && vlag == deadline); the caller computes it because
     // it depends on the kernel profile and the RUN_TO_PARITY feature.
-    TaskId pickEevdf(const Entities& ents, bool protect, bool protectedCurr) const;
+    TaskId pickEevdf(Entities ents, bool protect, bool protectedCurr) const;
 
     friend bool operator==(const CfsRq&, const CfsRq&) = default;
 };

@@ -50,6 +50,12 @@ struct alignas(64) CpuRq {
     RtBandwidth rtBandwidth;  // rt_rq's throttling state (RFC profile)
     uint32_t nrRunning = 0;   // runnable tasks incl. curr, excl. delayed sleepers
     int64_t runnableLoad = 0; // their summed weight (RT counts as NICE_0)
+    // The fair class over task groups: rq->cfs.h_nr_queued (fair tasks queued at any depth,
+    // delayed sleepers included), how many of them are delayed, and the task whose path of
+    // entities is cfs_rq->curr at every level (set_next_task_fair() .. put_prev_task_fair()).
+    uint32_t hNrQueued = 0;
+    uint32_t hNrDelayed = 0;
+    TaskId fairCurr = kNoTask;
     std::array<Time, 2> flagSetAt{};
     std::array<ReschedReason, 2> flagReason{};
 

@@ -14,7 +14,7 @@ uint32_t hashPrio(int32_t id, uint64_t seq) {
 }
 } // namespace
 
-void EevdfTree::update(std::vector<SchedEntity>& ents, int32_t n) {
+void EevdfTree::update(EntityView ents, int32_t n) {
     SchedEntity& e = ents[size_t(n)];
     e.minVruntime = e.vruntime;
     e.minSlice = e.maxSlice = uint32_t(e.slice);
@@ -28,7 +28,7 @@ void EevdfTree::update(std::vector<SchedEntity>& ents, int32_t n) {
     }
 }
 
-int32_t EevdfTree::merge(std::vector<SchedEntity>& ents, int32_t a, int32_t b) {
+int32_t EevdfTree::merge(EntityView ents, int32_t a, int32_t b) {
     if (a < 0) return b;
     if (b < 0) return a;
     if (ents[size_t(a)].prio > ents[size_t(b)].prio) {
@@ -41,8 +41,7 @@ int32_t EevdfTree::merge(std::vector<SchedEntity>& ents, int32_t a, int32_t b) {
     return b;
 }
 
-void EevdfTree::split(std::vector<SchedEntity>& ents, int32_t t, const SchedEntity& key, int32_t& l,
-                      int32_t& r) {
+void EevdfTree::split(EntityView ents, int32_t t, const SchedEntity& key, int32_t& l, int32_t& r) {
     if (t < 0) {
         l = r = -1;
         return;
@@ -59,7 +58,7 @@ void EevdfTree::split(std::vector<SchedEntity>& ents, int32_t t, const SchedEnti
 
 // Descend by key until the new node's priority wins, then split only that (expected small)
 // subtree around the key: O(log n) with far less work than splitting the whole tree.
-int32_t EevdfTree::insertRec(std::vector<SchedEntity>& ents, int32_t t, int32_t id) {
+int32_t EevdfTree::insertRec(EntityView ents, int32_t t, int32_t id) {
     if (t < 0) return id;
     SchedEntity& n = ents[size_t(id)];
     if (n.prio > ents[size_t(t)].prio) {
@@ -75,7 +74,7 @@ int32_t EevdfTree::insertRec(std::vector<SchedEntity>& ents, int32_t t, int32_t 
     return t;
 }
 
-void EevdfTree::insert(std::vector<SchedEntity>& ents, int32_t id, uint64_t seq) {
+void EevdfTree::insert(EntityView ents, int32_t id, uint64_t seq) {
     SchedEntity& e = ents[size_t(id)];
     e.seq = seq;
     e.left = e.right = -1;
@@ -84,7 +83,7 @@ void EevdfTree::insert(std::vector<SchedEntity>& ents, int32_t id, uint64_t seq)
     root_ = insertRec(ents, root_, id);
 }
 
-int32_t EevdfTree::eraseRec(std::vector<SchedEntity>& ents, int32_t t, int32_t id, bool& found) {
+int32_t EevdfTree::eraseRec(EntityView ents, int32_t t, int32_t id, bool& found) {
     if (t < 0) return -1; // not found: the node's key changed while it was in the tree
     if (t == id) {
         found = true;
@@ -98,7 +97,7 @@ int32_t EevdfTree::eraseRec(std::vector<SchedEntity>& ents, int32_t t, int32_t i
     return t;
 }
 
-bool EevdfTree::erase(std::vector<SchedEntity>& ents, int32_t id) {
+bool EevdfTree::erase(EntityView ents, int32_t id) {
     bool found = false;
     root_ = eraseRec(ents, root_, id, found);
     if (!found) return false;
@@ -107,7 +106,20 @@ bool EevdfTree::erase(std::vector<SchedEntity>& ents, int32_t id) {
     return true;
 }
 
-int32_t EevdfTree::leftmost(const std::vector<SchedEntity>& ents) const {
+void EevdfTree::refresh(EntityView ents, int32_t id) {
+    int32_t path[128];
+    int n = 0;
+    const SchedEntity& key = ents[size_t(id)];
+    for (int32_t t = root_; t >= 0 && n < 128;) {
+        path[n++] = t;
+        if (t == id) break;
+        t = before(key, ents[size_t(t)]) ? ents[size_t(t)].left : ents[size_t(t)].right;
+    }
+    while (n > 0)
+        update(ents, path[--n]);
+}
+
+int32_t EevdfTree::leftmost(EntityView ents) const {
     int32_t n = root_;
     if (n < 0) return -1;
     while (ents[size_t(n)].left >= 0)
@@ -115,7 +127,7 @@ int32_t EevdfTree::leftmost(const std::vector<SchedEntity>& ents) const {
     return n;
 }
 
-size_t EevdfTree::sizeSlow(const std::vector<SchedEntity>& ents) const {
+size_t EevdfTree::sizeSlow(EntityView ents) const {
     size_t n = 0;
     forEachInOrder(ents, [&](int32_t) {
         ++n;

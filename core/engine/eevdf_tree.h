@@ -6,7 +6,7 @@
 // the code small; nodes live in the engine's entity array and are linked by index.
 #pragma once
 
-#include "engine/sched_entity.h"
+#include "engine/entity_view.h"
 
 #include <vector>
 
@@ -16,12 +16,15 @@ class EevdfTree {
   public:
     int32_t root() const { return root_; }
     bool empty() const { return root_ < 0; }
-    void insert(std::vector<SchedEntity>& ents, int32_t id, uint64_t seq);
-    bool erase(std::vector<SchedEntity>& ents, int32_t id); // false if id was not found by its key
-    int32_t leftmost(const std::vector<SchedEntity>& ents) const;
+    void insert(EntityView ents, int32_t id, uint64_t seq);
+    bool erase(EntityView ents, int32_t id); // false if id was not found by its key
+    int32_t leftmost(EntityView ents) const;
+    // min_vruntime_cb_propagate(): recompute the augmentation on the path to id after a field it
+    // covers (a group entity's slice) changed in place. The key must not have changed.
+    void refresh(EntityView ents, int32_t id);
     // In-order visit, stopping when fn returns false (used by the load balancer's bounded scan).
-    template <class Fn> void forEachInOrder(const std::vector<SchedEntity>& ents, Fn&& fn) const;
-    size_t sizeSlow(const std::vector<SchedEntity>& ents) const; // for tests only
+    template <class Fn> void forEachInOrder(EntityView ents, Fn&& fn) const;
+    size_t sizeSlow(EntityView ents) const; // for tests only
 
     friend bool operator==(const EevdfTree&, const EevdfTree&) = default;
 
@@ -30,16 +33,15 @@ class EevdfTree {
         // entity_before(): earlier deadline first; equal deadlines by insertion order.
         return a.deadline < b.deadline || (a.deadline == b.deadline && a.seq < b.seq);
     }
-    static void update(std::vector<SchedEntity>& ents, int32_t n);
-    static int32_t merge(std::vector<SchedEntity>& ents, int32_t a, int32_t b);
-    static void split(std::vector<SchedEntity>& ents, int32_t t, const SchedEntity& key, int32_t& l,
-                      int32_t& r);
-    static int32_t insertRec(std::vector<SchedEntity>& ents, int32_t t, int32_t id);
-    static int32_t eraseRec(std::vector<SchedEntity>& ents, int32_t t, int32_t id, bool& found);
+    static void update(EntityView ents, int32_t n);
+    static int32_t merge(EntityView ents, int32_t a, int32_t b);
+    static void split(EntityView ents, int32_t t, const SchedEntity& key, int32_t& l, int32_t& r);
+    static int32_t insertRec(EntityView ents, int32_t t, int32_t id);
+    static int32_t eraseRec(EntityView ents, int32_t t, int32_t id, bool& found);
     int32_t root_ = -1;
 };
 
-template <class Fn> void EevdfTree::forEachInOrder(const std::vector<SchedEntity>& ents, Fn&& fn) const {
+template <class Fn> void EevdfTree::forEachInOrder(EntityView ents, Fn&& fn) const {
     int32_t stack[128];
     int sp = 0;
     int32_t n = root_;

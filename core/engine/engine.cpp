@@ -78,6 +78,9 @@ TaskId Engine::newTask(const TaskSpec& spec, TaskId parent) {
     t.rng = Rng(mixSeed(seed_, uint64_t(id) + 1)); // one stream per task: common random numbers
     t.resume = Resume::Continue;
     t.fixedStartCpu = spec.startCpu >= 0;
+    // A child is in its parent's group (cgroup_post_fork(); the autogroup is the session's).
+    t.taskGroup = parent >= 0 ? tasks_[size_t(parent)].taskGroup : spec.taskGroup;
+    if (t.taskGroup < kRootGroup || t.taskGroup >= GroupId(groups_.size())) t.taskGroup = kRootGroup;
 
     SchedEntity se;
     se.load = loadWeightFor(t.policy, t.nice);
@@ -308,7 +311,7 @@ void Engine::recordSample(TaskId t) {
     s.cpu.push_back(uint16_t(c));
     s.vruntime.push_back(se.vruntime);
     s.deadline.push_back(se.relDeadline ? se.deadline + se.vruntime : se.deadline);
-    s.avgVruntime.push_back(rqs_[size_t(c)].cfs.avgVruntimeValue(ents_));
+    s.avgVruntime.push_back(taskCfsRq(t).avgVruntimeValue(ev())); // V of the task's own runqueue
     s.onRq.push_back(se.onRq ? 1 : 0);
 }
 
@@ -323,7 +326,7 @@ void Engine::finish() {
         trace_.slices.push(rq.sliceStart, now_, rq.curr, uint16_t(c), kStillRunning, kNoReason);
         rq.busyTime += now_ - rq.sliceStart;
         // Account the running entity up to now so that sum_exec_runtime is complete.
-        if (rq.cfs.curr == rq.curr) updateCurr(c, false);
+        if (rq.fairCurr == rq.curr) updateCurr(c, cfsRqOf(rq.curr, c), false);
     }
     trace_.endTime = now_;
     finished_ = true;

@@ -7,9 +7,12 @@
 // One class, its methods in files by kernel mechanism (the private declarations below are grouped
 // the same way, each group under its file's name):
 //   engine.cpp       set-up (programs, channels, tasks), the stepping API, the event loop and dispatch
-//   fair.cpp         the fair class (kernel/sched/fair.c): update_curr, update_deadline,
+//   fair.cpp         the fair class (kernel/sched/fair.c) on one runqueue: update_curr, update_deadline,
 //                    place/enqueue/dequeue_entity, DELAY_DEQUEUE, pick_next_entity, slice protection,
 //                    check_preempt_wakeup_fair, yield_task_fair
+//   fair_group.cpp   the fair class over task groups (task_group.h): enqueue_task_fair /
+//                    dequeue_entities along the entity's path, pick_task_fair's descent, the
+//                    partial put_prev/set_next walk, task_tick_fair, update_cfs_group, reweight_entity
 //   schedule.cpp     kernel/sched/core.c's __schedule() and pick_next_task(), resched_curr(_lazy),
 //                    the preemption points of each model, sched_tick, IPIs, the idle loop, HRTICK
 //   wake.cpp         try_to_wake_up, select_task_rq_fair (wake_affine, wake_wide,
@@ -35,6 +38,7 @@
 #include "engine/program.h"
 #include "engine/sched_config.h"
 #include "engine/task.h"
+#include "engine/task_group.h"
 #include "trace/trace.h"
 
 #include <array>
@@ -55,6 +59,7 @@ struct TaskSpec {
     CpuMask affinity;    // empty = all CPUs
     CpuId startCpu = -1; // -1 = fork balancing picks the idlest CPU
     Time start = 0;
+    GroupId taskGroup = kRootGroup; // its task group (addTaskGroup()); forked children inherit it
 };
 
 // The first cache line holds all a batch's reservation and replay read (batch.cpp).
@@ -111,6 +116,9 @@ class Engine {
     // --- set-up (before or during the run) ---
     int32_t addProgram(Program p); // p must be finalize()d
     int32_t addChannel(int capacity, int64_t wakeAllWritersAt = -1, bool syncWake = true);
+    // A task group (a cgroup or an autogroup) under parent, with tg->shares = shares (1024 for
+    // cpu.weight 100 or autogroup nice 0). Before the first spawn().
+    GroupId addTaskGroup(std::string name, GroupId parent, int64_t shares);
     TaskId spawn(const TaskSpec& spec); // starts at spec.start
     void scheduleChange(const ParamChange& c, Time at);
 
@@ -143,6 +151,15 @@ class Engine {
     const Trace& trace() const { return trace_; }
     const std::vector<Task>& tasks() const { return tasks_; }
     const std::vector<SchedEntity>& entities() const { return ents_; }
+    const std::vector<TaskGroup>& groups() const { return groups_; }
+    // Every entity a runqueue can hold: tasks' and groups' (entity_view.h).
+    EntityView entityView() const {
+        return EntityView(const_cast<SchedEntity*>(ents_.data()),
+                          const_cast<SchedEntity*>(groupEnts_.data()));
+    }
+    std::string entityName(EntityId id) const; // "comm:pid", or the group's name
+    // The runqueue a task's entity is queued in on its CPU: the root's, or its group's.
+    const CfsRq& taskCfsRq(TaskId t) const;
     const std::vector<CpuRq>& cpus() const { return rqs_; }
     const std::vector<Channel>& channels() const { return channels_; }
     const std::vector<Program>& programs() const { return programs_; }
@@ -185,25 +202,64 @@ class Engine {
     // params.cpp
     void applyTaskChange(const ParamChange& c, TaskId t);
 
-    // fair.cpp
-    void updateCurr(CpuId c, bool fromTick);
+    // fair.cpp (one runqueue; an EntityId is a task's or a group's entity)
+    void updateCurr(CpuId c, CfsRq& cfs, bool fromTick);
     bool updateDeadline(SchedEntity& se);
-    void placeEntity(CpuId c, TaskId t, bool initial);
-    void enqueueEntity(CpuId c, TaskId t, bool wakeup, bool initial);
-    bool dequeueEntity(CpuId c, TaskId t, bool sleep, bool delayedFinish, bool mayDelay = true);
-    void updateEntityLag(CpuId c, TaskId t);
-    void setNextEntity(CpuId c, TaskId t, bool first = true);
-    void putPrevEntity(CpuId c, TaskId t);
-    TaskId pickNextEntity(CpuId c);
-    bool currProtected(CpuId c) const;
+    void placeEntity(CfsRq& cfs, EntityId t, bool initial);
+    void enqueueEntity(CpuId c, CfsRq& cfs, EntityId t, bool initial);
+    bool dequeueEntity(CpuId c, CfsRq& cfs, EntityId t, bool sleep, bool delayedFinish, bool mayDelay = true);
+    void sampleJoin(const CfsRq& cfs, EntityId t);
+    void updateEntityLag(const CfsRq& cfs, EntityId t);
+    void setNextEntity(CpuId c, CfsRq& cfs, EntityId t, bool first = true);
+    void putPrevEntity(CpuId c, CfsRq& cfs, EntityId t);
+    EntityId pickNextEntity(CpuId c, CfsRq& cfs);
+    bool currProtected(const CfsRq& cfs) const;
     void cancelProtectSlice(SchedEntity& se);
-    void updateProtectSlice(CpuId c, SchedEntity& se);
-    void requeueDelayed(CpuId c, TaskId t);
+    void updateProtectSlice(const CfsRq& cfs, SchedEntity& se);
+    void requeueDelayed(CpuId c, CfsRq& cfs, EntityId t);
     void checkPreemptWakeupFair(CpuId c, TaskId p, bool fork);
-    void checkPreemptWakeupReworked(CpuId c, TaskId p, bool fork);
+    void findMatchingSe(CpuId c, EntityId& se, EntityId& pse) const;
+    void checkPreemptWakeupReworked(CpuId c, CfsRq& cfs, EntityId se, EntityId pse, bool fork);
     void yieldFair(CpuId c, TaskId t);
     void updateCfsUtil(CpuId c);
     Time entitySlice(const SchedEntity& se) const;
+
+    // fair_group.cpp (the path from a task's entity to the CPU's root runqueue)
+    SchedEntity& entity(EntityId id) {
+        return entityIsTask(id) ? ents_[size_t(id)] : groupEnts_[size_t(id - kGroupSeBase)];
+    }
+    const SchedEntity& entity(EntityId id) const {
+        return entityIsTask(id) ? ents_[size_t(id)] : groupEnts_[size_t(id - kGroupSeBase)];
+    }
+    EntityView ev() { return EntityView(ents_.data(), groupEnts_.data()); }
+    EntityView ev() const { return entityView(); }
+    EntityId groupSe(GroupId g, CpuId c) const { return kGroupSeBase + g * cfg_.cpus + c; }
+    GroupId groupOfSe(EntityId id) const { return GroupId((id - kGroupSeBase) / cfg_.cpus); }
+    GroupId parentGroup(EntityId id) const {
+        return entityIsTask(id) ? tasks_[size_t(id)].taskGroup : groups_[size_t(groupOfSe(id))].parent;
+    }
+    EntityId parentEntity(EntityId id, CpuId c) const { // parent_entity(), on CPU c
+        const GroupId g = parentGroup(id);
+        return g == kRootGroup ? kNoTask : groupSe(g, c);
+    }
+    CfsRq& cfsRqOf(EntityId id, CpuId c) { // cfs_rq_of(), on CPU c
+        const GroupId g = parentGroup(id);
+        return g == kRootGroup ? rqs_[size_t(c)].cfs : groups_[size_t(g)].cfsRq[size_t(c)];
+    }
+    int depthOf(EntityId id) const;
+    void addQueuedWeight(CfsRq& cfs, int64_t w);
+    void setEntitySlice(CfsRq& cfs, EntityId id, int64_t slice);
+    void enqueueTaskFair(CpuId c, TaskId p, bool initial);
+    bool dequeueTaskFair(CpuId c, TaskId p, bool sleep, bool mayDelay = true);
+    bool dequeueEntities(CpuId c, EntityId se, bool sleep, bool delayed, bool mayDelay = true);
+    TaskId pickTaskFair(CpuId c);
+    void putPrevTaskFair(CpuId c, TaskId prev);
+    void setNextTaskFair(CpuId c, TaskId p, bool first);
+    void putPrevSetNextFair(CpuId c, TaskId prev, TaskId next);
+    void taskTickFair(CpuId c);
+    void updateCfsGroup(CpuId c, EntityId se);
+    void reweightEntity(CpuId c, CfsRq& cfs, EntityId id, uint32_t weight);
+    void reweightEevdf612(CpuId c, CfsRq& cfs, EntityId id, uint32_t weight);
 
     // schedule.cpp
     void schedule(CpuId c, SwitchPoint point);
@@ -326,6 +382,8 @@ class Engine {
     std::vector<CpuRq> rqs_;
     std::vector<Task> tasks_;
     std::vector<SchedEntity> ents_;
+    std::vector<TaskGroup> groups_;
+    std::vector<SchedEntity> groupEnts_; // group g's entity on CPU c at g * cpus + c (groupSe())
     std::vector<Program> programs_;
     std::vector<LoopPattern> patterns_; // per program (batch.cpp)
     std::vector<Channel> channels_;

@@ -46,24 +46,31 @@ std::string Engine::describePick(CpuId c) const {
     if (isRtPolicy(t.policy))
         return s + " Real-time tasks run before every fair task." + describeStarvationGuard(c);
     const SchedEntity& se = ents_[size_t(rq.curr)];
-    const int64_t V = rq.cfs.avgVruntimeValue(ents_);
+    const CfsRq& cfs = taskCfsRq(rq.curr); // its own runqueue: the root's or its group's
+    const int64_t V = cfs.avgVruntimeValue(ev());
     if (rq.fairServer.queued)
         s += " It runs on the fair_server's budget (" + ms(rq.fairServer.runtime) +
              " left of this period): real-time tasks had starved the fair class up to the server's "
              "zero-laxity point.";
     s += " Its vruntime is " + ms(se.vruntime - V) + " from V, its deadline " + ms(se.deadline - V) +
          " from V.";
-    s += rq.cfs.entityEligible(ents_, rq.curr)
+    s += cfs.entityEligible(ev(), rq.curr)
              ? " It is eligible (vruntime <= V)."
              : " It is no longer eligible (vruntime > V): the next pick chooses another task.";
-    if (currProtected(c))
+    if (rq.fairCurr == rq.curr && currProtected(cfs))
         s += " Its slice is protected (RUN_TO_PARITY) for " + ms(se.vprot - se.vruntime) +
              " more of vruntime.";
-    const int32_t left = rq.cfs.timeline.leftmost(ents_);
+    const int32_t left = cfs.timeline.leftmost(ev());
     if (left >= 0)
-        s += " Earliest queued deadline: " + tasks_[size_t(left)].comm + ":" +
-             std::to_string(tasks_[size_t(left)].pid) + " at " + ms(ents_[size_t(left)].deadline - V) +
-             (rq.cfs.entityEligible(ents_, left) ? " (eligible)." : " (not eligible).");
+        s += " Earliest queued deadline: " + entityName(left) + " at " + ms(entity(left).deadline - V) +
+             (cfs.entityEligible(ev(), left) ? " (eligible)." : " (not eligible).");
+    // With task groups the task competes inside its group; the groups compete as entities above.
+    for (GroupId g = t.taskGroup; g != kRootGroup; g = groups_[size_t(g)].parent) {
+        const SchedEntity& ge = entity(groupSe(g, c));
+        s += " It runs inside " + groups_[size_t(g)].name + ", whose entity on this CPU has weight " +
+             std::to_string(ge.load.weight) + " of the group's " + std::to_string(groups_[size_t(g)].shares) +
+             " shares.";
+    }
     s += describePendingSwitch(c);
     return s;
 }
@@ -76,7 +83,7 @@ std::string Engine::describeStarvationGuard(CpuId c) const {
         return " RT throttling: the RT class has run " + ms(rq.rtBandwidth.rtTime) + " of its " +
                ms(cfg_.rtRuntime) + " in this " + ms(cfg_.rtPeriod) + " period.";
     const DlServer& f = rq.fairServer;
-    if (!cfg_.fairServer() || !f.active || rq.cfs.nrRunnable() == 0) return {};
+    if (!cfg_.fairServer() || !f.active || rq.hNrQueued == rq.hNrDelayed) return {};
     if (f.throttled && f.deferArmed)
         return " Fair tasks wait; unless they get " + ms(f.runtime) +
                " of CPU time first, the fair_server queues at zero laxity in " +

@@ -9,6 +9,11 @@ namespace {
 
 // Ids are upstream commits; a 6.18.y rule names the stable release that first carried it.
 constexpr std::array<RuleInfo, kRuleCount> kRules{{
+    {"group-min-slice", "6.12", "aef6987d8954 sched/eevdf: Propagate min_slice up the cgroup hierarchy",
+     "enqueue_task_fair(), dequeue_entities()",
+     "a group entity's slice is the shortest slice queued in its group, so a short-slice task keeps its "
+     "short request when it competes as its group",
+     "in every modelled kernel; merged with PREEMPT_SHORT (both in the 2024 \"Complete EEVDF\" series)"},
     {"lazy-model",
      "6.13",
      "7c70cb94d29c sched: Add Lazy preemption model",
@@ -26,6 +31,20 @@ constexpr std::array<RuleInfo, kRuleCount> kRules{{
      "6d71a9c61604 sched/fair: Fix EEVDF entity placement bug causing scheduling lag",
      "place_entity()",
      "a migrated entity's relative deadline is restored even with PLACE_REL_DEADLINE off",
+     {}},
+    {"reweight-place", "6.13",
+     "6d71a9c61604 sched/fair: Fix EEVDF entity placement bug causing scheduling lag", "reweight_entity()",
+     "a queued entity whose weight changes keeps its scaled lag and is placed again (before: "
+     "reweight_eevdf() "
+     "rescaled it around V as it stood)",
+     "acts on group entities only: a task's renice dequeues it first"},
+    {"empty-group-keeps-weight",
+     "6.13",
+     "66951e4860d3 sched/fair: Fix update_cfs_group() vs DELAY_DEQUEUE",
+     "update_cfs_group()",
+     "a group emptied on a CPU keeps its entity's weight, so a delayed group entity competes at the weight "
+     "it had (before: reweighted to the empty group's share, MIN_SHARES with the engine's instantaneous "
+     "load)",
      {}},
     {"ineligible-on-dst",
      "6.14",
@@ -91,9 +110,10 @@ constexpr std::array<RuleInfo, kRuleCount> kRules{{
      "a renice, slice or policy change of the running task ends its protection instead of re-arming it",
      {}},
     {"reweight-vprot", "6.18.17", "ff38424030f9 sched/eevdf: Update se->vprot in reweight_entity()",
-     "reweight_entity()", "reweighting a running, queued entity keeps its protection's length in real time",
-     "only group entities are reweighted while queued (a task's renice dequeues it first): no effect "
-     "without task groups"},
+     "reweight_entity()",
+     "reweighting the running group entity keeps its slice protection, scaled like the deadline (before, "
+     "update_entity_lag() overwrote se->vprot, which shares its storage with se->vlag: protection ended)",
+     "only group entities are reweighted while queued (a task's renice dequeues it first)"},
     {"lag-clamp-max-slice",
      "6.18.17",
      "6e3c0a4e1ad1 sched/fair: Fix lag clamp",
@@ -132,10 +152,11 @@ RuleSet rulesOf(std::initializer_list<Rule> rs) {
     return s;
 }
 
-const RuleSet kV6_12 = rulesOf({});
+const RuleSet kV6_12 = rulesOf({Rule::GroupMinSlice});
 const RuleSet kV6_18 =
-    rulesOf({Rule::LazyModel, Rule::PlaceLagNonZero, Rule::RelDeadlineAlways, Rule::IneligibleOnDst,
-             Rule::BaseSlice700us, Rule::ProtectSliceVprot, Rule::LazyFairServerStop, Rule::NewidleCostBump});
+    rulesOf({Rule::LazyModel, Rule::PlaceLagNonZero, Rule::RelDeadlineAlways, Rule::ReweightPlace,
+             Rule::GroupMinSlice, Rule::EmptyGroupKeepsWeight, Rule::IneligibleOnDst, Rule::BaseSlice700us,
+             Rule::ProtectSliceVprot, Rule::LazyFairServerStop, Rule::NewidleCostBump});
 // v6.18.44: 6.18.0 plus the stable series' scheduler changes (docs/kernel-6.18.y.md), minus the
 // max_newidle_lb_cost bump that the series reverted (d206fbad9328, by 6.18.4).
 const RuleSet kV6_18_44 =

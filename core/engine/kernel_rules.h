@@ -16,14 +16,17 @@ namespace sched {
 
 enum class Rule : uint8_t {
     // v6.12 .. v6.18.0
-    LazyModel,          // the PREEMPT_LAZY model exists
-    PlaceLagNonZero,    // place_entity() skips the lag inflation for a zero vlag
-    RelDeadlineAlways,  // a migrated entity's relative deadline is restored whatever the feature bit
-    IneligibleOnDst,    // detach_tasks() keeps an ineligible task off a busy destination
-    BaseSlice700us,     // the normalized base slice is 0.70 ms, not 0.75 ms
-    ProtectSliceVprot,  // slice protection in se->vprot; update_curr() reschedules lazily
-    LazyFairServerStop, // the fair_server stops only when picked with nothing to serve
-    NewidleCostBump,    // a failed newidle balance inflates max_newidle_lb_cost (reverted in 6.18.y)
+    GroupMinSlice,         // a group entity's slice is the shortest slice queued below it (6.12)
+    LazyModel,             // the PREEMPT_LAZY model exists
+    PlaceLagNonZero,       // place_entity() skips the lag inflation for a zero vlag
+    RelDeadlineAlways,     // a migrated entity's relative deadline is restored whatever the feature bit
+    ReweightPlace,         // reweight_entity() scales the lag and places the entity again
+    EmptyGroupKeepsWeight, // update_cfs_group() leaves an emptied group's entity alone
+    IneligibleOnDst,       // detach_tasks() keeps an ineligible task off a busy destination
+    BaseSlice700us,        // the normalized base slice is 0.70 ms, not 0.75 ms
+    ProtectSliceVprot,     // slice protection in se->vprot; update_curr() reschedules lazily
+    LazyFairServerStop,    // the fair_server stops only when picked with nothing to serve
+    NewidleCostBump,       // a failed newidle balance inflates max_newidle_lb_cost (reverted in 6.18.y)
     // v6.18.0 .. v6.18.44 (the stable series; docs/kernel-6.18.y.md)
     YieldForfeit,               // sched_yield() forfeits the rest of the request
     ZeroVruntime,               // keys relative to zero_vruntime (= V), not min_vruntime

@@ -100,7 +100,7 @@ void Engine::applyTaskChange(const ParamChange& ch, TaskId id) {
     CpuRq& rq = rqs_[size_t(c)];
     syncProgress(c);
     // A delayed sleeper's dequeue is completed first (as a class or attribute change forces).
-    if (!isRtPolicy(t.policy) && se.onRq && se.schedDelayed) dequeueEntity(c, id, true, true);
+    if (!isRtPolicy(t.policy) && se.onRq && se.schedDelayed) dequeueEntities(c, id, true, true);
     const bool running = rq.curr == id;
     const bool queued = t.state == TaskState::Runnable || running;
     const bool wasRt = isRtPolicy(t.policy);
@@ -110,9 +110,9 @@ void Engine::applyTaskChange(const ParamChange& ch, TaskId id) {
         if (wasRt)
             rq.rt.dequeue(id);
         else
-            dequeueEntity(c, id, false, false);
+            dequeueTaskFair(c, id, false);
     }
-    if (running && !wasRt) putPrevEntity(c, id);
+    if (running && !wasRt) putPrevTaskFair(c, id);
     if (running && wasRt) updateCurrRt(c); // RT time up to the change
     setAttr();
     const bool nowRt = isRtPolicy(t.policy);
@@ -121,10 +121,10 @@ void Engine::applyTaskChange(const ParamChange& ch, TaskId id) {
         if (nowRt) {
             if (!running) rq.rt.enqueue(id, t.kernelPrio(), false);
         } else {
-            enqueueEntity(c, id, false, false);
+            enqueueTaskFair(c, id, false);
         }
     }
-    if (running && !nowRt) setNextEntity(c, id, false); // set_next_task(): not a pick
+    if (running && !nowRt) setNextTaskFair(c, id, false); // set_next_task(): not a pick
     if (nowRt && queued) {
         if (running && !wasRt) rq.rtBandwidth.execStart = now_;
         startRtBandwidth();

@@ -29,6 +29,8 @@ void Engine::copyStateFrom(const Engine& o) {
     rqs_ = o.rqs_;
     tasks_ = o.tasks_;
     ents_ = o.ents_;
+    groups_ = o.groups_;
+    groupEnts_ = o.groupEnts_;
     programs_ = o.programs_;
     patterns_ = o.patterns_;
     channels_ = o.channels_;

@@ -207,7 +207,7 @@ TaskId Engine::pickNextTask(CpuId c, TaskId prev) {
         rq.rt.enqueue(prev, pt.kernelPrio(), !pt.rrExpired); // preempted: head; RR expired: tail
         pt.rrExpired = false;
     }
-    const bool prevFair = prev >= 0 && !prevRt && rq.cfs.curr == prev;
+    const bool prevFair = prev >= 0 && !prevRt && rq.fairCurr == prev;
     // __pick_next_task()'s fast path: prev fair or idle and only fair tasks runnable -> the fair
     // class directly; a queued server is not consulted (nor stopped) then.
     const bool fastPath = !prevRt && rq.rt.empty();
@@ -216,12 +216,12 @@ TaskId Engine::pickNextTask(CpuId c, TaskId prev) {
         dlServerStop(c); // nothing to serve
     }
     if (const TaskId next = pickRt(c); next >= 0) {
-        if (prevFair) putPrevEntity(c, prev);
+        if (prevFair) putPrevTaskFair(c, prev);
         return next;
     }
     TaskId next = pickFair(c, prev, prevFair);
     if (next < 0) {
-        if (prevFair) putPrevEntity(c, prev);
+        if (prevFair) putPrevTaskFair(c, prev);
         // sched_balance_newidle(): try to pull work before going idle.
         if (newidleBalance(c)) {
             next = pickRt(c);
@@ -241,13 +241,16 @@ TaskId Engine::pickRt(CpuId c) {
     return next;
 }
 
-// pick_task_fair() with put_prev_set_next_task(): the EEVDF pick; a different task replaces prev
-// as cfs_rq->curr. kNoTask when the fair class has nothing runnable (prev stays curr then).
+// pick_next_task_fair(): the EEVDF pick (pick_task_fair(), down the task groups); a different
+// task replaces prev as cfs_rq->curr along its path. kNoTask when the fair class has nothing
+// runnable (prev stays curr then).
 TaskId Engine::pickFair(CpuId c, TaskId prev, bool prevFair) {
-    const TaskId next = pickNextEntity(c);
+    const TaskId next = pickTaskFair(c);
     if (next >= 0 && next != prev) {
-        if (prevFair) putPrevEntity(c, prev);
-        setNextEntity(c, next);
+        if (prevFair)
+            putPrevSetNextFair(c, prev, next);
+        else
+            setNextTaskFair(c, next, true);
     }
     return next;
 }
@@ -399,7 +402,7 @@ void Engine::onTick(CpuId c) {
     tickContext_ = true;
     if (!isRtPolicy(t.policy)) {
         updateCfsUtil(c); // entity_tick() -> update_load_avg()
-        updateCurr(c, true);
+        taskTickFair(c);
     } else {
         updateCurrRt(c); // task_tick_rt() -> update_curr_rt()
         if (t.policy == Policy::RR && --t.rrTicksLeft <= 0) {
@@ -442,8 +445,7 @@ void Engine::onIdleExit(CpuId c) {
 void Engine::armHrTick(CpuId c) {
     CpuRq& rq = rqs_[size_t(c)];
     rq.hrtickGen++;
-    if (!cfg_.features[Feature::HrTick] || rq.curr < 0 || rq.cfs.curr != rq.curr || rq.cfs.nrQueued <= 1)
-        return;
+    if (!cfg_.features[Feature::HrTick] || rq.curr < 0 || rq.fairCurr != rq.curr || rq.hNrQueued <= 1) return;
     // hrtick_start_fair(): fire when the slice is used up.
     const SchedEntity& se = ents_[size_t(rq.curr)];
     const Time delta = se.slice - (se.sumExecRuntime - se.prevSumExecRuntime);
@@ -454,10 +456,10 @@ void Engine::onHrTick(CpuId c) {
     CpuRq& rq = rqs_[size_t(c)];
     ctxCpu_ = c;
     syncProgress(c);
-    if (rq.curr < 0 || rq.cfs.curr != rq.curr) return;
-    // entity_tick(queued=1): account, then ask for a lazy reschedule.
-    updateCurr(c, true);
-    if (rq.cfs.nrQueued > 1) reschedCurr(c, ReschedBit::Lazy, ReschedReason::HrTick);
+    if (rq.curr < 0 || rq.fairCurr != rq.curr) return;
+    // task_tick_fair(queued=1): account on every level, then ask for a lazy reschedule.
+    taskTickFair(c);
+    if (rq.hNrQueued > 1) reschedCurr(c, ReschedBit::Lazy, ReschedReason::HrTick);
     irqReturn(c);
     reprogram(c);
 }

@@ -61,6 +61,7 @@ struct alignas(64) Task {
     TaskId parent = kNoTask;
     std::string comm;
     Policy policy = Policy::Normal;
+    int32_t taskGroup = -1; // task_group(): its cgroup or autogroup (task_group.h); -1 = root
     int nice = 0;
     int rtPriority = 0; // 1..99 for FIFO/RR
     CpuMask affinity;

@@ -30,7 +30,7 @@ void Engine::activateTask(CpuId c, TaskId p, bool initial) {
         rqs_[size_t(c)].rt.enqueue(p, t.kernelPrio(), false);
         startRtBandwidth(); // inc_rt_group()
     } else
-        enqueueEntity(c, p, true, initial);
+        enqueueTaskFair(c, p, initial);
     addRunning(c, 1);
     rqs_[size_t(c)].runnableLoad += taskLoad(p);
 }
@@ -40,7 +40,7 @@ void Engine::deactivateTask(CpuId c, TaskId p, bool exiting) {
     if (isRtPolicy(t.policy))
         rqs_[size_t(c)].rt.dequeue(p);
     else
-        dequeueEntity(c, p, true, false, !exiting); // a dying task is not left delayed
+        dequeueTaskFair(c, p, true, !exiting); // a dying task is not left delayed
     addRunning(c, -1);
     rqs_[size_t(c)].runnableLoad -= taskLoad(p);
 }
@@ -61,7 +61,7 @@ void Engine::tryToWakeUp(TaskId p, CpuId ctxCpu, TaskId waker, bool sync) {
     SchedEntity& se = ents_[size_t(p)];
     if (!isRtPolicy(t.policy) && se.onRq && se.schedDelayed) {
         const CpuId c = t.cpu;
-        requeueDelayed(c, p);
+        requeueDelayed(c, cfsRqOf(p, c), p); // enqueue_task_fair(ENQUEUE_DELAYED): the task's entity only
         t.state = TaskState::Runnable;
         addRunning(c, 1);
         rqs_[size_t(c)].runnableLoad += taskLoad(p);
@@ -194,7 +194,7 @@ CpuId Engine::selectTaskRq(TaskId p, CpuId wakerCpu, bool sync, bool wantAffine)
 void Engine::addRunning(CpuId c, int delta) {
     uint32_t& n = rqs_[size_t(c)].nrRunning;
     n = uint32_t(int64_t(n) + delta);
-    if (delta > 0 && n + rqs_[size_t(c)].cfs.nrDelayed >= 2) rdOverloaded_ = true; // add_nr_running()
+    if (delta > 0 && n + rqs_[size_t(c)].hNrDelayed >= 2) rdOverloaded_ = true; // add_nr_running()
     const uint64_t bit = uint64_t(1) << (c % 64);
     uint64_t& word = busyCpus_[size_t(c) / 64];
     word = n > 0 ? word | bit : word & ~bit;

@@ -39,6 +39,12 @@ LoadWeight loadWeightFor(Policy policy, int nice) {
     return {niceToWeight(nice), niceToWmult(nice)};
 }
 
+LoadWeight loadWeightOf(uint32_t weight) {
+    constexpr uint32_t kWmultConst = ~0u; // WMULT_CONST
+    if (weight == 0) return {0, kWmultConst};
+    return {weight, kWmultConst / weight};
+}
+
 uint64_t calcDelta(uint64_t delta, const LoadWeight& lw) {
     // As __calc_delta(delta_exec, NICE_0_LOAD, lw) on 64-bit: fact = 1024, then fact *= inv_weight
     // with the high word folded into the shift so that the product stays within 32 bits.

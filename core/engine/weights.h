@@ -18,6 +18,9 @@ struct LoadWeight {
 
 // nice in [-20, 19]; SCHED_IDLE ignores nice and gets WEIGHT_IDLEPRIO (set_load_weight()).
 LoadWeight loadWeightFor(Policy policy, int nice);
+// update_load_set() with __update_inv_weight(): any weight (a group entity's share), with
+// inv_weight = WMULT_CONST / weight.
+LoadWeight loadWeightOf(uint32_t weight);
 uint32_t niceToWeight(int nice);
 uint32_t niceToWmult(int nice);
 

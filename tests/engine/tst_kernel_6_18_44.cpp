@@ -54,9 +54,12 @@ class TestKernel61844 : public QObject {
         QVERIFY(c.lazyAvailable());
         c.profile = KernelProfile::V6_18;
         QVERIFY(!c.has(Rule::LagClampMaxSlice) && c.has(Rule::NewidleCostBump));
-        // the other profiles as they were: 6.12 has none of the later rules, auto-rfc is 6.18
-        // without the lazy model
-        QVERIFY(kernelRules(KernelBuild::Dynamic, KernelProfile::V6_12).none());
+        // the other profiles as they were: 6.12 has only the rules that date from 6.12 (the
+        // group-min-slice propagation), auto-rfc is 6.18 without the lazy model
+        const RuleSet& v612 = kernelRules(KernelBuild::Dynamic, KernelProfile::V6_12);
+        for (size_t r = 0; r < kRuleCount; ++r)
+            QCOMPARE(v612[r], ruleInfo(Rule(r)).since == "6.12");
+        QVERIFY(v612.any());
         RuleSet autoRfc = kernelRules(KernelBuild::Dynamic, KernelProfile::V6_18);
         autoRfc.reset(size_t(Rule::LazyModel));
         QCOMPARE(kernelRules(KernelBuild::Auto, KernelProfile::V6_18), autoRfc);

@@ -147,12 +147,20 @@ class TestExperiments : public QObject {
         QVERIFY(m(1, "cyclictest.avg_delay_ms") < m(0, "cyclictest.avg_delay_ms"));
         QVERIFY(m(1, "cyclictest.sum_delay_ms") < m(0, "cyclictest.sum_delay_ms"));
         QVERIFY(m(1, "massive_intr.switches") > m(0, "massive_intr.switches"));
+        // The sizes, against the post's (each effect within 0.5 - 2x of the published one). With the
+        // benchmarks in their terminal's autogroup and the desktop in its own (the experiment's
+        // sessions), chromium competes as the desktop's group entity: PREEMPT_SHORT no longer
+        // lets it past massive_intr, as on the rpi4 (unchanged within its spread); with every task
+        // in the root group its avg delay fell by 43 %.
+        const auto effect = [&](const char* metric) { return m(1, metric) / m(0, metric) - 1; };
+        const double sw = effect("massive_intr.switches"), cyc = effect("cyclictest.avg_delay_ms");
+        QVERIFY2(sw >= 0.5 * 0.075 && sw <= 2 * 0.075,
+                 qPrintable(QString("massive_intr switches %1").arg(sw)));
         QEXPECT_FAIL("",
-                     "finding: the simulated browser threads (2.1 ms slice) gain from PREEMPT_SHORT against "
-                     "the 100 ms "
-                     "massive_intr slice as cyclictest does (avg delay about halves); on the rpi4 chromium "
-                     "did not move",
+                     "issue 27: cyclictest's avg delay falls by about two thirds where the rpi4's fell by a "
+                     "fifth (with groups; by 96 % without)",
                      Continue);
+        QVERIFY2(cyc <= 0.5 * -0.20 && cyc >= 2 * -0.20, qPrintable(QString("cyclictest avg %1").arg(cyc)));
         QVERIFY(within(m(1, "chromium-browse.avg_delay_ms"), m(0, "chromium-browse.avg_delay_ms"), 0.10));
     }
 

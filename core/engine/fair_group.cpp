@@ -1,0 +1,304 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// The fair class over task groups (kernel/sched/fair.c with CONFIG_FAIR_GROUP_SCHED). On a CPU, a
+// task's entity is queued in its group's runqueue, the group's entity in the parent group's, up
+// to the CPU's root runqueue: the task-level operations walk that path as enqueue_task_fair(),
+// dequeue_entities(), pick_task_fair(), pick_next_task_fair() and task_tick_fair() do, and a
+// group entity's weight follows the group's share of its load on the CPU (update_cfs_group()).
+// Without groups every path is one entity long and these are the flat operations.
+#include "engine/engine.h"
+
+#include <algorithm>
+
+namespace sched {
+
+namespace {
+constexpr int64_t kMinShares = 2; // MIN_SHARES
+} // namespace
+
+GroupId Engine::addTaskGroup(std::string name, GroupId parent, int64_t shares) {
+    const GroupId g = GroupId(groups_.size());
+    TaskGroup tg;
+    tg.name = std::move(name);
+    tg.parent = parent;
+    tg.depth = parent == kRootGroup ? 0 : groups_[size_t(parent)].depth + 1;
+    tg.shares = std::clamp<int64_t>(shares, kMinShares, 1 << 18); // MAX_SHARES
+    tg.cfsRq.resize(size_t(cfg_.cpus));
+    for (CfsRq& q : tg.cfsRq)
+        q.tg = g;
+    groups_.push_back(std::move(tg));
+    // init_tg_cfs_entry(): the group's entity starts at NICE_0_LOAD; update_cfs_group() gives
+    // it its share once the group has load.
+    groupEnts_.resize(groupEnts_.size() + size_t(cfg_.cpus));
+    return g;
+}
+
+std::string Engine::entityName(EntityId id) const {
+    if (entityIsTask(id)) return tasks_[size_t(id)].comm + ":" + std::to_string(tasks_[size_t(id)].pid);
+    return groups_[size_t(groupOfSe(id))].name;
+}
+
+const CfsRq& Engine::taskCfsRq(TaskId t) const {
+    const Task& task = tasks_[size_t(t)];
+    return task.taskGroup == kRootGroup ? rqs_[size_t(task.cpu)].cfs
+                                        : groups_[size_t(task.taskGroup)].cfsRq[size_t(task.cpu)];
+}
+
+int Engine::depthOf(EntityId id) const {
+    if (entityIsTask(id)) {
+        const GroupId g = tasks_[size_t(id)].taskGroup;
+        return g == kRootGroup ? 0 : groups_[size_t(g)].depth + 1;
+    }
+    return groups_[size_t(groupOfSe(id))].depth;
+}
+
+// update_load_add() / update_load_sub() on cfs_rq->load, and the group's sum over its CPUs.
+void Engine::addQueuedWeight(CfsRq& cfs, int64_t w) {
+    cfs.loadWeight += w;
+    if (cfs.tg >= 0) groups_[size_t(cfs.tg)].loadWeight += w;
+}
+
+// A group entity's slice is the shortest slice queued below it (aef6987d8954): set as
+// enqueue_task_fair() / dequeue_entities() do, with the tree's augmentation refreshed
+// (min_vruntime_cb_propagate()) when the entity waits in it.
+void Engine::setEntitySlice(CfsRq& cfs, EntityId id, int64_t slice) {
+    SchedEntity& se = entity(id);
+    if (se.slice == slice) return;
+    se.slice = slice;
+    if (se.onRq && cfs.curr != id) cfs.timeline.refresh(ev(), id);
+}
+
+// enqueue_task_fair(): enqueue the entities up the path until one is already queued (a delayed
+// group entity met there is requeued), then update the queued ancestors: their weight
+// (update_cfs_group()) and, where the rule is in, their slice.
+void Engine::enqueueTaskFair(CpuId c, TaskId p, bool initial) {
+    CpuRq& rq = rqs_[size_t(c)];
+    const bool propagate = cfg_.has(Rule::GroupMinSlice);
+    const bool firstFair = rq.hNrQueued == 0;
+    int64_t slice = 0;
+    EntityId se = p;
+    for (; se != kNoTask; se = parentEntity(se, c)) {
+        SchedEntity& e = entity(se);
+        CfsRq& cfs = cfsRqOf(se, c);
+        if (e.onRq) {
+            if (e.schedDelayed) requeueDelayed(c, cfs, se);
+            break;
+        }
+        if (slice && propagate) {
+            e.slice = slice;
+            e.customSlice = true;
+        }
+        enqueueEntity(c, cfs, se, initial && se == p); // ENQUEUE_INITIAL is the task's only
+        slice = cfs.minSlice(ev());
+    }
+    for (; se != kNoTask; se = parentEntity(se, c)) {
+        CfsRq& cfs = cfsRqOf(se, c);
+        updateCfsGroup(c, se);
+        if (propagate) setEntitySlice(cfs, se, slice);
+        slice = cfs.minSlice(ev());
+    }
+    rq.hNrQueued++;
+    if (firstFair) { // the fair class's first task on this CPU starts the fair_server
+        if (rq.nrRunning == 0) dlServerUpdateIdle(c);
+        dlServerStart(c);
+    }
+}
+
+bool Engine::dequeueTaskFair(CpuId c, TaskId p, bool sleep, bool mayDelay) {
+    return dequeueEntities(c, p, sleep, false, mayDelay);
+}
+
+// dequeue_entities(): dequeue up the path while the runqueue left behind is empty (the parents as
+// sleepers, so an ineligible group entity can be delayed in turn), then update the ancestors
+// that stay queued. False when the task itself stays queued as a delayed sleeper. delayed
+// finishes a delayed entity's dequeue (it was picked, or its task changes class or attributes).
+bool Engine::dequeueEntities(CpuId c, EntityId se, bool sleep, bool delayed, bool mayDelay) {
+    CpuRq& rq = rqs_[size_t(c)];
+    const bool propagate = cfg_.has(Rule::GroupMinSlice);
+    const EntityId first = se;
+    int64_t slice = 0;
+    while (se != kNoTask) {
+        CfsRq& cfs = cfsRqOf(se, c);
+        if (!dequeueEntity(c, cfs, se, sleep, delayed, mayDelay)) {
+            if (se == first && entityIsTask(se)) return false;
+            slice = cfs.minSlice(ev());
+            break;
+        }
+        if (cfs.loadWeight) { // don't dequeue the parent if it has other entities besides us
+            slice = cfs.minSlice(ev());
+            se = parentEntity(se, c);
+            break;
+        }
+        sleep = true, delayed = false, mayDelay = true;
+        se = parentEntity(se, c);
+    }
+    for (; se != kNoTask; se = parentEntity(se, c)) {
+        CfsRq& cfs = cfsRqOf(se, c);
+        updateCfsGroup(c, se);
+        if (propagate) setEntitySlice(cfs, se, slice);
+        slice = cfs.minSlice(ev());
+    }
+    if (entityIsTask(first)) rq.hNrQueued--;
+    // 6.12-6.16: the fair_server stops when the fair class's last task leaves (cccb45d7c429, v6.17,
+    // made the stop lazy: only when picked with nothing to run).
+    if (rq.hNrQueued == 0 && !cfg_.has(Rule::LazyFairServerStop) && rq.fairServer.active) dlServerStop(c);
+    return true;
+}
+
+// pick_task_fair(): pick an entity at each level down to a task, each level's curr brought up to
+// date first; a delayed sleeper picked on the way is dequeued and the pick starts again.
+TaskId Engine::pickTaskFair(CpuId c) {
+    for (;;) {
+        CfsRq* cfs = &rqs_[size_t(c)].cfs;
+        if (cfs->nrQueued == 0) return kNoTask;
+        EntityId se = kNoTask;
+        for (;;) {
+            if (cfs->curr >= 0 && entity(cfs->curr).onRq) updateCurr(c, *cfs, false);
+            se = pickNextEntity(c, *cfs);
+            if (se < 0 || entityIsTask(se)) break;
+            cfs = &groups_[size_t(groupOfSe(se))].cfsRq[size_t(c)]; // group_cfs_rq()
+            if (cfs->nrQueued == 0) return kNoTask;                 // a queued group entity has load below it
+        }
+        if (se >= 0) return se;
+    }
+}
+
+// put_prev_task_fair() / set_next_task_fair(): every entity on the path.
+void Engine::putPrevTaskFair(CpuId c, TaskId prev) {
+    for (EntityId se = prev; se != kNoTask; se = parentEntity(se, c))
+        putPrevEntity(c, cfsRqOf(se, c), se);
+    rqs_[size_t(c)].fairCurr = kNoTask;
+}
+
+void Engine::setNextTaskFair(CpuId c, TaskId p, bool first) {
+    for (EntityId se = p; se != kNoTask; se = parentEntity(se, c))
+        setNextEntity(c, cfsRqOf(se, c), se, first);
+    rqs_[size_t(c)].fairCurr = p;
+}
+
+// pick_next_task_fair() after a fair prev: only the part of the two paths that differs is put
+// and set, up to the runqueue they share; the common ancestors stay cfs_rq->curr with their
+// slice protection and exec_start.
+void Engine::putPrevSetNextFair(CpuId c, TaskId prev, TaskId next) {
+    EntityId se = next, pse = prev;
+    int seDepth = depthOf(se), pseDepth = depthOf(pse);
+    while (parentGroup(se) != parentGroup(pse)) { // !is_same_group()
+        const int sd = seDepth, pd = pseDepth;
+        if (sd <= pd) {
+            putPrevEntity(c, cfsRqOf(pse, c), pse);
+            pse = parentEntity(pse, c);
+            --pseDepth;
+        }
+        if (sd >= pd) {
+            setNextEntity(c, cfsRqOf(se, c), se, true);
+            se = parentEntity(se, c);
+            --seDepth;
+        }
+    }
+    CfsRq& cfs = cfsRqOf(se, c);
+    putPrevEntity(c, cfs, pse);
+    setNextEntity(c, cfs, se, true);
+    rqs_[size_t(c)].fairCurr = next;
+}
+
+// task_tick_fair(): entity_tick() on every level, from the task up: account, then the group
+// entity's new share.
+void Engine::taskTickFair(CpuId c) {
+    for (EntityId se = rqs_[size_t(c)].curr; se != kNoTask; se = parentEntity(se, c)) {
+        updateCurr(c, cfsRqOf(se, c), true);
+        updateCfsGroup(c, se);
+    }
+}
+
+// update_cfs_group() with calc_group_shares(): the group's shares times this CPU's part of its
+// load, clamped to [MIN_SHARES, shares]. The kernel approximates each part with PELT's load_avg
+// (tg->load_avg summed over CPUs); the engine uses the queued weight, the quantity that average
+// follows (instantaneous, as for the CPU loads: wake.cpp). A group emptied on this CPU keeps its
+// weight (for DELAY_DEQUEUE).
+void Engine::updateCfsGroup(CpuId c, EntityId se) {
+    if (entityIsTask(se)) return;
+    const TaskGroup& tg = groups_[size_t(groupOfSe(se))];
+    const int64_t load = tg.cfsRq[size_t(c)].loadWeight;
+    if (load == 0 && cfg_.has(Rule::EmptyGroupKeepsWeight)) return;
+    int64_t shares = tg.shares * load;
+    if (tg.loadWeight) shares /= tg.loadWeight;
+    shares = std::clamp<int64_t>(shares, kMinShares, tg.shares);
+    if (int64_t(entity(se).load.weight) != shares) reweightEntity(c, cfsRqOf(se, c), se, uint32_t(shares));
+}
+
+// reweight_entity() since 6d71a9c61604 (v6.13): a queued entity leaves the sums, its lag and
+// relative deadline are scaled to the new weight, and it is placed again. Before ff38424030f9
+// (6.18.17) the running entity's protection is lost: se->vprot shares its storage with se->vlag,
+// which update_entity_lag() has just overwritten; after, it is kept, scaled like the deadline.
+void Engine::reweightEntity(CpuId c, CfsRq& cfs, EntityId id, uint32_t weight) {
+    if (!cfg_.has(Rule::ReweightPlace)) {
+        reweightEevdf612(c, cfs, id, weight);
+        return;
+    }
+    SchedEntity& se = entity(id);
+    const bool isCurr = cfs.curr == id;
+    const int64_t old = se.load.weight;
+    const bool vprotRule = cfg_.has(Rule::ProtectSliceVprot);
+    int64_t vprot = 0;
+    bool keepProtection = false;
+    if (se.onRq) {
+        updateCurr(c, cfs, false);
+        if (isCurr && vprotRule && cfg_.has(Rule::ReweightVprot) && currProtected(cfs)) {
+            vprot = se.vprot - se.vruntime;
+            keepProtection = true;
+        }
+        updateEntityLag(cfs, id);
+        if (isCurr && vprotRule && !keepProtection) se.vprot = se.vruntime; // the union: protection gone
+        // Out of the tree before the key (deadline) is made relative: the treap finds nodes by key.
+        if (!isCurr) cfs.dequeueTree(ev(), id);
+        se.deadline -= se.vruntime;
+        se.relDeadline = true;
+        cfs.nrQueued--;
+        addQueuedWeight(cfs, -old);
+    }
+    // vlag = V - v while lag = w (V - v): virtual quantities scale by old / new weight.
+    se.vlag = se.vlag * old / int64_t(weight);
+    if (se.relDeadline) se.deadline = se.deadline * old / int64_t(weight);
+    if (keepProtection) vprot = vprot * old / int64_t(weight);
+    se.load = loadWeightOf(weight);
+    if (se.onRq) {
+        placeEntity(cfs, id, false);
+        if (keepProtection) se.vprot = se.vruntime + vprot;
+        addQueuedWeight(cfs, int64_t(se.load.weight));
+        if (!isCurr) cfs.enqueueTree(ev(), id);
+        cfs.nrQueued++;
+        cfs.updateMinVruntime(ev());
+    }
+}
+
+// 6.12's reweight_entity() with reweight_eevdf(): a queued entity keeps its lag and the distance
+// of its deadline from V, both scaled by old / new weight, measured against V as it stands. The
+// running entity's 6.12 protection stash (vlag == deadline) no longer matches the moved deadline.
+void Engine::reweightEevdf612(CpuId c, CfsRq& cfs, EntityId id, uint32_t weight) {
+    SchedEntity& se = entity(id);
+    const bool isCurr = cfs.curr == id;
+    const int64_t old = se.load.weight;
+    const int64_t w = weight;
+    if (se.onRq) {
+        updateCurr(c, cfs, false);
+        const int64_t V = cfs.avgVruntimeValue(ev());
+        if (!isCurr) cfs.dequeueTree(ev(), id);
+        addQueuedWeight(cfs, -old);
+        if (V != se.vruntime) {
+            // entity_lag(): V - v clamped to the lag of max(2 slices, a tick)
+            const int64_t limit = calcDeltaFair(std::max<int64_t>(2 * se.slice, cfg_.tickNsec()), se.load);
+            const int64_t vlag = std::clamp(V - se.vruntime, -limit, limit) * old / w;
+            se.vruntime = V - vlag;
+        }
+        se.deadline = V + (se.deadline - V) * old / w;
+    } else {
+        se.vlag = se.vlag * old / w;
+    }
+    se.load = loadWeightOf(weight);
+    if (se.onRq) {
+        addQueuedWeight(cfs, int64_t(se.load.weight));
+        if (!isCurr) cfs.enqueueTree(ev(), id);
+        cfs.updateMinVruntime(ev());
+    }
+}
+
+} // namespace sched
