@@ -65,34 +65,33 @@ bool ScenarioReader::taskGrouping(const JsonValue& v, const std::string& f, std:
     return true;
 }
 
-// "cgroups": {"/build": {"weight": 50}}: cpu.weight per cgroup (cgroup v2, 1 ... 10000).
+// "cgroups": {"/build": {"weight": 50}}: cpu.weight per cgroup (cgroup v2, 1 ... 10000, default 100).
 bool ScenarioReader::cgroups(const JsonValue& v, Scenario& s) {
-    if (!expect(v, JT::Object, "cgroups")) return false;
-    for (size_t i = 0; i < v.members.size(); ++i) {
-        const auto& [path, body] = v.members[i];
-        const std::string f = "cgroups." + path;
-        if (const std::string why = cgroupPathProblem(path); !why.empty())
-            return fail(v.keyPos[i], f, "'" + path + "': " + why);
-        if (!expect(body, JT::Object, f) || !checkKeys(body, f, {"weight"})) return false;
-        int weight = 100; // CGROUP_WEIGHT_DFL
-        if (auto* x = body.find("weight"); x && !integerAs(*x, join(f, "weight"), 1, 10000, weight))
-            return false;
-        s.grouping.cgroupWeight[path] = weight;
-    }
-    return true;
+    return namedSettings(v, "cgroups", "weight", 1, 10000, 100, s.grouping.cgroupWeight,
+                         [](const std::string& path) {
+                             const std::string why = cgroupPathProblem(path);
+                             return why.empty() ? why : "'" + path + "': " + why;
+                         });
 }
 
 // "sessions": {"desktop": {"nice": 5}}: an autogroup's nice (echo 5 > /proc/PID/autogroup).
 bool ScenarioReader::sessions(const JsonValue& v, Scenario& s) {
-    if (!expect(v, JT::Object, "sessions")) return false;
+    return namedSettings(v, "sessions", "nice", -20, 19, 0, s.grouping.sessionNice, sessionProblem);
+}
+
+// A table of names, each with one integer setting: {"NAME": {"KEY": N}}.
+bool ScenarioReader::namedSettings(const JsonValue& v, const std::string& f, const char* key, int lo, int hi,
+                                   int dflt, std::map<std::string, int>& out,
+                                   const std::function<std::string(const std::string&)>& nameProblem) {
+    if (!expect(v, JT::Object, f)) return false;
     for (size_t i = 0; i < v.members.size(); ++i) {
         const auto& [name, body] = v.members[i];
-        const std::string f = "sessions." + name;
-        if (const std::string why = sessionProblem(name); !why.empty()) return fail(v.keyPos[i], f, why);
-        if (!expect(body, JT::Object, f) || !checkKeys(body, f, {"nice"})) return false;
-        int nice = 0;
-        if (auto* x = body.find("nice"); x && !integerAs(*x, join(f, "nice"), -20, 19, nice)) return false;
-        s.grouping.sessionNice[name] = nice;
+        const std::string fi = f + "." + name;
+        if (const std::string why = nameProblem(name); !why.empty()) return fail(v.keyPos[i], fi, why);
+        if (!expect(body, JT::Object, fi) || !checkKeys(body, fi, {key})) return false;
+        int value = dflt;
+        if (auto* x = body.find(key); x && !integerAs(*x, join(fi, key), lo, hi, value)) return false;
+        out[name] = value;
     }
     return true;
 }

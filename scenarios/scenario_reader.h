@@ -11,6 +11,7 @@
 #include "base/duration.h"
 
 #include <algorithm>
+#include <functional>
 #include <map>
 #include <string>
 
@@ -107,6 +108,9 @@ class ScenarioReader {
     // scenario_groups.cpp
     bool cgroups(const JsonValue& v, Scenario& s);
     bool sessions(const JsonValue& v, Scenario& s);
+    bool namedSettings(const JsonValue& v, const std::string& f, const char* key, int lo, int hi, int dflt,
+                       std::map<std::string, int>& out,
+                       const std::function<std::string(const std::string&)>& nameProblem);
     bool taskGrouping(const JsonValue& v, const std::string& f, std::string& session, std::string& cgroup);
 
     std::string file_;

@@ -52,8 +52,7 @@ bool Engine::canMigrateTask(TaskId p, CpuId src, CpuId dst, int nrBalanceFailed)
     // PLACE_LAG, a task that owes service on src is not moved onto a busy dst to shed its
     // negative lag there (until balancing has failed).
     // The destination is the task's group's runqueue there (task_group(p)->cfs_rq[dst]).
-    const CfsRq& dcfs =
-        t.taskGroup == kRootGroup ? rqs_[size_t(dst)].cfs : groups_[size_t(t.taskGroup)].cfsRq[size_t(dst)];
+    const CfsRq& dcfs = cfsRqOf(p, dst);
     if (cfg_.has(Rule::IneligibleOnDst) && nrBalanceFailed == 0 && cfg_.features[Feature::PlaceLag] &&
         dcfs.nrQueued > 0 && !taskCfsRq(p).entityEligible(ev(), p))
         return false;

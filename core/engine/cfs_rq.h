@@ -28,9 +28,6 @@ class CfsRq {
     uint64_t nextSeq = 1;
     int32_t tg = -1; // the task group whose runqueue this is (task_group.h); -1: a CPU's root
 
-    // Runnable fair tasks (h_nr_runnable): queued minus delayed sleepers.
-    uint32_t nrRunnable() const { return nrQueued - nrDelayed; }
-
     // --- the tree plus the S/W sums (__enqueue_entity / __dequeue_entity) ---
     void enqueueTree(Entities ents, TaskId id);
     void dequeueTree(Entities ents, TaskId id);

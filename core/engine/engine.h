@@ -44,6 +44,7 @@
 #include <array>
 #include <deque>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace sched {
@@ -225,14 +226,10 @@ class Engine {
     Time entitySlice(const SchedEntity& se) const;
 
     // fair_group.cpp (the path from a task's entity to the CPU's root runqueue)
-    SchedEntity& entity(EntityId id) {
-        return entityIsTask(id) ? ents_[size_t(id)] : groupEnts_[size_t(id - kGroupSeBase)];
-    }
-    const SchedEntity& entity(EntityId id) const {
-        return entityIsTask(id) ? ents_[size_t(id)] : groupEnts_[size_t(id - kGroupSeBase)];
-    }
     EntityView ev() { return EntityView(ents_.data(), groupEnts_.data()); }
     EntityView ev() const { return entityView(); }
+    SchedEntity& entity(EntityId id) { return ev()[size_t(id)]; }
+    const SchedEntity& entity(EntityId id) const { return ev()[size_t(id)]; }
     EntityId groupSe(GroupId g, CpuId c) const { return kGroupSeBase + g * cfg_.cpus + c; }
     GroupId groupOfSe(EntityId id) const { return GroupId((id - kGroupSeBase) / cfg_.cpus); }
     GroupId parentGroup(EntityId id) const {
@@ -242,10 +239,11 @@ class Engine {
         const GroupId g = parentGroup(id);
         return g == kRootGroup ? kNoTask : groupSe(g, c);
     }
-    CfsRq& cfsRqOf(EntityId id, CpuId c) { // cfs_rq_of(), on CPU c
+    const CfsRq& cfsRqOf(EntityId id, CpuId c) const { // cfs_rq_of(), on CPU c
         const GroupId g = parentGroup(id);
         return g == kRootGroup ? rqs_[size_t(c)].cfs : groups_[size_t(g)].cfsRq[size_t(c)];
     }
+    CfsRq& cfsRqOf(EntityId id, CpuId c) { return const_cast<CfsRq&>(std::as_const(*this).cfsRqOf(id, c)); }
     int depthOf(EntityId id) const;
     void addQueuedWeight(CfsRq& cfs, int64_t w);
     void setEntitySlice(CfsRq& cfs, EntityId id, int64_t slice);

@@ -38,9 +38,7 @@ std::string Engine::entityName(EntityId id) const {
 }
 
 const CfsRq& Engine::taskCfsRq(TaskId t) const {
-    const Task& task = tasks_[size_t(t)];
-    return task.taskGroup == kRootGroup ? rqs_[size_t(task.cpu)].cfs
-                                        : groups_[size_t(task.taskGroup)].cfsRq[size_t(task.cpu)];
+    return cfsRqOf(t, tasks_[size_t(t)].cpu);
 }
 
 int Engine::depthOf(EntityId id) const {
@@ -72,9 +70,10 @@ void Engine::setEntitySlice(CfsRq& cfs, EntityId id, int64_t slice) {
 // (update_cfs_group()) and, where the rule is in, their slice.
 void Engine::enqueueTaskFair(CpuId c, TaskId p, bool initial) {
     CpuRq& rq = rqs_[size_t(c)];
-    const bool propagate = cfg_.has(Rule::GroupMinSlice);
     const bool firstFair = rq.hNrQueued == 0;
-    int64_t slice = 0;
+    // The runqueue just below the entity in hand, whose shortest slice the entity takes: read only
+    // when there is a parent (a flat path never reads it).
+    const CfsRq* below = nullptr;
     EntityId se = p;
     for (; se != kNoTask; se = parentEntity(se, c)) {
         SchedEntity& e = entity(se);
@@ -83,18 +82,18 @@ void Engine::enqueueTaskFair(CpuId c, TaskId p, bool initial) {
             if (e.schedDelayed) requeueDelayed(c, cfs, se);
             break;
         }
-        if (slice && propagate) {
-            e.slice = slice;
+        if (below && cfg_.has(Rule::GroupMinSlice)) {
+            e.slice = below->minSlice(ev());
             e.customSlice = true;
         }
         enqueueEntity(c, cfs, se, initial && se == p); // ENQUEUE_INITIAL is the task's only
-        slice = cfs.minSlice(ev());
+        below = &cfs;
     }
     for (; se != kNoTask; se = parentEntity(se, c)) {
         CfsRq& cfs = cfsRqOf(se, c);
         updateCfsGroup(c, se);
-        if (propagate) setEntitySlice(cfs, se, slice);
-        slice = cfs.minSlice(ev());
+        if (cfg_.has(Rule::GroupMinSlice)) setEntitySlice(cfs, se, below->minSlice(ev()));
+        below = &cfs;
     }
     rq.hNrQueued++;
     if (firstFair) { // the fair class's first task on this CPU starts the fair_server
@@ -113,18 +112,17 @@ bool Engine::dequeueTaskFair(CpuId c, TaskId p, bool sleep, bool mayDelay) {
 // finishes a delayed entity's dequeue (it was picked, or its task changes class or attributes).
 bool Engine::dequeueEntities(CpuId c, EntityId se, bool sleep, bool delayed, bool mayDelay) {
     CpuRq& rq = rqs_[size_t(c)];
-    const bool propagate = cfg_.has(Rule::GroupMinSlice);
     const EntityId first = se;
-    int64_t slice = 0;
+    const CfsRq* below = nullptr; // as in enqueueTaskFair()
     while (se != kNoTask) {
         CfsRq& cfs = cfsRqOf(se, c);
         if (!dequeueEntity(c, cfs, se, sleep, delayed, mayDelay)) {
             if (se == first && entityIsTask(se)) return false;
-            slice = cfs.minSlice(ev());
+            below = &cfs; // a delayed group entity takes its own runqueue's shortest slice (as the kernel)
             break;
         }
         if (cfs.loadWeight) { // don't dequeue the parent if it has other entities besides us
-            slice = cfs.minSlice(ev());
+            below = &cfs;
             se = parentEntity(se, c);
             break;
         }
@@ -134,8 +132,8 @@ bool Engine::dequeueEntities(CpuId c, EntityId se, bool sleep, bool delayed, boo
     for (; se != kNoTask; se = parentEntity(se, c)) {
         CfsRq& cfs = cfsRqOf(se, c);
         updateCfsGroup(c, se);
-        if (propagate) setEntitySlice(cfs, se, slice);
-        slice = cfs.minSlice(ev());
+        if (cfg_.has(Rule::GroupMinSlice)) setEntitySlice(cfs, se, below->minSlice(ev()));
+        below = &cfs;
     }
     if (entityIsTask(first)) rq.hNrQueued--;
     // 6.12-6.16: the fair_server stops when the fair class's last task leaves (cccb45d7c429, v6.17,
@@ -180,8 +178,9 @@ void Engine::setNextTaskFair(CpuId c, TaskId p, bool first) {
 // slice protection and exec_start.
 void Engine::putPrevSetNextFair(CpuId c, TaskId prev, TaskId next) {
     EntityId se = next, pse = prev;
-    int seDepth = depthOf(se), pseDepth = depthOf(pse);
+    int seDepth = -1, pseDepth = -1;              // read only when the paths differ (never without groups)
     while (parentGroup(se) != parentGroup(pse)) { // !is_same_group()
+        if (seDepth < 0) seDepth = depthOf(se), pseDepth = depthOf(pse);
         const int sd = seDepth, pd = pseDepth;
         if (sd <= pd) {
             putPrevEntity(c, cfsRqOf(pse, c), pse);

@@ -17,15 +17,11 @@ namespace {
 Time runTime(const Engine& e, const std::string& comm, Time from, Time to) {
     Time sum = 0;
     for (int n = 0;; ++n) {
-        TaskId t = kNoTask;
-        int seen = 0;
-        for (TaskId i = 0; i < TaskId(e.tasks().size()); ++i)
-            if (e.tasks()[size_t(i)].comm == comm && seen++ == n) t = i;
-        if (t < 0) break;
-        for (const auto& s : slicesOf(e.trace(), t))
-            sum += std::max<Time>(0, std::min(s.end, to) - std::max(s.start, from));
+        const TaskId t = taskByComm(e, comm, n);
+        if (t < 0) return sum;
+        for (const auto& sl : slicesOf(e.trace(), t))
+            sum += std::max<Time>(0, std::min(sl.end, to) - std::max(sl.start, from));
     }
-    return sum;
 }
 
 const SchedEntity& groupEntity(const Engine& e, GroupId g, CpuId c) {
