@@ -7,6 +7,7 @@
 #include "scenarios/workload.h"
 #include "trace/comm.h"
 
+#include <algorithm>
 #include <filesystem>
 
 namespace scen {
@@ -183,7 +184,6 @@ bool ScenarioReader::machine(const JsonValue& m, Scenario& s) {
                                                        {"wakeup", &c.costs.wakeup},
                                                        {"ipi", &c.costs.ipiLatency},
                                                        {"timer_irq", &c.costs.timerIrq},
-                                                       {"idle_exit", &c.costs.idleExit},
                                                        {"migration", &c.costs.migration},
                                                        {"newidle_balance", &c.costs.newidleBalance},
                                                        {"timer_slack", &c.costs.timerSlack}};
@@ -193,6 +193,19 @@ bool ScenarioReader::machine(const JsonValue& m, Scenario& s) {
         if (auto* x = v->find("timer_jitter");
             x && !distribution(*x, join(cf, "timer_jitter"), c.costs.timerJitter))
             return false;
+        // A fixed idle exit is a duration up to 10 ms, as the other costs; a drawn one is kept
+        // in that range too (a lognormal's rare huge draw would otherwise stall a CPU).
+        if (auto* x = v->find("idle_exit")) {
+            Distribution& d = c.costs.idleExit;
+            if (x->isString() || x->isNumber()) {
+                Time t = 0;
+                if (!duration(*x, join(cf, "idle_exit"), t, 0, 10 * kNsPerMs)) return false;
+                d = Distribution::fixed(t);
+            } else {
+                if (!distribution(*x, join(cf, "idle_exit"), d)) return false;
+                d.max = std::min(d.max, 10 * kNsPerMs);
+            }
+        }
     }
     if (std::string e = c.validate(); !e.empty()) return fail(m.pos, f, e);
     return true;

@@ -216,9 +216,10 @@ bool ScenarioReader::op(const JsonValue& v, const std::string& f, Program& prog,
             }
         }
     } else if (kind == "sleep") {
-        if (!checkKeys(v, f, {"sleep"})) return false;
+        if (!checkKeys(v, f, {"sleep", "jiffies"})) return false;
         op.kind = OpKind::Sleep;
         if (!distribution(arg, af, op.duration)) return false;
+        if (auto* x = v.find("jiffies"); x && !boolean(*x, join(f, "jiffies"), op.jiffies)) return false;
     } else if (kind == "timer") {
         if (!checkKeys(v, f, {"timer", "cost"})) return false;
         op.kind = OpKind::TimerWait;

@@ -3,6 +3,7 @@
 // need-resched bits, the tick, and what the engine needs to resume the running task's work.
 #pragma once
 
+#include "base/rng.h"
 #include "base/types.h"
 #include "engine/batch_plan.h"
 #include "engine/cfs_rq.h"
@@ -64,6 +65,7 @@ struct alignas(64) CpuRq {
     uint32_t tickGen = 0;
     uint32_t hrtickGen = 0;
     bool idleExitPending = false;
+    Rng idleExitRnd; // draws FixedCosts::idleExit when it is a distribution (a fixed one draws nothing)
 
     // trace and accounting
     Time sliceStart = 0;

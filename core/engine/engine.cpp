@@ -19,9 +19,16 @@ Engine::Engine(const SchedConfig& config, uint64_t seed, TraceOptions opts)
     }
     // sched_rnd_state, one stream per CPU (prandom_init_once()); apart from the tasks' streams,
     // which mixSeed(seed, task id + 1) makes.
-    for (size_t c = 0; c < rqs_.size(); ++c)
+    for (size_t c = 0; c < rqs_.size(); ++c) {
         rqs_[c].newidle.rnd = Rng(mixSeed(~seed_, uint64_t(c) + 1));
-    nrIdleScan_ = int(rqs_.size());
+        rqs_[c].idleExitRnd = Rng(mixSeed(seed_ ^ 0x1d1e'e817'0000'0000ull, uint64_t(c) + 1));
+    }
+    // sd_llc_shared is kzalloc()ed when the domains are built (__sdt_alloc()), and only a periodic
+    // (not newidle) balance of the LLC writes nr_idle_scan (update_idle_cpu_scan()): until then a
+    // wakeup does not scan for an idle CPU. An idle machine balances rarely, and the traced one
+    // shows it: in the cyclictest trace each wakeup that found kdamond.0 on its CPU stayed there
+    // and waited (up to 634 us) with the other CPU idle (docs/fidelity.md).
+    nrIdleScan_ = 0;
 }
 
 int32_t Engine::addProgram(Program p) {

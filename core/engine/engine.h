@@ -362,6 +362,7 @@ class Engine {
     void blockCurrent(CpuId c, TaskId t);
     void exitTask(CpuId c, TaskId t);
     void armTimer(TaskId t, Time at);
+    void armWheelTimer(TaskId t, Time timeout);
     void onTimer(TaskId t);
     bool channelWrite(CpuId c, TaskId t, int32_t ch);
     bool channelRead(CpuId c, TaskId t, int32_t ch);

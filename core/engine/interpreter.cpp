@@ -3,6 +3,7 @@
 // the kernel cost of a syscall) and an action; syscalls end by returning to user mode, which is
 // a preemption point. Channels give pipe/socket semantics, timers hrtimer semantics.
 #include "engine/engine.h"
+#include "engine/timer_wheel.h"
 
 #include <algorithm>
 
@@ -118,7 +119,10 @@ Engine::Step Engine::doOpAction(CpuId c, TaskId id, const Op& op) {
         }
         return Step::Continue;
     case OpKind::Sleep:
-        armTimer(id, now_ + (op.cycle >= 0 ? cycleDraw(t, op) : op.duration.sample(t.rng)));
+        if (const Time d = op.cycle >= 0 ? cycleDraw(t, op) : op.duration.sample(t.rng); op.jiffies)
+            armWheelTimer(id, d);
+        else
+            armTimer(id, now_ + d);
         t.resume = Resume::ExitToUserNext;
         blockCurrent(c, id);
         return Step::Blocked;
@@ -229,6 +233,25 @@ void Engine::armTimer(TaskId id, Time at) {
     // The wakeup happens once the hrtimer interrupt has been entered.
     queue_.push(std::max(at + slack, now_) + cfg_.costs.timerIrq + late, now_, EventKind::Timer, id,
                 t.timerGen);
+}
+
+// schedule_timeout(): a timer_list timer on the timer wheel of the task's CPU. The timeout is
+// rounded up to jiffies (usecs_to_jiffies()), expires = jiffies + timeout, and the wheel files it
+// in a bucket of its level's granularity (timer_wheel.h), so the task wakes in the timer softirq
+// of a tick - in phase with the tick, unlike an hrtimer - and without timer slack. kdamond's
+// 500 ms sleeps wake 128 jiffies apart, on tick boundaries, in every public trace.
+void Engine::armWheelTimer(TaskId id, Time timeout) {
+    Task& t = tasks_[size_t(id)];
+    t.timerGen++;
+    const Time tick = cfg_.tickNsec();
+    const uint64_t clk = uint64_t(now_ / tick); // base->clk, forwarded to jiffies when a timer is added
+    const uint64_t jiffies = uint64_t((std::max<Time>(timeout, 0) * cfg_.hz + kNsPerSec - 1) / kNsPerSec);
+    const Time at = Time(timerWheelBucketExpiry(clk + jiffies, clk, cfg_.hz)) * tick;
+    t.timerExpiry = at;
+    // The tick's interrupt is the same clock event device as an hrtimer's: its entry and jitter.
+    const Distribution& jitter = cfg_.costs.timerJitter;
+    const Time late = jitter.kind == Distribution::Kind::Fixed ? jitter.a : jitter.sample(t.rng);
+    queue_.push(std::max(at, now_) + cfg_.costs.timerIrq + late, now_, EventKind::Timer, id, t.timerGen);
 }
 
 // hrtimer expiry: an interrupt on the CPU where the timer was armed wakes the task.

@@ -14,7 +14,7 @@ namespace sched {
 
 enum class OpKind : uint8_t {
     Run,          // consume CPU for a drawn duration in user or kernel mode
-    Sleep,        // nanosleep(): relative hrtimer sleep
+    Sleep,        // nanosleep(): relative hrtimer sleep; or schedule_timeout() on the timer wheel
     TimerWait,    // clock_nanosleep(TIMER_ABSTIME) on a periodic grid (cyclictest)
     Write,        // post one message to a channel; block while it is full
     Read,         // take one message from a channel; block while it is empty
@@ -44,6 +44,7 @@ struct Op {
     int32_t loopSlot = -1;    // Loop: index of this loop's counter in Task::loopLeft
     bool thread = false;      // Fork: children are threads of the parent's process
     bool measureWake = false; // Read: record wake-up to run latency when it had to block (schbench)
+    bool jiffies = false;     // Sleep: schedule_timeout(), a timer-wheel timer that fires on a tick
     uint8_t clock = 0; // request stopwatch at the op's start: 1 = start, 2 = stop and record (schbench)
     int8_t cycle =
         -1; // Run / Sleep: drawn from the task's class in Program::cycles[cycle] (at most kMaxCycles)

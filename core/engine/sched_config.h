@@ -17,8 +17,11 @@ struct FixedCosts {
     Time wakeup = 1 * kNsPerUs;        // try_to_wake_up() path, charged to the waker
     Time ipiLatency = 2 * kNsPerUs;    // resched IPI: send to handler entry on the target CPU
     Time timerIrq = 2 * kNsPerUs;      // hrtimer interrupt entry: expiry -> wakeup
-    Time idleExit = 5 * kNsPerUs;      // idle loop noticing need_resched (polling / C-state exit)
-    Time migration = 5 * kNsPerUs;     // cache refill after a task changes CPU (charged on arrival)
+    // From the wakeup to the idle CPU's switch: the rest of the interrupt, the idle state's exit
+    // (C-state, a virtual machine's halt exit), tick_nohz_idle_exit(), schedule(). A distribution
+    // on a real machine: drawn per exit from the CPU's own stream (CpuRq::idleExitRnd).
+    Distribution idleExit = Distribution::fixed(5 * kNsPerUs);
+    Time migration = 5 * kNsPerUs; // cache refill after a task changes CPU (charged on arrival)
     // What a newidle sched_balance_rq() of one small domain takes, as sched_balance_newidle()
     // measures it into max_newidle_lb_cost: only the avg_idle gate reads it (not charged).
     Time newidleBalance = 3 * kNsPerUs;

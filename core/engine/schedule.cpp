@@ -89,7 +89,7 @@ void Engine::reschedCurr(CpuId c, ReschedBit wanted, ReschedReason why) {
     if (idle) {
         if (!rq.idleExitPending) {
             rq.idleExitPending = true;
-            queue_.push(now_ + cfg_.costs.idleExit, now_, EventKind::IdleExit, c);
+            queue_.push(now_ + cfg_.costs.idleExit.sample(rq.idleExitRnd), now_, EventKind::IdleExit, c);
         }
         return;
     }

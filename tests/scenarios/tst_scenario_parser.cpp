@@ -53,7 +53,8 @@ class TestScenarioParser : public QObject {
         QCOMPARE(s.config.build, KernelBuild::Auto);
         QCOMPARE(s.config.baseSlice(), 750 * kNsPerUs * 4); // linear scaling, 4 CPUs
         QVERIFY(!s.config.features[Feature::PlaceLag]);
-        QCOMPARE(s.config.costs.idleExit, 10 * kNsPerUs);
+        QCOMPARE(s.config.costs.idleExit.kind, Distribution::Kind::Fixed);
+        QCOMPARE(s.config.costs.idleExit.a, 10 * kNsPerUs);
         QCOMPARE(s.config.costs.newidleBalance, 9 * kNsPerUs);
         QCOMPARE(s.tasks.size(), size_t(2));
         QCOMPARE(s.tasks[0].count, 3);
@@ -188,6 +189,12 @@ class TestScenarioParser : public QObject {
         QTest::newRow("comm control character")
             << "28-comm-control-character.json" << 3 << 15 << "tasks[0].comm"
             << "control character (U+000A) at byte 4";
+        QTest::newRow("idle exit range")
+            << "29-idle-exit-too-long.json" << 2 << 51 << "machine.costs.idle_exit"
+            << "accepted: 0ns to 10ms";
+        QTest::newRow("jiffies sleep flag")
+            << "30-sleep-jiffies-not-bool.json" << 3 << 72 << "tasks[0].behavior[0].jiffies"
+            << "expected a boolean, found a string";
     }
     void malformedFileGivesPreciseError() {
         QFETCH(QString, file);
