@@ -149,7 +149,8 @@ void Engine::updateRdOverloaded() {
 // sched_balance_domains() for one flat domain: pull half the difference in runnable tasks from
 // the busiest CPU; the interval doubles while balanced and is stretched x16 while busy.
 void Engine::periodicBalance(CpuId c) {
-    updateCfsUtil(c);    // update_blocked_averages() of the balancing CPU
+    updateCfsUtil(c); // update_blocked_averages() of the balancing CPU
+    updateBlockedGroupLoads(c);
     updateIdleCpuScan(); // update_sd_lb_stats(), before the imbalance is looked at
     updateRdOverloaded();
     CpuRq& rq = rqs_[size_t(c)];
@@ -181,6 +182,7 @@ void Engine::nohzKick(CpuId busy) {
         const CpuId busiest = busiestCpu(rqs_, c);
         if (busiest < 0) continue;
         updateCfsUtil(c); // _nohz_idle_balance(): update_blocked_averages() of each idle CPU
+        updateBlockedGroupLoads(c);
         rqs_[size_t(c)].newidle.updateCost(now_, 0, false, cfg_.migrationCost); // its sched_balance_domains()
         if (!scanned) { // the first idle CPU's update_sd_lb_stats()
             updateIdleCpuScan();

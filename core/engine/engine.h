@@ -256,6 +256,11 @@ class Engine {
     void putPrevSetNextFair(CpuId c, TaskId prev, TaskId next);
     void taskTickFair(CpuId c);
     void updateCfsGroup(CpuId c, EntityId se);
+    void updateGroupLoadAvg(GroupId g, CpuId c);
+    void updateTgLoadAvg(GroupId g, CpuId c);
+    void updateBlockedGroupLoads(CpuId c);
+    void attachTaskLoad(CpuId c, TaskId p);
+    void detachTaskLoad(TaskId p);
     void reweightEntity(CpuId c, CfsRq& cfs, EntityId id, uint32_t weight);
     void reweightEevdf612(CpuId c, CfsRq& cfs, EntityId id, uint32_t weight);
 

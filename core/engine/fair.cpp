@@ -96,6 +96,7 @@ void Engine::enqueueEntity(CpuId c, CfsRq& cfs, EntityId t, bool initial) {
     updateCfsUtil(c); // update_load_avg()
     if (isCurr) placeEntity(cfs, t, initial);
     updateCurr(c, cfs, false);
+    if (cfs.tg >= 0 && entityIsTask(t)) attachTaskLoad(c, t); // update_load_avg(.., DO_ATTACH)
     if (!entityIsTask(t)) updateCfsGroup(c, t);
     if (!isCurr) placeEntity(cfs, t, initial);
     addQueuedWeight(cfs, int64_t(se.load.weight));
@@ -119,6 +120,7 @@ bool Engine::dequeueEntity(CpuId c, CfsRq& cfs, EntityId t, bool sleep, bool del
     SchedEntity& se = entity(t);
     updateCurr(c, cfs, false);
     updateCfsUtil(c); // update_load_avg()
+    if (cfs.tg >= 0 && entityIsTask(t)) tasks_[size_t(t)].seAvg.update(now_, 1, int64_t(se.load.weight));
     if (!delayedFinish && sleep && mayDelay && cfg_.features[Feature::DelayDequeue] &&
         !cfs.entityEligible(ev(), t)) {
         // Negative lag may not be shed by sleeping: stay queued until picked or woken.

@@ -23,6 +23,7 @@ GroupId Engine::addTaskGroup(std::string name, GroupId parent, int64_t shares) {
     tg.depth = parent == kRootGroup ? 0 : groups_[size_t(parent)].depth + 1;
     tg.shares = std::clamp<int64_t>(shares, kMinShares, 1 << 18); // MAX_SHARES
     tg.cfsRq.resize(size_t(cfg_.cpus));
+    tg.load.resize(size_t(cfg_.cpus));
     for (CfsRq& q : tg.cfsRq)
         q.tg = g;
     groups_.push_back(std::move(tg));
@@ -49,10 +50,95 @@ int Engine::depthOf(EntityId id) const {
     return groups_[size_t(groupOfSe(id))].depth;
 }
 
-// update_load_add() / update_load_sub() on cfs_rq->load, and the group's sum over its CPUs.
+// update_load_add() / update_load_sub() on cfs_rq->load, and the group's sum over its CPUs. A
+// group's cfs_rq first accounts the weight it had up to now (update_load_avg() comes before
+// account_entity_enqueue() / _dequeue() and reweight_entity()'s load update).
 void Engine::addQueuedWeight(CfsRq& cfs, int64_t w) {
+    if (cfs.tg >= 0) {
+        TaskGroup& tg = groups_[size_t(cfs.tg)];
+        updateGroupLoadAvg(cfs.tg, CpuId(&cfs - tg.cfsRq.data()));
+        tg.loadWeight += w;
+    }
     cfs.loadWeight += w;
-    if (cfs.tg >= 0) groups_[size_t(cfs.tg)].loadWeight += w;
+}
+
+// update_cfs_rq_load_avg() of the group's cfs_rq on CPU c: its queued weight integrated up to
+// now; when a period ended, update_tg_load_avg().
+void Engine::updateGroupLoadAvg(GroupId g, CpuId c) {
+    TaskGroup& tg = groups_[size_t(g)];
+    if (tg.load[size_t(c)].avg.update(now_, uint64_t(tg.cfsRq[size_t(c)].loadWeight), 1))
+        updateTgLoadAvg(g, c);
+}
+
+// update_tg_load_avg(): tg->load_avg takes this CPU's new part at most once a millisecond and
+// only when it moved by more than 1/64 (1528c661c24b, v6.7: tg->load_avg is one cache line that
+// every CPU writes).
+void Engine::updateTgLoadAvg(GroupId g, CpuId c) {
+    TaskGroup& tg = groups_[size_t(g)];
+    GroupCpuLoad& l = tg.load[size_t(c)];
+    if (now_ - l.lastUpdateTgLoadAvg < kNsPerMs) return;
+    const int64_t delta = l.avg.loadAvg - l.tgLoadAvgContrib;
+    if (std::abs(delta) <= l.tgLoadAvgContrib / 64) return;
+    tg.loadAvg += delta;
+    l.tgLoadAvgContrib = l.avg.loadAvg;
+    l.lastUpdateTgLoadAvg = now_;
+}
+
+// update_blocked_averages() of CPU c for the groups: a group with nothing queued here decays its
+// load and, through update_tg_load_avg(), its part of the group's.
+void Engine::updateBlockedGroupLoads(CpuId c) {
+    for (GroupId g = 0; g < GroupId(groups_.size()); ++g)
+        updateGroupLoadAvg(g, c);
+}
+
+// A grouped task's load follows it between CPUs: enqueue_entity()'s update_load_avg() ages its
+// se->avg over the time it was off the runqueue and, when the task comes from another CPU (a
+// wakeup that migrated, a balance, a new task), remove_entity_load_avg() / detach takes it from
+// the old CPU's cfs_rq and attach_entity_load_avg() adds it here. (The kernel subtracts a woken
+// task's load from the old cfs_rq at that cfs_rq's next update; here at once.)
+void Engine::attachTaskLoad(CpuId c, TaskId p) {
+    Task& t = tasks_[size_t(p)];
+    const GroupId g = t.taskGroup;
+    const int64_t w = int64_t(ents_[size_t(p)].load.weight);
+    if (t.loadCpu == c) {
+        t.seAvg.update(now_, 0, w);
+        return;
+    }
+    if (t.loadCpu >= 0) {
+        detachTaskLoad(p);
+    } else {
+        t.seAvg = LoadAvg{}; // init_entity_runnable_average(): a new task starts fully loaded
+        t.seAvg.loadAvg = w;
+    }
+    TaskGroup& tg = groups_[size_t(g)];
+    updateGroupLoadAvg(g, c);
+    LoadAvg& dst = tg.load[size_t(c)].avg;
+    t.seAvg.lastUpdate = dst.lastUpdate;
+    t.seAvg.periodContrib = dst.periodContrib;
+    const uint64_t sum = uint64_t(t.seAvg.loadAvg) * dst.divider();
+    t.seAvg.loadSum = uint64_t(w) < sum ? sum / uint64_t(w) : 1;
+    dst.loadAvg += t.seAvg.loadAvg;
+    dst.loadSum += uint64_t(w) * t.seAvg.loadSum;
+    t.loadCpu = c;
+    updateTgLoadAvg(g, c);
+}
+
+// The task's load leaves the cfs_rq that holds it (a migration, or its exit: task_dead_fair()).
+void Engine::detachTaskLoad(TaskId p) {
+    Task& t = tasks_[size_t(p)];
+    if (t.loadCpu < 0) return;
+    const GroupId g = t.taskGroup;
+    const CpuId old = t.loadCpu;
+    updateGroupLoadAvg(g, old);
+    t.seAvg.update(now_, 0, int64_t(ents_[size_t(p)].load.weight));
+    LoadAvg& src = groups_[size_t(g)].load[size_t(old)].avg;
+    const int64_t r = std::min(src.loadAvg, t.seAvg.loadAvg);
+    src.loadAvg -= r;
+    const uint64_t rs = uint64_t(r) * src.divider();
+    src.loadSum = src.loadSum > rs ? src.loadSum - rs : 0;
+    src.loadSum = std::max<uint64_t>(src.loadSum, uint64_t(src.loadAvg) * pelt::kMinDivider);
+    t.loadCpu = -1;
+    updateTgLoadAvg(g, old);
 }
 
 // A group entity's slice is the shortest slice queued below it (aef6987d8954): set as
@@ -209,17 +295,21 @@ void Engine::taskTickFair(CpuId c) {
 }
 
 // update_cfs_group() with calc_group_shares(): the group's shares times this CPU's part of its
-// load, clamped to [MIN_SHARES, shares]. The kernel approximates each part with PELT's load_avg
-// (tg->load_avg summed over CPUs); the engine uses the queued weight, the quantity that average
-// follows (instantaneous, as for the CPU loads: wake.cpp). A group emptied on this CPU keeps its
-// weight (for DELAY_DEQUEUE).
+// load, clamped to [MIN_SHARES, shares]. This CPU's load is max(its queued weight, its PELT
+// load_avg); the whole is tg->load_avg with this CPU's part replaced by that load. A group emptied
+// on this CPU keeps its weight (66951e4860d3, for DELAY_DEQUEUE).
 void Engine::updateCfsGroup(CpuId c, EntityId se) {
     if (entityIsTask(se)) return;
-    const TaskGroup& tg = groups_[size_t(groupOfSe(se))];
-    const int64_t load = tg.cfsRq[size_t(c)].loadWeight;
-    if (load == 0 && cfg_.has(Rule::EmptyGroupKeepsWeight)) return;
+    const GroupId g = groupOfSe(se);
+    const TaskGroup& tg = groups_[size_t(g)];
+    const int64_t queued = tg.cfsRq[size_t(c)].loadWeight;
+    if (queued == 0 && cfg_.has(Rule::EmptyGroupKeepsWeight)) return;
+    updateGroupLoadAvg(g, c);
+    const GroupCpuLoad& l = tg.load[size_t(c)];
+    const int64_t load = std::max(queued, l.avg.loadAvg);
+    const int64_t tgWeight = tg.loadAvg - l.tgLoadAvgContrib + load;
     int64_t shares = tg.shares * load;
-    if (tg.loadWeight) shares /= tg.loadWeight;
+    if (tgWeight) shares /= tgWeight;
     shares = std::clamp<int64_t>(shares, kMinShares, tg.shares);
     if (int64_t(entity(se).load.weight) != shares) reweightEntity(c, cfsRqOf(se, c), se, uint32_t(shares));
 }

@@ -1,10 +1,12 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-// Per-entity load tracking (kernel/sched/pelt.c), the utilisation half: a geometric series over
-// 1024 us periods, decaying by y per period with y^32 = 1/2, of the time the fair class ran. The
-// engine keeps one per CPU, for the root cfs_rq's util_avg, which SIS_UTIL reads summed over the
-// LLC (update_idle_cpu_scan()). The arithmetic is the kernel's: decay_load() with its table of
-// y^n, __accumulate_pelt_segments() for a run that crosses period boundaries, and util_avg =
-// util_sum / (LOAD_AVG_MAX - 1024 + period_contrib), refreshed only when a period ends.
+// Per-entity load tracking (kernel/sched/pelt.c): a geometric series over 1024 us periods,
+// decaying by y per period with y^32 = 1/2. The utilisation half: one per CPU, of the time the
+// fair class ran, for the root cfs_rq's util_avg, which SIS_UTIL reads summed over the LLC
+// (update_idle_cpu_scan()). The load half: a task group's cfs_rq integrates its queued weight and
+// a grouped task its time on the runqueue, which calc_group_shares() weighs the group's entities
+// by (fair_group.cpp). The arithmetic is the kernel's: decay_load() with its table of y^n,
+// __accumulate_pelt_segments() for a stretch that crosses period boundaries, and the average =
+// sum / (LOAD_AVG_MAX - 1024 + period_contrib), refreshed only when a period ends.
 #pragma once
 
 #include "base/types.h"
@@ -16,9 +18,10 @@ namespace sched {
 
 namespace pelt {
 
-constexpr int kLoadAvgPeriod = 32;      // LOAD_AVG_PERIOD: y^32 = 1/2
-constexpr uint32_t kLoadAvgMax = 47742; // LOAD_AVG_MAX: the series' limit for 1024 per period
-constexpr int kCapacityShift = 10;      // SCHED_CAPACITY_SHIFT
+constexpr int kLoadAvgPeriod = 32;                   // LOAD_AVG_PERIOD: y^32 = 1/2
+constexpr uint32_t kLoadAvgMax = 47742;              // LOAD_AVG_MAX: the series' limit for 1024 per period
+constexpr int kCapacityShift = 10;                   // SCHED_CAPACITY_SHIFT
+constexpr uint32_t kMinDivider = kLoadAvgMax - 1024; // PELT_MIN_DIVIDER
 
 // runnable_avg_yN_inv[n] = (2^32 - 1) * y^n, truncated (Documentation/scheduler/sched-pelt.c's
 // formula; tst_pelt recomputes it).
@@ -48,6 +51,30 @@ constexpr uint32_t accumulateSegments(uint64_t periods, uint32_t d1, uint32_t d3
     return c1 + c2 + d3;
 }
 
+// ___update_load_sum()'s clock and accumulate_sum()'s split of the stretch since the last update:
+// false if less than 1024 ns passed (nothing changes); else the whole periods that ended and
+// what a constant input of 1 contributed over the stretch (__accumulate_pelt_segments() when a
+// period ended, the microseconds otherwise).
+inline bool step(Time now, Time& lastUpdate, uint32_t& periodContrib, uint64_t& periods, uint32_t& contrib) {
+    int64_t delta = now - lastUpdate;
+    if (delta < 0) {
+        lastUpdate = now;
+        return false;
+    }
+    delta >>= 10; // ns -> (about) us
+    if (delta == 0) return false;
+    lastUpdate += delta << 10;
+    contrib = uint32_t(delta);
+    uint64_t d = uint64_t(delta) + periodContrib;
+    periods = d / 1024;
+    if (periods) {
+        d %= 1024;
+        contrib = accumulateSegments(periods, 1024 - periodContrib, uint32_t(d));
+    }
+    periodContrib = uint32_t(d);
+    return true;
+}
+
 } // namespace pelt
 
 // struct sched_avg, the util fields, for one cfs_rq.
@@ -60,26 +87,37 @@ struct UtilAvg {
     // ___update_load_sum() + ___update_load_avg() up to `now`: `queued` is whether the cfs_rq has
     // load (anything queued), `running` whether a fair task ran since the last update.
     void update(Time now, bool queued, bool running) {
-        int64_t delta = now - lastUpdate;
-        if (delta < 0) {
-            lastUpdate = now;
-            return;
-        }
-        delta >>= 10; // ns -> (about) us
-        if (delta == 0) return;
-        lastUpdate += delta << 10;
-        if (!queued) running = false;
-        uint32_t contrib = uint32_t(delta);
-        uint64_t d = uint64_t(delta) + periodContrib;
-        const uint64_t periods = d / 1024;
-        if (periods) {
-            utilSum = pelt::decayLoad(utilSum, periods);
-            d %= 1024;
-            if (queued) contrib = pelt::accumulateSegments(periods, 1024 - periodContrib, uint32_t(d));
-        }
-        periodContrib = uint32_t(d);
-        if (running) utilSum += uint64_t(contrib) << pelt::kCapacityShift;
+        uint64_t periods = 0;
+        uint32_t contrib = 0;
+        if (!pelt::step(now, lastUpdate, periodContrib, periods, contrib)) return;
+        if (periods) utilSum = pelt::decayLoad(utilSum, periods);
+        if (queued && running) utilSum += uint64_t(contrib) << pelt::kCapacityShift;
         if (periods) utilAvg = uint32_t(utilSum / (pelt::kLoadAvgMax - 1024 + periodContrib));
+    }
+};
+
+// struct sched_avg, the load fields: ___update_load_sum() / ___update_load_avg() with a constant
+// input `load` since the last update - a cfs_rq's queued weight (its average is then the load
+// itself, factor 1), or a task's on_rq 0 / 1 (its average is its weight times the sum).
+struct LoadAvg {
+    Time lastUpdate = 0;
+    uint32_t periodContrib = 0;
+    uint64_t loadSum = 0;
+    int64_t loadAvg = 0;
+    friend bool operator==(const LoadAvg&, const LoadAvg&) = default;
+
+    uint32_t divider() const { return pelt::kMinDivider + periodContrib; } // get_pelt_divider()
+    // Accumulates `load` up to `now`; true when a period ended (the average was refreshed: the
+    // kernel's "decayed", which lets update_tg_load_avg() run). `factor` scales the average.
+    bool update(Time now, uint64_t load, int64_t factor) {
+        uint64_t periods = 0;
+        uint32_t contrib = 0;
+        if (!pelt::step(now, lastUpdate, periodContrib, periods, contrib)) return false;
+        if (periods) loadSum = pelt::decayLoad(loadSum, periods);
+        loadSum += load * contrib;
+        if (!periods) return false;
+        loadAvg = int64_t(uint64_t(factor) * loadSum / divider());
+        return true;
     }
 };
 

@@ -6,6 +6,7 @@
 #include "base/rng.h"
 #include "base/types.h"
 #include "engine/loop_counters.h"
+#include "engine/pelt.h"
 #include "engine/sched_entity.h"
 
 #include <bitset>
@@ -89,6 +90,10 @@ struct alignas(64) Task {
     // For task_hot(): when it last left a CPU (se.exec_start); kNeverRan: never ran here = cold.
     Time lastRanAt = kNeverRan;
     int64_t nvcsw = 0, nivcsw = 0, nrMigrations = 0;
+    // A grouped task's se->avg (its time on the runqueue, PELT-averaged, times its weight) and the
+    // CPU whose group cfs_rq holds it (-1: not attached yet); it moves with the task (fair_group.cpp).
+    LoadAvg seAvg;
+    CpuId loadCpu = -1;
     Time exitedAt = -1;
 
     // periodic-timer latency (cyclictest's measurement)

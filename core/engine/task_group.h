@@ -8,6 +8,7 @@
 #pragma once
 
 #include "engine/cfs_rq.h"
+#include "engine/pelt.h"
 
 #include <string>
 #include <vector>
@@ -17,14 +18,23 @@ namespace sched {
 using GroupId = int32_t; // index into the engine's groups; -1 = the root task group
 constexpr GroupId kRootGroup = -1;
 
+// The load-tracking fields of the group's cfs_rq on one CPU.
+struct GroupCpuLoad {
+    LoadAvg avg;                  // cfs_rq->avg: its queued weight, PELT-averaged (blocked load decays)
+    int64_t tgLoadAvgContrib = 0; // cfs_rq->tg_load_avg_contrib: its part of tg->load_avg
+    Time lastUpdateTgLoadAvg = -kNsPerMs; // cfs_rq->last_update_tg_load_avg
+    friend bool operator==(const GroupCpuLoad&, const GroupCpuLoad&) = default;
+};
+
 struct TaskGroup {
     std::string name; // "/autogroup-<session>" or the cgroup path
     GroupId parent = kRootGroup;
-    int depth = 0;            // its entities' se->depth: 0 for a child of the root group
-    int64_t shares = 1024;    // tg->shares (scale_load_down()): cpu.weight 100 or autogroup nice 0
-    std::vector<CfsRq> cfsRq; // per CPU: the group's own runqueue
-    // The group's queued weight summed over its CPUs: what tg->load_avg approximates (below).
-    int64_t loadWeight = 0;
+    int depth = 0;                  // its entities' se->depth: 0 for a child of the root group
+    int64_t shares = 1024;          // tg->shares (scale_load_down()): cpu.weight 100 or autogroup nice 0
+    std::vector<CfsRq> cfsRq;       // per CPU: the group's own runqueue
+    std::vector<GroupCpuLoad> load; // per CPU: its cfs_rq's load average and contribution
+    int64_t loadAvg = 0;            // tg->load_avg: the CPUs' contributions, refreshed lazily
+    int64_t loadWeight = 0;         // the group's queued weight summed over its CPUs (inspector)
 
     friend bool operator==(const TaskGroup&, const TaskGroup&) = default;
 };

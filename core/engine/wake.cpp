@@ -39,8 +39,10 @@ void Engine::deactivateTask(CpuId c, TaskId p, bool exiting) {
     Task& t = tasks_[size_t(p)];
     if (isRtPolicy(t.policy))
         rqs_[size_t(c)].rt.dequeue(p);
-    else
+    else {
         dequeueTaskFair(c, p, true, !exiting); // a dying task is not left delayed
+        if (exiting) detachTaskLoad(p);        // task_dead_fair(): remove_entity_load_avg()
+    }
     addRunning(c, -1);
     rqs_[size_t(c)].runnableLoad -= taskLoad(p);
 }
