@@ -203,6 +203,14 @@ bool ScenarioReader::machine(const JsonValue& m, Scenario& s) {
                 d = Distribution::fixed(t);
             } else {
                 if (!distribution(*x, join(cf, "idle_exit"), d)) return false;
+                const Time top = d.kind == Distribution::Kind::Fixed       ? d.a
+                                 : d.kind == Distribution::Kind::Uniform   ? d.b
+                                 : d.kind == Distribution::Kind::Empirical ? d.quantiles->back()
+                                                                           : d.min;
+                if (top > 10 * kNsPerMs)
+                    return fail(x->pos, join(cf, "idle_exit"),
+                                "a value above 10ms; accepted: durations 0ns to 10ms (a distribution's "
+                                "\"lo\" too; its draws are kept within 10ms)");
                 d.max = std::min(d.max, 10 * kNsPerMs);
             }
         }

@@ -66,6 +66,9 @@ bool Engine::canMigrateTask(TaskId p, CpuId src, CpuId dst, int nrBalanceFailed)
 // travel, the vruntime does not.
 void Engine::detachTask(TaskId p, CpuId src, CpuId dst) {
     Task& t = tasks_[size_t(p)];
+    // dequeue_entity() of a migrating task detaches its load first (DO_DETACH), so the source's
+    // group entity is reweighted without it.
+    if (t.loadCpu >= 0) detachEntityLoadAvg(p, true);
     dequeueTaskFair(src, p, false);
     addRunning(src, -1);
     rqs_[size_t(src)].runnableLoad -= taskLoad(p);
@@ -117,6 +120,7 @@ bool Engine::newidleBalance(CpuId c) {
     if (cfg_.cpus < 2) return false;
     NewidleDomain& sd = rqs_[size_t(c)].newidle;
     if (!rdOverloaded_ || rqs_[size_t(c)].avgIdle < sd.maxNewidleLbCost) return false;
+    updateBlockedFair(c); // sched_balance_update_blocked_averages(), once past the gate
     const bool proportional = cfg_.has(Rule::ProportionalNewidle);
     uint32_t weight = 1;
     if (proportional && cfg_.features[Feature::NiRandom]) {
@@ -150,7 +154,7 @@ void Engine::updateRdOverloaded() {
 // the busiest CPU; the interval doubles while balanced and is stretched x16 while busy.
 void Engine::periodicBalance(CpuId c) {
     updateCfsUtil(c); // update_blocked_averages() of the balancing CPU
-    updateBlockedGroupLoads(c);
+    updateBlockedFair(c);
     updateIdleCpuScan(); // update_sd_lb_stats(), before the imbalance is looked at
     updateRdOverloaded();
     CpuRq& rq = rqs_[size_t(c)];
@@ -174,6 +178,15 @@ void Engine::periodicBalance(CpuId c) {
 // nohz_balancer_kick(): a busy CPU with more than one runnable task has idle CPUs balance on
 // behalf of themselves (their tick is stopped), rate-limited like nohz.next_balance.
 void Engine::nohzKick(CpuId busy) {
+    // NOHZ_STATS_KICK: every LOAD_AVG_PERIOD ms a busy CPU's tick has an idle CPU update the
+    // blocked load of the idle ones, so an idle CPU's part of a group's load decays in
+    // tg->load_avg too. (Only the groups' loads: a CPU's util, which SIS_UTIL reads as last
+    // stored, is not refreshed by it here.)
+    if (!groups_.empty() && now_ >= nohzNextBlocked_) {
+        nohzNextBlocked_ = now_ + pelt::kLoadAvgPeriod * kNsPerMs;
+        for (CpuId c = 0; c < cfg_.cpus; ++c)
+            if (rqs_[size_t(c)].nrRunning == 0) updateBlockedFair(c);
+    }
     if (cfg_.cpus < 2 || rqs_[size_t(busy)].nrRunning < 2 || now_ < nohzNextBalance_) return;
     nohzNextBalance_ = now_ + Time(cfg_.cpus) * kNsPerMs;
     bool scanned = false;
@@ -182,7 +195,7 @@ void Engine::nohzKick(CpuId busy) {
         const CpuId busiest = busiestCpu(rqs_, c);
         if (busiest < 0) continue;
         updateCfsUtil(c); // _nohz_idle_balance(): update_blocked_averages() of each idle CPU
-        updateBlockedGroupLoads(c);
+        updateBlockedFair(c);
         rqs_[size_t(c)].newidle.updateCost(now_, 0, false, cfg_.migrationCost); // its sched_balance_domains()
         if (!scanned) { // the first idle CPU's update_sd_lb_stats()
             updateIdleCpuScan();

@@ -245,7 +245,7 @@ class Engine {
     }
     CfsRq& cfsRqOf(EntityId id, CpuId c) { return const_cast<CfsRq&>(std::as_const(*this).cfsRqOf(id, c)); }
     int depthOf(EntityId id) const;
-    void addQueuedWeight(CfsRq& cfs, int64_t w);
+    void addQueuedWeight(CpuId c, CfsRq& cfs, int64_t w);
     void setEntitySlice(CfsRq& cfs, EntityId id, int64_t slice);
     void enqueueTaskFair(CpuId c, TaskId p, bool initial);
     bool dequeueTaskFair(CpuId c, TaskId p, bool sleep, bool mayDelay = true);
@@ -256,11 +256,13 @@ class Engine {
     void putPrevSetNextFair(CpuId c, TaskId prev, TaskId next);
     void taskTickFair(CpuId c);
     void updateCfsGroup(CpuId c, EntityId se);
-    void updateGroupLoadAvg(GroupId g, CpuId c);
+    void updateCfsRqLoadAvg(GroupId g, CpuId c);
     void updateTgLoadAvg(GroupId g, CpuId c);
-    void updateBlockedGroupLoads(CpuId c);
-    void attachTaskLoad(CpuId c, TaskId p);
-    void detachTaskLoad(TaskId p);
+    void updateBlockedFair(CpuId c);
+    void attachEntityLoadAvg(CpuId c, TaskId p);
+    void detachEntityLoadAvg(TaskId p, bool onRq);
+    void updateTaskLoadAvg(TaskId p, bool onRq);
+    void reweightTaskLoadAvg(TaskId p, int64_t oldWeight);
     void reweightEntity(CpuId c, CfsRq& cfs, EntityId id, uint32_t weight);
     void reweightEevdf612(CpuId c, CfsRq& cfs, EntityId id, uint32_t weight);
 
@@ -411,6 +413,7 @@ class Engine {
     // of a busy machine reads four words instead of every runqueue (idle_cpu()).
     std::array<uint64_t, kMaxCpus / 64> busyCpus_{};
     Time nohzNextBalance_ = 0;
+    Time nohzNextBlocked_ = 0; // nohz.next_blocked: the next NOHZ_STATS_KICK
     // sd_llc_shared->nr_idle_scan of the one LLC: how many CPUs select_idle_cpu() may look at
     // (SIS_UTIL). A run starts on a machine that has been up and idle, not at boot (where it is
     // 0 until the first balance): the LLC's weight, what update_idle_cpu_scan() leaves at zero

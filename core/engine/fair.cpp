@@ -96,10 +96,10 @@ void Engine::enqueueEntity(CpuId c, CfsRq& cfs, EntityId t, bool initial) {
     updateCfsUtil(c); // update_load_avg()
     if (isCurr) placeEntity(cfs, t, initial);
     updateCurr(c, cfs, false);
-    if (cfs.tg >= 0 && entityIsTask(t)) attachTaskLoad(c, t); // update_load_avg(.., DO_ATTACH)
+    if (cfs.tg >= 0 && entityIsTask(t)) attachEntityLoadAvg(c, t); // update_load_avg(.., DO_ATTACH)
     if (!entityIsTask(t)) updateCfsGroup(c, t);
     if (!isCurr) placeEntity(cfs, t, initial);
-    addQueuedWeight(cfs, int64_t(se.load.weight));
+    addQueuedWeight(c, cfs, int64_t(se.load.weight));
     cfs.nrQueued++;
     if (!isCurr) cfs.enqueueTree(ev(), t);
     if (entityIsTask(t)) rqs_[size_t(c)].cfsTasks.add(ents_, t); // account_entity_enqueue()
@@ -119,8 +119,8 @@ void Engine::sampleJoin(const CfsRq& cfs, EntityId t) {
 bool Engine::dequeueEntity(CpuId c, CfsRq& cfs, EntityId t, bool sleep, bool delayedFinish, bool mayDelay) {
     SchedEntity& se = entity(t);
     updateCurr(c, cfs, false);
-    updateCfsUtil(c); // update_load_avg()
-    if (cfs.tg >= 0 && entityIsTask(t)) tasks_[size_t(t)].seAvg.update(now_, 1, int64_t(se.load.weight));
+    updateCfsUtil(c);                                               // update_load_avg()
+    if (cfs.tg >= 0 && entityIsTask(t)) updateTaskLoadAvg(t, true); // update_load_avg(): it was queued
     if (!delayedFinish && sleep && mayDelay && cfg_.features[Feature::DelayDequeue] &&
         !cfs.entityEligible(ev(), t)) {
         // Negative lag may not be shed by sleeping: stay queued until picked or woken.
@@ -138,7 +138,7 @@ bool Engine::dequeueEntity(CpuId c, CfsRq& cfs, EntityId t, bool sleep, bool del
     }
     se.onRq = false;
     if (entityIsTask(t)) rqs_[size_t(c)].cfsTasks.del(ents_, t); // account_entity_dequeue()
-    addQueuedWeight(cfs, -int64_t(se.load.weight));
+    addQueuedWeight(c, cfs, -int64_t(se.load.weight));
     cfs.nrQueued--;
     cfs.updateMinVruntime(ev());
     if (delayedFinish) {

@@ -8,6 +8,7 @@
 #include "engine/engine.h"
 
 #include <algorithm>
+#include <cassert>
 
 namespace sched {
 
@@ -53,18 +54,18 @@ int Engine::depthOf(EntityId id) const {
 // update_load_add() / update_load_sub() on cfs_rq->load, and the group's sum over its CPUs. A
 // group's cfs_rq first accounts the weight it had up to now (update_load_avg() comes before
 // account_entity_enqueue() / _dequeue() and reweight_entity()'s load update).
-void Engine::addQueuedWeight(CfsRq& cfs, int64_t w) {
+void Engine::addQueuedWeight(CpuId c, CfsRq& cfs, int64_t w) {
     if (cfs.tg >= 0) {
-        TaskGroup& tg = groups_[size_t(cfs.tg)];
-        updateGroupLoadAvg(cfs.tg, CpuId(&cfs - tg.cfsRq.data()));
-        tg.loadWeight += w;
+        updateCfsRqLoadAvg(cfs.tg, c);
+        groups_[size_t(cfs.tg)].loadWeight += w;
     }
     cfs.loadWeight += w;
+    assert(cfs.loadWeight >= 0);
 }
 
-// update_cfs_rq_load_avg() of the group's cfs_rq on CPU c: its queued weight integrated up to
-// now; when a period ended, update_tg_load_avg().
-void Engine::updateGroupLoadAvg(GroupId g, CpuId c) {
+// update_cfs_rq_load_avg() of the group's cfs_rq on CPU c (struct sched_avg of a cfs_rq, input
+// its queued weight) up to now; when a period ended, update_tg_load_avg().
+void Engine::updateCfsRqLoadAvg(GroupId g, CpuId c) {
     TaskGroup& tg = groups_[size_t(g)];
     if (tg.load[size_t(c)].avg.update(now_, uint64_t(tg.cfsRq[size_t(c)].loadWeight), 1))
         updateTgLoadAvg(g, c);
@@ -84,11 +85,22 @@ void Engine::updateTgLoadAvg(GroupId g, CpuId c) {
     l.lastUpdateTgLoadAvg = now_;
 }
 
-// update_blocked_averages() of CPU c for the groups: a group with nothing queued here decays its
-// load and, through update_tg_load_avg(), its part of the group's.
-void Engine::updateBlockedGroupLoads(CpuId c) {
-    for (GroupId g = 0; g < GroupId(groups_.size()); ++g)
-        updateGroupLoadAvg(g, c);
+// __update_blocked_fair() of CPU c: a group with nothing queued here decays its load and, through
+// update_tg_load_avg(), its part of the group's. A fully decayed cfs_rq is skipped, as the kernel
+// drops it from the leaf list (cfs_rq_is_decayed()).
+void Engine::updateBlockedFair(CpuId c) {
+    for (GroupId g = 0; g < GroupId(groups_.size()); ++g) {
+        const GroupCpuLoad& l = groups_[size_t(g)].load[size_t(c)];
+        if (l.avg.loadSum == 0 && l.tgLoadAvgContrib == 0 &&
+            groups_[size_t(g)].cfsRq[size_t(c)].loadWeight == 0)
+            continue;
+        updateCfsRqLoadAvg(g, c);
+    }
+}
+
+// __update_load_avg_se() of a grouped task: its time on the runqueue (on_rq 0 / 1) up to now.
+void Engine::updateTaskLoadAvg(TaskId p, bool onRq) {
+    tasks_[size_t(p)].seAvg.update(now_, onRq ? 1 : 0, int64_t(ents_[size_t(p)].load.weight));
 }
 
 // A grouped task's load follows it between CPUs: enqueue_entity()'s update_load_avg() ages its
@@ -96,22 +108,22 @@ void Engine::updateBlockedGroupLoads(CpuId c) {
 // wakeup that migrated, a balance, a new task), remove_entity_load_avg() / detach takes it from
 // the old CPU's cfs_rq and attach_entity_load_avg() adds it here. (The kernel subtracts a woken
 // task's load from the old cfs_rq at that cfs_rq's next update; here at once.)
-void Engine::attachTaskLoad(CpuId c, TaskId p) {
+void Engine::attachEntityLoadAvg(CpuId c, TaskId p) {
     Task& t = tasks_[size_t(p)];
     const GroupId g = t.taskGroup;
     const int64_t w = int64_t(ents_[size_t(p)].load.weight);
     if (t.loadCpu == c) {
-        t.seAvg.update(now_, 0, w);
+        updateTaskLoadAvg(p, false);
         return;
     }
     if (t.loadCpu >= 0) {
-        detachTaskLoad(p);
+        detachEntityLoadAvg(p, false);
     } else {
         t.seAvg = LoadAvg{}; // init_entity_runnable_average(): a new task starts fully loaded
         t.seAvg.loadAvg = w;
     }
     TaskGroup& tg = groups_[size_t(g)];
-    updateGroupLoadAvg(g, c);
+    updateCfsRqLoadAvg(g, c);
     LoadAvg& dst = tg.load[size_t(c)].avg;
     t.seAvg.lastUpdate = dst.lastUpdate;
     t.seAvg.periodContrib = dst.periodContrib;
@@ -123,14 +135,32 @@ void Engine::attachTaskLoad(CpuId c, TaskId p) {
     updateTgLoadAvg(g, c);
 }
 
-// The task's load leaves the cfs_rq that holds it (a migration, or its exit: task_dead_fair()).
-void Engine::detachTaskLoad(TaskId p) {
+// reweight_entity()'s dequeue_load_avg() / enqueue_load_avg() for a reniced grouped task: its load
+// average is its time on the runqueue times its new weight, and its cfs_rq's average changes by
+// the difference at once.
+void Engine::reweightTaskLoadAvg(TaskId p, int64_t oldWeight) {
+    Task& t = tasks_[size_t(p)];
+    if (t.loadCpu < 0) return;
+    LoadAvg& cfs = groups_[size_t(t.taskGroup)].load[size_t(t.loadCpu)].avg;
+    const int64_t w = int64_t(ents_[size_t(p)].load.weight);
+    const int64_t before = t.seAvg.loadAvg;
+    t.seAvg.loadAvg = int64_t(uint64_t(w) * t.seAvg.loadSum / t.seAvg.divider());
+    cfs.loadAvg = std::max<int64_t>(0, cfs.loadAvg - before + t.seAvg.loadAvg);
+    const uint64_t sub = uint64_t(oldWeight) * t.seAvg.loadSum, add = uint64_t(w) * t.seAvg.loadSum;
+    cfs.loadSum = (cfs.loadSum > sub ? cfs.loadSum - sub : 0) + add;
+    cfs.loadSum = std::max<uint64_t>(cfs.loadSum, uint64_t(cfs.loadAvg) * pelt::kMinDivider);
+}
+
+// The task's load leaves the cfs_rq that holds it: a balance's dequeue of a queued task (onRq,
+// DO_DETACH before account_entity_dequeue()), a woken task placed on another CPU, its switch to
+// another class (detach_task_cfs_rq()) or its exit (task_dead_fair()).
+void Engine::detachEntityLoadAvg(TaskId p, bool onRq) {
     Task& t = tasks_[size_t(p)];
     if (t.loadCpu < 0) return;
     const GroupId g = t.taskGroup;
     const CpuId old = t.loadCpu;
-    updateGroupLoadAvg(g, old);
-    t.seAvg.update(now_, 0, int64_t(ents_[size_t(p)].load.weight));
+    updateCfsRqLoadAvg(g, old);
+    updateTaskLoadAvg(p, onRq);
     LoadAvg& src = groups_[size_t(g)].load[size_t(old)].avg;
     const int64_t r = std::min(src.loadAvg, t.seAvg.loadAvg);
     src.loadAvg -= r;
@@ -304,7 +334,7 @@ void Engine::updateCfsGroup(CpuId c, EntityId se) {
     const TaskGroup& tg = groups_[size_t(g)];
     const int64_t queued = tg.cfsRq[size_t(c)].loadWeight;
     if (queued == 0 && cfg_.has(Rule::EmptyGroupKeepsWeight)) return;
-    updateGroupLoadAvg(g, c);
+    updateCfsRqLoadAvg(g, c); // the level below's update_load_avg(), which precedes this call in the kernel
     const GroupCpuLoad& l = tg.load[size_t(c)];
     const int64_t load = std::max(queued, l.avg.loadAvg);
     const int64_t tgWeight = tg.loadAvg - l.tgLoadAvgContrib + load;
@@ -342,7 +372,7 @@ void Engine::reweightEntity(CpuId c, CfsRq& cfs, EntityId id, uint32_t weight) {
         se.deadline -= se.vruntime;
         se.relDeadline = true;
         cfs.nrQueued--;
-        addQueuedWeight(cfs, -old);
+        addQueuedWeight(c, cfs, -old);
     }
     // vlag = V - v while lag = w (V - v): virtual quantities scale by old / new weight.
     se.vlag = se.vlag * old / int64_t(weight);
@@ -352,7 +382,7 @@ void Engine::reweightEntity(CpuId c, CfsRq& cfs, EntityId id, uint32_t weight) {
     if (se.onRq) {
         placeEntity(cfs, id, false);
         if (keepProtection) se.vprot = se.vruntime + vprot;
-        addQueuedWeight(cfs, int64_t(se.load.weight));
+        addQueuedWeight(c, cfs, int64_t(se.load.weight));
         if (!isCurr) cfs.enqueueTree(ev(), id);
         cfs.nrQueued++;
         cfs.updateMinVruntime(ev());
@@ -371,7 +401,7 @@ void Engine::reweightEevdf612(CpuId c, CfsRq& cfs, EntityId id, uint32_t weight)
         updateCurr(c, cfs, false);
         const int64_t V = cfs.avgVruntimeValue(ev());
         if (!isCurr) cfs.dequeueTree(ev(), id);
-        addQueuedWeight(cfs, -old);
+        addQueuedWeight(c, cfs, -old);
         if (V != se.vruntime) {
             // entity_lag(): V - v clamped to the lag of max(2 slices, a tick)
             const int64_t limit = calcDeltaFair(std::max<int64_t>(2 * se.slice, cfg_.tickNsec()), se.load);
@@ -384,7 +414,7 @@ void Engine::reweightEevdf612(CpuId c, CfsRq& cfs, EntityId id, uint32_t weight)
     }
     se.load = loadWeightOf(weight);
     if (se.onRq) {
-        addQueuedWeight(cfs, int64_t(se.load.weight));
+        addQueuedWeight(c, cfs, int64_t(se.load.weight));
         if (!isCurr) cfs.enqueueTree(ev(), id);
         cfs.updateMinVruntime(ev());
     }

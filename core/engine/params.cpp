@@ -82,9 +82,11 @@ void Engine::applyTaskChange(const ParamChange& ch, TaskId id) {
             }
             // reweight_entity(): vlag and a relative deadline are virtual, so they scale.
             const LoadWeight nw = loadWeightFor(t.policy, t.nice);
+            const int64_t oldWeight = int64_t(se.load.weight);
             se.vlag = se.vlag * int64_t(se.load.weight) / int64_t(nw.weight);
             if (se.relDeadline) se.deadline = se.deadline * int64_t(se.load.weight) / int64_t(nw.weight);
             se.load = nw;
+            if (!isRtPolicy(t.policy)) reweightTaskLoadAvg(id, oldWeight);
             break;
         }
         default:
@@ -116,6 +118,7 @@ void Engine::applyTaskChange(const ParamChange& ch, TaskId id) {
     if (running && wasRt) updateCurrRt(c); // RT time up to the change
     setAttr();
     const bool nowRt = isRtPolicy(t.policy);
+    if (nowRt && !wasRt) detachEntityLoadAvg(id, false); // switched_from_fair(): detach_task_cfs_rq()
     if (queued) {
         rq.runnableLoad += taskLoad(id) - oldLoad;
         if (nowRt) {

@@ -46,6 +46,7 @@ void Engine::copyStateFrom(const Engine& o) {
     eventsAtInstant_ = o.eventsAtInstant_;
     lastKind_ = o.lastKind_;
     nohzNextBalance_ = o.nohzNextBalance_;
+    nohzNextBlocked_ = o.nohzNextBlocked_;
     nrIdleScan_ = o.nrIdleScan_;
     rdOverloaded_ = o.rdOverloaded_;
     rtPeriodActive_ = o.rtPeriodActive_;

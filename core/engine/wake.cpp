@@ -40,8 +40,8 @@ void Engine::deactivateTask(CpuId c, TaskId p, bool exiting) {
     if (isRtPolicy(t.policy))
         rqs_[size_t(c)].rt.dequeue(p);
     else {
-        dequeueTaskFair(c, p, true, !exiting); // a dying task is not left delayed
-        if (exiting) detachTaskLoad(p);        // task_dead_fair(): remove_entity_load_avg()
+        dequeueTaskFair(c, p, true, !exiting);      // a dying task is not left delayed
+        if (exiting) detachEntityLoadAvg(p, false); // task_dead_fair(): remove_entity_load_avg()
     }
     addRunning(c, -1);
     rqs_[size_t(c)].runnableLoad -= taskLoad(p);

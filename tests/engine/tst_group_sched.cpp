@@ -144,7 +144,24 @@ class TestGroupSched : public QObject {
             lo = std::min(lo, w), hi = std::max(hi, w);
         }
         qInfo("CPU 1's group entity weighs %u .. %u", lo, hi);
-        QVERIFY2(lo >= 600 && hi <= 780, qPrintable(QString("%1 .. %2").arg(lo).arg(hi)));
+        QVERIFY2(lo >= 650 && hi <= 715, qPrintable(QString("%1 .. %2").arg(lo).arg(hi)));
+    }
+
+    // A task's load leaves its group's cfs_rq with it (task_dead_fair(): remove_entity_load_avg()):
+    // when the group's task on CPU 0 exits, the group's hog on CPU 1 gets the group's whole share
+    // as soon as CPU 0's part of tg->load_avg is refreshed (at once, or at the next NOHZ stats
+    // kick), where a load left to decay would still hold CPU 1's entity near 1024 * 1024 / (1024
+    // + 1024 / 2^(40/32)) = ~720 at 40 ms.
+    void exitingTaskTakesItsLoadAlong() {
+        Engine e = engineFrom(R"J({"machine": {"cpus": 2, "hz": 1000, "kernel": "6.18.44", "preempt": "full"},
+          "tasks": [{"comm": "leaver", "session": "A", "cpus": [0], "behavior": [{"run": "300ms"}]},
+                    {"comm": "ahog", "session": "A", "cpus": [1], "behavior": [{"run": "100s"}]}]})J");
+        e.runUntil(290 * kNsPerMs);
+        QVERIFY(std::abs(int(groupEntity(e, 0, 1).load.weight) - 512) < 20); // two equal halves
+        e.runUntil(345 * kNsPerMs);
+        QVERIFY(e.tasks()[size_t(taskByComm(e, "leaver"))].state == TaskState::Dead);
+        QVERIFY2(groupEntity(e, 0, 1).load.weight >= 1000,
+                 qPrintable(QString::number(groupEntity(e, 0, 1).load.weight)));
     }
 
     // find_matching_se(): a wakeup is judged between the running task's and the wakee's

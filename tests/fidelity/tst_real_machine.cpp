@@ -157,7 +157,8 @@ class TestRealMachine : public QObject {
         QVERIFY2(std::abs(double(m.latMin) / 1e3 - 64) <= 10, qPrintable(QString("min %1").arg(m.latMin)));
         // Its scheduling delay, sched_waking -> sched_switch: on the machine (`schedscope-cli
         // compare` of the trace) avg 13 us, p99 40 us - mostly the idle exit of CPU 0, whose
-        // distribution the scenario's machine takes from this trace.
+        // distribution the scenario's machine takes from this trace: a check of the calibration
+        // (that the drawn exits reach the task), not a prediction.
         std::vector<Time> in, delay;
         for (const SliceView& sv : slicesOf(r.e.trace(), 1))
             in.push_back(sv.start);
@@ -203,7 +204,7 @@ class TestRealMachine : public QObject {
         QVERIFY2(std::abs(total - 75551) <= 0.15 * 75551, qPrintable(QString("cs %1").arg(total)));
         QEXPECT_FAIL("", "issue 27: the voluntary switches about 20 % below the trace's", Continue);
         QVERIFY2(std::abs(vol - 63988) <= 0.15 * 63988, qPrintable(QString("voluntary %1").arg(vol)));
-        QVERIFY2(total > 0.6 * 75551, qPrintable(QString("cs %1").arg(total))); // the gap stays bounded
+        QVERIFY2(total > 0.65 * 75551, qPrintable(QString("cs %1").arg(total))); // the gap stays bounded
         QVERIFY2(invol >= 11564 / 2 && invol <= 11564 * 3 / 2,
                  qPrintable(QString("involuntary %1").arg(invol)));
         QVERIFY2(time >= 6.0 && time <= 8.0, qPrintable(QString("Time %1").arg(time)));

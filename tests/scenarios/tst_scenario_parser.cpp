@@ -192,6 +192,9 @@ class TestScenarioParser : public QObject {
         QTest::newRow("idle exit range")
             << "29-idle-exit-too-long.json" << 2 << 51 << "machine.costs.idle_exit"
             << "accepted: 0ns to 10ms";
+        QTest::newRow("idle exit distribution range")
+            << "31-idle-exit-distribution-too-long.json" << 2 << 51 << "machine.costs.idle_exit"
+            << "a value above 10ms; accepted: durations 0ns to 10ms";
         QTest::newRow("jiffies sleep flag")
             << "30-sleep-jiffies-not-bool.json" << 3 << 72 << "tasks[0].behavior[0].jiffies"
             << "expected a boolean, found a string";
