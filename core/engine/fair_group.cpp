@@ -366,7 +366,6 @@ void Engine::reweightEntity(CpuId c, CfsRq& cfs, EntityId id, uint32_t weight) {
             keepProtection = true;
         }
         updateEntityLag(cfs, id);
-        if (isCurr && vprotRule && !keepProtection) se.vprot = se.vruntime; // the union: protection gone
         // Out of the tree before the key (deadline) is made relative: the treap finds nodes by key.
         if (!isCurr) cfs.dequeueTree(ev(), id);
         se.deadline -= se.vruntime;
@@ -382,6 +381,10 @@ void Engine::reweightEntity(CpuId c, CfsRq& cfs, EntityId id, uint32_t weight) {
     if (se.onRq) {
         placeEntity(cfs, id, false);
         if (keepProtection) se.vprot = se.vruntime + vprot;
+        // 6.18.0: vprot is the union with vlag, a lag now, far below any vruntime: protection is
+        // gone wherever the placement put the entity.
+        else if (isCurr && vprotRule)
+            se.vprot = se.vruntime;
         addQueuedWeight(c, cfs, int64_t(se.load.weight));
         if (!isCurr) cfs.enqueueTree(ev(), id);
         cfs.nrQueued++;

@@ -41,6 +41,46 @@ int flagsWithReason(const Trace& t, ReschedReason why, Time from, Time to) {
 class TestKernel61844 : public QObject {
     Q_OBJECT
   private slots:
+    // reweight_entity() (ff38424030f9, 6.18.17): the running group entity keeps its slice
+    // protection through a reweight, scaled like its deadline. In 6.18.0 se->vprot shares its
+    // storage with se->vlag, which update_entity_lag() has just overwritten: the protection ends.
+    // Group A has a hog on each CPU and a sleeper on CPU 0 whose wakeups change A's share there
+    // while A's entity runs, next to a root hog; each reweight of the running, protected entity
+    // is checked right after it happened.
+    void reweightEntityKeepsTheRunningEntitysProtection() {
+        const std::string json =
+            R"J({"machine": {"cpus": 2, "hz": 250, "kernel": "KERNEL", "preempt": "full"},
+              "tasks": [{"comm": "a0", "session": "A", "cpus": [0], "behavior": [{"run": "100s"}]},
+                        {"comm": "a1", "session": "A", "cpus": [1], "behavior": [{"run": "100s"}]},
+                        {"comm": "as", "session": "A", "cpus": [0], "behavior": [{"repeat": "forever", "body": [{"run": "200us"}, {"sleep": "3ms"}]}]},
+                        {"comm": "root", "cpus": [0], "behavior": [{"run": "100s"}]}]})J";
+        for (const char* k : {"6.18", "6.18.44"}) {
+            Engine e = engineFrom(withModel(json, k, "KERNEL"));
+            const EntityId gse = kGroupSeBase + 0 * 2 + 0;
+            int reweighted = 0, kept = 0;
+            uint32_t lastWeight = 0;
+            bool wasProtected = false;
+            while (e.now() < kNsPerSec && e.step()) {
+                const CfsRq& root = e.cpus()[0].cfs;
+                const SchedEntity& se = e.entityView()[size_t(gse)];
+                const bool isCurr = root.curr == gse;
+                if (isCurr && wasProtected && se.load.weight != lastWeight) {
+                    ++reweighted;
+                    kept += se.vprot > se.vruntime;
+                }
+                lastWeight = se.load.weight;
+                wasProtected = isCurr && se.vprot > se.vruntime;
+            }
+            qInfo("%s: %d reweights of the running, protected group entity, protection kept in %d", k,
+                  reweighted, kept);
+            QVERIFY2(reweighted > 20, "the running group entity is reweighted while protected");
+            if (std::string(k) == "6.18")
+                QCOMPARE(kept, 0);
+            else
+                QVERIFY2(kept > reweighted * 3 / 4,
+                         "6.18.44 keeps the protection (the rest had run out of it since the last event)");
+        }
+    }
     void profilesAreNamedAndDiffer() {
         KernelBuild b;
         KernelProfile p;
