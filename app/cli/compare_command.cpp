@@ -3,6 +3,7 @@
 
 #include "app/cli/options.h"
 #include "base/duration.h"
+#include "engine/kernel_diff.h"
 #include "metrics/align.h"
 #include "metrics/compare.h"
 #include "scenarios/builtin_scenarios.h"
@@ -18,6 +19,7 @@ namespace {
 struct Side {
     Trace trace;
     std::string label;
+    const KernelSpec* kernel = nullptr; // a simulation's kernel profile; none for a trace
 };
 
 bool isScenarioSpec(const std::string& spec) {
@@ -67,6 +69,7 @@ std::string loadSide(const std::string& spec, Side& side) {
     e.finish();
     side.trace = e.trace();
     side.label = spec;
+    side.kernel = &kernelSpecOf(s.config.build, s.config.profile);
     return {};
 }
 
@@ -126,6 +129,8 @@ int compareCommand(const CompareOptions& o, std::ostream& out, std::ostream& err
     }
     Comparison c = compareRuns(a.trace, b.trace, from, to, shift);
     if (!o.align.empty()) c.alignedAt = at.label;
+    // Two kernels: what separates them comes first, so that the table reads as their effect.
+    if (a.kernel && b.kernel) out << describeKernelDiff(*a.kernel, *b.kernel);
     out << formatComparison(c, a.label, b.label);
     return 0;
 }

@@ -3,6 +3,7 @@
 #include "app/cli/compare_command.h"
 #include "app/cli/experiment_command.h"
 #include "app/cli/image/timeline_image.h"
+#include "app/cli/kernels_command.h"
 #include "app/cli/run_command.h"
 #include "app/cli/trace_command.h"
 
@@ -47,8 +48,9 @@ int runCli(std::vector<std::string> args) {
     if (cmd == "trace") return command(cmd, args, parseTraceOptions, traceCommand);
     if (cmd == "derive") return command(cmd, args, parseDeriveOptions, deriveCommand);
     if (cmd == "compare") return command(cmd, args, parseCompareOptions, compareCommand);
+    if (cmd == "kernels") return command(cmd, args, parseKernelsOptions, kernelsCommand);
     std::cerr << "schedscope-cli: unknown command '" << cmd
-              << "'; accepted: run, list, bench, experiment, trace, compare, derive (see --help)\n";
+              << "'; accepted: run, list, bench, experiment, trace, compare, derive, kernels (see --help)\n";
     return 2;
 }
 } // namespace

@@ -32,6 +32,10 @@ Usage:
                                           feature=PREEMPT_SHORT=off) or a trace file; --align lines B
                                           up with A at an event both have: start, run:COMM (first
                                           run), wake:COMM (first wakeup), marker:TEXT
+  schedscope-cli kernels [--markdown | KERNEL KERNEL]
+                                          the kernel profiles as tables of rules, each with its
+                                          commit (--markdown: docs/kernels.md); with two names,
+                                          the rules that differ between them
   schedscope-cli --help
 
 SCENARIO is a scenario file (JSON, see scenarios/README.md) or the name of a built-in scenario
@@ -39,7 +43,8 @@ SCENARIO is a scenario file (JSON, see scenarios/README.md) or the name of a bui
 
 Options of run (each overrides the scenario's own setting):
   --preempt MODEL        none | voluntary | full | lazy   (/sys/kernel/debug/sched/preempt)
-  --kernel K             6.18 | 6.18.44 | 6.12 | auto-rfc   (6.18 = 6.18.0; auto-rfc = the 2024 PREEMPT_AUTO build)
+  --kernel K             6.12 | 6.18 | 6.18.44 | auto-rfc   (6.18 = 6.18.0; auto-rfc = the 2024 PREEMPT_AUTO build;
+                         schedscope-cli kernels lists their rules)
   --cpus N               number of CPUs, 1..256
   --hz N                 tick rate: 100 | 250 | 300 | 1000
   --base-slice D         normalized base slice, e.g. 0.7ms; the kernel scales it by

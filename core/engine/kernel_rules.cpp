@@ -170,10 +170,11 @@ const RuleSet kV6_18_44 =
 // (SchedConfig::rtThrottling()).
 const RuleSet kAutoRfc = kV6_18 & ~rulesOf({Rule::LazyModel});
 
+// Oldest first, the RFC last: menus, lists and docs/kernels.md show them in this order.
 const std::array<KernelSpec, 4> kSpecs{{
+    {"6.12", KernelBuild::Dynamic, KernelProfile::V6_12, "6.12 PREEMPT_DYNAMIC", kV6_12},
     {"6.18", KernelBuild::Dynamic, KernelProfile::V6_18, "6.18.0 PREEMPT_DYNAMIC", kV6_18},
     {"6.18.44", KernelBuild::Dynamic, KernelProfile::V6_18_44, "6.18.44 stable PREEMPT_DYNAMIC", kV6_18_44},
-    {"6.12", KernelBuild::Dynamic, KernelProfile::V6_12, "6.12 PREEMPT_DYNAMIC", kV6_12},
     {"auto-rfc", KernelBuild::Auto, KernelProfile::V6_18, "6.18 + PREEMPT_AUTO (2024 series)", kAutoRfc},
 }};
 
@@ -196,7 +197,7 @@ const KernelSpec* findKernelSpec(std::string_view name) {
 const KernelSpec& kernelSpecOf(KernelBuild b, KernelProfile p) {
     for (const KernelSpec& k : kSpecs)
         if (k.build == b && (k.profile == p || b == KernelBuild::Auto)) return k;
-    return kSpecs[0];
+    return *findKernelSpec("6.18"); // every build and profile has a row: not reached
 }
 
 const RuleSet& kernelRules(KernelBuild b, KernelProfile p) {
