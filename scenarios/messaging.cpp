@@ -14,9 +14,14 @@ namespace scen {
 using namespace sched;
 
 namespace {
-// Kernel time per 100-byte message, calibrated on the traced 2-CPU VM (hackbench -g 4 -l 2000:
-// 15.2 s of CPU for 3.2 M messages): the write and the read side, and the user-space loop.
-constexpr Time kWriteCost = 2200, kReadCost = 2000, kUserPerMessage = 100;
+// Kernel time per 100-byte message on the traced 2-CPU VM, each side measured on its own
+// (hackbench -g 4 -l 2000, 3.2 M messages; docs/fidelity.md, "hackbench: who pays for a message"):
+// the receivers ran 8,303.5 ms in 49,503 switches, the senders 6,912.6 ms in 25,639; less the
+// engine's 2 us per switch-in, its 1 us per wakeup done and the 100 ns user loop, a read costs
+// 2.46 us and a write 2.03 us. The split decides how often a socket fills: readers slower than
+// writers keep the buffers full and the senders blocking, as the machine's did (15.5 k blocking
+// switches of senders; 6.7 k with the split the other way round, 2.0 us read / 2.2 us write).
+constexpr Time kWriteCost = 2030, kReadCost = 2460, kUserPerMessage = 100;
 // A syscall's kernel time varies by a few percent from call to call (cache state, lock hand-off).
 // Without it every cost is a multiple of 100 ns, senders and receivers on different CPUs finish
 // their calls at the same nanosecond all the time, and who goes first at such a tie (a convention

@@ -179,9 +179,9 @@ class TestBatch : public QObject {
     void loopPatternsAreTheWorkloadsFixedLoops() {
         // The planner walks a counted loop whose body is channel operations and fixed runs by its
         // precomputed steps: each body op's channel operation, CPU phase (cost +- jitter) and mode.
-        // perf bench sched messaging's sender: a write to each of 20 receivers (2.2 us +- 5 %),
+        // perf bench sched messaging's sender: a write to each of 20 receivers (2.03 us +- 5 %),
         // then 2 us of user-space loop (sched-messaging.c: sender(); costs as calibrated in
-        // scenarios/messaging.cpp); its receiver: a read (2 us +- 5 %), 100 ns.
+        // scenarios/messaging.cpp); its receiver: a read (2.46 us +- 5 %), 100 ns.
         const scen::Scenario s =
             scenarioFrom(workloads(R"({"cpus": 4})", R"({"workload": "messaging", "args": "-g 1 -t -l 7"})"));
         const Engine e = scen::instantiate(s, 1);
@@ -195,8 +195,8 @@ class TestBatch : public QObject {
                 senders++;
                 QCOMPARE(lp.count, int64_t(7));
                 for (size_t j = 0; j < 20; ++j) {
-                    QCOMPARE(st[j].base, Time(2200 - 110));
-                    QCOMPARE(st[j].range, uint64_t(221));
+                    QCOMPARE(st[j].base, Time(2030 - 101));
+                    QCOMPARE(st[j].range, uint64_t(203));
                     QCOMPARE(st[j].chanOp & 1, 1u);
                     QVERIFY(st[j].mode == ExecMode::Kernel);
                 }
@@ -207,7 +207,7 @@ class TestBatch : public QObject {
             } else if (st.size() == 2) {
                 receivers++;
                 QCOMPARE(lp.count, int64_t(20 * 7));
-                QCOMPARE(st[0].base, Time(2000 - 100));
+                QCOMPARE(st[0].base, Time(2460 - 123));
                 QCOMPARE(st[0].chanOp & 1, 0u);
                 QCOMPARE(st[1].base, Time(100));
             }
