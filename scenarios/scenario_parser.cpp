@@ -93,7 +93,7 @@ bool ScenarioReader::machine(const JsonValue& m, Scenario& s) {
     if (!checkKeys(m, f,
                    {"cpus", "hz", "kernel", "preempt", "base_slice", "sysctl_base_slice", "tunable_scaling",
                     "features", "costs", "migration_cost", "rr_timeslice", "fair_server_runtime",
-                    "fair_server_period", "sched_rt_runtime", "sched_rt_period", "autogroup"}))
+                    "fair_server_period", "sched_rt_runtime", "sched_rt_period", "autogroup", "arch"}))
         return false;
     SchedConfig& c = s.config;
     if (auto* v = m.find("autogroup"); v && !boolean(*v, "machine.autogroup", s.grouping.autogroup))
@@ -111,11 +111,22 @@ bool ScenarioReader::machine(const JsonValue& m, Scenario& s) {
             return fail(v->pos, "machine.kernel",
                         "unknown kernel '" + v->text + "'; accepted: " + acceptedKernelNames());
     }
+    if (auto* v = m.find("arch")) {
+        if (!expect(*v, JT::String, "machine.arch")) return false;
+        const int a = findArch(v->text);
+        if (a < 0)
+            return fail(v->pos, "machine.arch",
+                        "unknown architecture '" + v->text + "'; accepted: " + acceptedArchNames());
+        c.arch = ArchId(a);
+    }
     if (auto* v = m.find("preempt")) {
         if (!expect(*v, JT::String, "machine.preempt")) return false;
         if (!parsePreemptModel(v->text, c.preempt))
             return fail(v->pos, "machine.preempt",
                         "unknown model '" + v->text + "'; accepted: none, voluntary, full, lazy");
+        c.preemptChosen = true;
+    } else if (!c.preemptChosen) {
+        c.preempt = c.defaultModel(); // the kernel's Kconfig default (lazy on 7.0's x86_64)
     }
     if (auto* v = m.find("base_slice");
         v && !duration(*v, "machine.base_slice", c.normalizedBaseSlice, kCustomSliceMin, kCustomSliceMax))

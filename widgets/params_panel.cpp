@@ -30,6 +30,14 @@ ParamsPanel::ParamsPanel(QWidget* parent) : QWidget(parent) {
                          QString::fromUtf8(k.name.data(), qsizetype(k.name.size())));
     kernel_->setToolTip(tr("The kernel build and version: a boot-time choice, so a change restarts the run"));
     form->addRow(tr("Kernel"), kernel_);
+    arch_ = new QComboBox(this);
+    for (const ArchInfo& a : archs())
+        arch_->addItem(QString::fromUtf8(a.name.data(), qsizetype(a.name.size())));
+    arch_->setToolTip(
+        tr("The architecture decides which preemption models a kernel builds: since 7.0, none "
+           "and voluntary are gone where lazy preemption exists (x86_64, arm64, ...). A boot-time "
+           "choice: a change restarts the run"));
+    form->addRow(tr("Architecture"), arch_);
     model_ = new QComboBox(this);
     for (auto m : {PreemptModel::None, PreemptModel::Voluntary, PreemptModel::Full, PreemptModel::Lazy})
         model_->addItem(QString::fromStdString(std::string(preemptModelName(m))), int(m));
@@ -77,6 +85,9 @@ ParamsPanel::ParamsPanel(QWidget* parent) : QWidget(parent) {
     connect(kernel_, &QComboBox::currentIndexChanged, this, [this] {
         if (!syncing_) emit kernelRequested(kernel_->currentData().toString());
     });
+    connect(arch_, &QComboBox::currentIndexChanged, this, [this] {
+        if (!syncing_) emit archRequested(arch_->currentText());
+    });
     connect(hz_, &QComboBox::currentIndexChanged, this, [this] {
         if (!syncing_) emit changeRequested(ParamChange::hzChange(hz_->currentData().toInt()));
     });
@@ -96,16 +107,19 @@ void ParamsPanel::sync(const Engine& e) {
     const std::string_view spec = kernelSpecName(c.build, c.profile);
     kernel_->setCurrentIndex(kernel_->findData(QString::fromUtf8(spec.data(), qsizetype(spec.size()))));
     model_->setCurrentIndex(model_->findData(int(c.preempt)));
-    for (int i = 0; i < model_->count(); ++i) { // lazy exists only on 6.13+ PREEMPT_DYNAMIC
-        SchedConfig probe = c;
-        probe.preempt = PreemptModel(model_->itemData(i).toInt());
-        if (auto* m = qobject_cast<QStandardItemModel*>(model_->model()))
-            m->item(i)->setEnabled(probe.validate().empty());
-    }
+    arch_->setCurrentIndex(int(c.arch));
+    // A model this kernel and architecture do not build is greyed, its tooltip says why (lazy
+    // needs 6.13+; 7.0 took none and voluntary away where lazy exists).
+    for (int i = 0; i < model_->count(); ++i)
+        if (auto* m = qobject_cast<QStandardItemModel*>(model_->model())) {
+            const std::string why = c.whyNoModel(PreemptModel(model_->itemData(i).toInt()));
+            m->item(i)->setEnabled(why.empty());
+            m->item(i)->setToolTip(QString::fromStdString(why));
+        }
     hz_->setCurrentIndex(hz_->findData(c.hz));
     if (!slice_->hasFocus()) slice_->setValue(double(c.baseSlice()) / 1e6);
     for (size_t k = 0; k < kFeatureCount; ++k) { // a bit this kernel does not have is shown, greyed
-        features_[k]->setChecked(c.features[Feature(k)]);
+        features_[k]->setChecked(c.feature(Feature(k)));
         const bool exists = c.featureExists(Feature(k));
         features_[k]->setEnabled(exists);
         features_[k]->setToolTip(exists ? QString() : tr("not in kernel %1").arg(kernel_->currentText()));

@@ -30,10 +30,12 @@ class ParamsPanel : public QWidget {
     void changeRequested(const sched::ParamChange& change);
     // A kernel (a name of kernelSpecs(): "6.18.44", "auto-rfc"): a boot-time choice, so a restart.
     void kernelRequested(const QString& spec);
+    void archRequested(const QString& name);
 
   private:
     void taskEdited(int row, int column);
     QComboBox* kernel_ = nullptr;
+    QComboBox* arch_ = nullptr;
     QComboBox* model_ = nullptr;
     QComboBox* hz_ = nullptr;
     QDoubleSpinBox* slice_ = nullptr;

@@ -19,12 +19,9 @@ std::string configSummary(const scen::Scenario& s) {
         "kernel " + std::string(kernelProfileName(c.profile)) + " " + std::string(kernelBuildName(c.build)) +
         ", preempt=" + std::string(preemptModelName(c.preempt)) + ", " + std::to_string(c.cpus) +
         " CPUs, HZ " + std::to_string(c.hz) + ", base slice " + formatDuration(c.baseSlice());
-    for (size_t k = 0; k < kFeatureCount; ++k) {
-        const bool dflt = Feature(k) != Feature::HrTick; // every feature but HRTICK is on by default
-        if (c.features[Feature(k)] != dflt)
-            out += std::string(", ") + (c.features[Feature(k)] ? "" : "NO_") +
-                   std::string(featureName(Feature(k)));
-    }
+    for (size_t k = 0; k < kFeatureCount; ++k)
+        if (const Feature f = Feature(k); c.feature(f) != c.featureDefault(f)) // as this kernel differs
+            out += std::string(", ") + (c.feature(f) ? "" : "NO_") + std::string(featureName(f));
     return out;
 }
 

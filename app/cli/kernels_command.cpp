@@ -29,6 +29,17 @@ void printMarkdown(std::ostream& out) {
     for (const KernelSpec& k : specs)
         out << "| `" << k.name << "` | " << kernelBuildName(k.build) << " | " << k.title << " | "
             << kernelModels(k) << " | " << k.rules.count() << " |\n";
+    out << "\nThe architecture (`machine.arch`, `--arch`; x86_64 by default) decides the models where "
+           "kernels "
+           "tie them to it: lazy needs `ARCH_HAS_PREEMPT_LAZY`, and since 7.0 none and voluntary remain only "
+           "where it is missing (the table lists x86_64's).\n";
+    bool any = false;
+    for (const KernelSpec& k : specs)
+        if (!k.notModelled.empty()) {
+            if (!any) out << "\nWhat a profile does not model yet:\n\n";
+            any = true;
+            out << "- `" << k.name << "`: " << k.notModelled << ".\n";
+        }
     out << "\n## Which profile has which rule\n\n| rule | since |";
     for (const KernelSpec& k : specs)
         out << " " << k.name << " |";

@@ -43,8 +43,10 @@ SCENARIO is a scenario file (JSON, see scenarios/README.md) or the name of a bui
 
 Options of run (each overrides the scenario's own setting):
   --preempt MODEL        none | voluntary | full | lazy   (/sys/kernel/debug/sched/preempt)
-  --kernel K             6.12 | 6.18 | 6.18.44 | auto-rfc   (6.18 = 6.18.0; auto-rfc = the 2024 PREEMPT_AUTO build;
-                         schedscope-cli kernels lists their rules)
+  --kernel K             6.12 | 6.18 | 6.18.44 | 6.18.45 | 7.0 | 7.1 | auto-rfc   (6.18 = 6.18.0; auto-rfc =
+                         the 2024 PREEMPT_AUTO build; schedscope-cli kernels lists their rules)
+  --arch A               x86_64 (default), arm64, ..., arm, alpha: which preemption models the kernel
+                         builds (7.0 keeps none and voluntary only where there is no lazy preemption)
   --cpus N               number of CPUs, 1..256
   --hz N                 tick rate: 100 | 250 | 300 | 1000
   --base-slice D         normalized base slice, e.g. 0.7ms; the kernel scales it by
@@ -166,6 +168,10 @@ std::string parseRunOptions(const std::vector<std::string>& args, RunOptions& o)
             if (!parseKernelSpec(v, b, p))
                 return "--kernel: '" + v + "' is not a kernel; accepted: " + acceptedKernelNames();
             o.kernel = v;
+        } else if (a == "--arch") {
+            if (findArch(v) < 0)
+                return "--arch: '" + v + "' is not an architecture; accepted: " + acceptedArchNames();
+            o.arch = v;
         } else if (a == "--cpus") {
             if (!parseInt(v, 1, kMaxCpus, n))
                 return "--cpus: '" + v + "' is not a CPU count; accepted: 1 to " + std::to_string(kMaxCpus);
@@ -266,7 +272,13 @@ std::string applyOverrides(const RunOptions& o, scen::Scenario& s) {
         return (o.cpus ? "--cpus " + std::to_string(c.cpus) + ": " : "") + e;
     if (o.hz) c.hz = *o.hz;
     if (o.kernel) parseKernelSpec(*o.kernel, c.build, c.profile);
-    if (o.preempt) c.preempt = *o.preempt;
+    if (o.arch) c.arch = ArchId(findArch(*o.arch));
+    if (o.preempt) {
+        c.preempt = *o.preempt;
+        c.preemptChosen = true;
+    } else if (!c.preemptChosen) {
+        c.preempt = c.defaultModel(); // another kernel or architecture: its default model
+    }
     if (o.baseSlice) c.normalizedBaseSlice = *o.baseSlice;
     if (o.sysctlBaseSlice) c.baseSliceOverride = *o.sysctlBaseSlice;
     for (const auto& [f, on] : o.features)

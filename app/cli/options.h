@@ -11,7 +11,7 @@
 struct RunOptions {
     std::string scenario;
     std::optional<sched::PreemptModel> preempt;
-    std::optional<std::string> kernel;
+    std::optional<std::string> kernel, arch;
     std::optional<int> cpus, hz;
     std::optional<sched::Time> baseSlice, sysctlBaseSlice, duration;
     std::vector<std::pair<sched::Feature, bool>> features;

@@ -31,13 +31,13 @@ void printHeader(const scen::Scenario& s, std::ostream& out) {
     const SchedConfig& c = s.config;
     out << "# scenario " << s.name << " (" << s.source << ")\n";
     out << "# " << c.cpus << " CPUs, HZ=" << c.hz << ", kernel " << kernelSpecName(c.build, c.profile) << " "
-        << kernelBuildName(c.build) << ", preempt=" << preemptModelName(c.preempt) << ", base slice "
-        << formatDuration(c.baseSlice()) << ", simulated " << formatDuration(s.duration) << "\n";
-    std::string off;
+        << kernelBuildName(c.build) << (c.arch ? ", " + std::string(archInfo(c.arch).name) : std::string())
+        << ", preempt=" << preemptModelName(c.preempt) << ", base slice " << formatDuration(c.baseSlice())
+        << ", simulated " << formatDuration(s.duration) << "\n";
+    std::string off; // the bits that differ from this kernel's defaults
     for (size_t k = 0; k < kFeatureCount; ++k)
-        if (!c.features[Feature(k)] && Feature(k) != Feature::HrTick)
-            off += " NO_" + std::string(featureName(Feature(k)));
-    if (c.features[Feature::HrTick]) off += " HRTICK";
+        if (const Feature f = Feature(k); c.feature(f) != c.featureDefault(f))
+            off += (c.feature(f) ? " " : " NO_") + std::string(featureName(f));
     if (!off.empty()) out << "# features:" << off << "\n";
 }
 

@@ -78,9 +78,9 @@ BranchDialog::BranchDialog(const Engine& e, Time remaining, QWidget* parent) : Q
     featureOn_ = new QCheckBox(tr("on"), this);
     connect(feature_, &QComboBox::currentIndexChanged, this,
             [this, cfg] { // propose the flip of its present value
-                featureOn_->setChecked(!cfg.features[Feature(feature_->currentData().toInt())]);
+                featureOn_->setChecked(!cfg.feature(Feature(feature_->currentData().toInt())));
             });
-    featureOn_->setChecked(!cfg.features[Feature(0)]);
+    featureOn_->setChecked(!cfg.feature(Feature(0)));
     editors_->addWidget(row(this, {feature_, featureOn_}));
     niceTask_ = taskCombo(e, this);
     nice_ = new QSpinBox(this);

@@ -137,17 +137,22 @@ MainWindow::MainWindow(Session* session, QWidget* parent) : QMainWindow(parent),
     connect(session_, &Session::branchReady, this, &MainWindow::openComparison);
     connect(params_, &view::ParamsPanel::changeRequested, session_,
             [this](const ParamChange& c) { session_->apply(c); });
-    connect(params_, &view::ParamsPanel::kernelRequested, this, [this](const QString& spec) {
-        const bool fresh = session_->engine().now() == 0;
-        if (!fresh && QMessageBox::question(
-                          this, tr("Restart with another kernel?"),
-                          tr("A kernel build is chosen at boot: the run restarts from 0 with kernel %1, "
-                             "without the live changes made so far.")
-                              .arg(spec)) != QMessageBox::Yes) {
-            params_->sync(session_->engine()); // show the kernel that still runs
-            return;
-        }
-        session_->restartWithKernel(spec);
+    // A kernel or an architecture is chosen at boot: past the start, ask before restarting.
+    const auto restartAllowed = [this](const QString& what) {
+        if (session_->engine().now() == 0) return true;
+        if (QMessageBox::question(this, tr("Restart with another %1?").arg(what),
+                                  tr("The %1 is chosen at boot: the run restarts from 0, without the live "
+                                     "changes made so far.")
+                                      .arg(what)) == QMessageBox::Yes)
+            return true;
+        params_->sync(session_->engine()); // show the machine that still runs
+        return false;
+    };
+    connect(params_, &view::ParamsPanel::kernelRequested, this, [this, restartAllowed](const QString& spec) {
+        if (restartAllowed(tr("kernel"))) session_->restartWithKernel(spec);
+    });
+    connect(params_, &view::ParamsPanel::archRequested, this, [this, restartAllowed](const QString& name) {
+        if (restartAllowed(tr("architecture"))) session_->restartWithArch(name);
     });
 
     QSettings settings;

@@ -124,15 +124,33 @@ QString Session::restartWithKernel(const QString& spec) {
     SchedConfig cfg = scenario_.config;
     if (!parseKernelSpec(spec.toStdString(), cfg.build, cfg.profile))
         return tr("unknown kernel '%1' (%2)").arg(spec, QString::fromStdString(acceptedKernelNames()));
+    return restartWith(cfg, tr("kernel %1").arg(spec));
+}
+
+QString Session::restartWithArch(const QString& name) {
+    if (busy()) return tr("a run is in progress in the background; cancel it first");
+    SchedConfig cfg = scenario_.config;
+    const int a = findArch(name.toStdString());
+    if (a < 0)
+        return tr("unknown architecture '%1' (%2)").arg(name, QString::fromStdString(acceptedArchNames()));
+    cfg.arch = ArchId(a);
+    return restartWith(cfg, tr("architecture %1").arg(name));
+}
+
+// A boot-time change: the scenario's model stays if the scenario chose it (and is refused with
+// the reason if the new machine cannot boot with it), else the new kernel's default is taken.
+QString Session::restartWith(SchedConfig cfg, const QString& what) {
+    if (!cfg.preemptChosen) cfg.preempt = cfg.defaultModel();
     if (const std::string why = cfg.validate(); !why.empty()) {
-        const QString err = tr("Kernel %1 refused: %2").arg(spec, QString::fromStdString(why));
+        const QString err = tr("Restart with %1 refused: %2").arg(what, QString::fromStdString(why));
         emit message(err);
-        emit advanced(); // the panels show the unchanged kernel again
+        emit advanced(); // the panels show the unchanged machine again
         return err;
     }
     scenario_.config = cfg;
     reset();
-    emit message(tr("Restarted with kernel %1.").arg(spec));
+    emit message(tr("Restarted with %1 (preempt=%2).")
+                     .arg(what, QString::fromUtf8(preemptModelName(cfg.preempt).data())));
     return {};
 }
 

@@ -54,6 +54,8 @@ class Session : public QObject {
     // A kernel build / version ("6.18", "6.12", "auto-rfc") is chosen at boot, so it cannot change
     // under a running engine: the scenario restarts with it. Returns an error text, empty on success.
     QString restartWithKernel(const QString& spec);
+    // The same for the architecture (machine.arch): which preemption models the kernel builds.
+    QString restartWithArch(const QString& name);
     // Applies now; returns an error text (empty on success) and reports it via message().
     QString apply(const sched::ParamChange& change);
     // Branch here: two copies of the present run on for `span` in a worker thread each, one as it
@@ -76,6 +78,7 @@ class Session : public QObject {
                      const QString& change);
 
   private:
+    QString restartWith(sched::SchedConfig cfg, const QString& what);
     void onFrame();
     void finishedCheck();
     void takeSnapshot(bool force = false);

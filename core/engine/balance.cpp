@@ -53,7 +53,7 @@ bool Engine::canMigrateTask(TaskId p, CpuId src, CpuId dst, int nrBalanceFailed)
     // negative lag there (until balancing has failed).
     // The destination is the task's group's runqueue there (task_group(p)->cfs_rq[dst]).
     const CfsRq& dcfs = cfsRqOf(p, dst);
-    if (cfg_.has(Rule::IneligibleOnDst) && nrBalanceFailed == 0 && cfg_.features[Feature::PlaceLag] &&
+    if (cfg_.has(Rule::IneligibleOnDst) && nrBalanceFailed == 0 && cfg_.feature(Feature::PlaceLag) &&
         dcfs.nrQueued > 0 && !taskCfsRq(p).entityEligible(ev(), p))
         return false;
     if (!allowed(t, dst)) return false;
@@ -123,7 +123,7 @@ bool Engine::newidleBalance(CpuId c) {
     updateBlockedFair(c); // sched_balance_update_blocked_averages(), once past the gate
     const bool proportional = cfg_.has(Rule::ProportionalNewidle);
     uint32_t weight = 1;
-    if (proportional && cfg_.features[Feature::NiRandom]) {
+    if (proportional && cfg_.feature(Feature::NiRandom)) {
         const uint32_t d1k = uint32_t(sd.rnd.next()) % 1024; // sched_rng() % 1024
         weight = 1 + sd.ratio;
         if (d1k > weight) {
@@ -215,7 +215,7 @@ void Engine::nohzKick(CpuId busy) {
 // modelled) as they were last stored: a busy CPU's at its last tick or switch, an idle one's at
 // its last blocked-load update (its own balance, or a NOHZ idle balance run for it).
 void Engine::updateIdleCpuScan() {
-    if (!cfg_.features[Feature::SisUtil]) return;
+    if (!cfg_.feature(Feature::SisUtil)) return;
     constexpr uint64_t kCapacity = 1024, kImbalancePct = 117; // SCHED_CAPACITY_SCALE; an MC domain's
     uint64_t sumUtil = 0;
     for (CpuId c = 0; c < cfg_.cpus; ++c)

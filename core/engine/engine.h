@@ -264,6 +264,7 @@ class Engine {
     void updateTaskLoadAvg(TaskId p, bool onRq);
     void reweightTaskLoadAvg(TaskId p, int64_t oldWeight);
     void reweightEntity(CpuId c, CfsRq& cfs, EntityId id, uint32_t weight);
+    void reweightRescale(CpuId c, CfsRq& cfs, EntityId id, uint32_t weight); // 7.1, 6.18.45
     void reweightEevdf612(CpuId c, CfsRq& cfs, EntityId id, uint32_t weight);
 
     // schedule.cpp

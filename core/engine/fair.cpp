@@ -50,7 +50,7 @@ void Engine::updateCurr(CpuId c, CfsRq& cfs, bool fromTick) {
     } else {
         // 6.12 did_preempt_short(): protection cancelled (or stale) and curr no longer eligible.
         const bool didPreemptShort =
-            cfg_.features[Feature::PreemptShort] && se.vlag != se.deadline && !cfs.entityEligible(ev(), t);
+            cfg_.feature(Feature::PreemptShort) && se.vlag != se.deadline && !cfs.entityEligible(ev(), t);
         if (renewed || didPreemptShort)
             reschedCurr(c, ReschedBit::Eager,
                         renewed ? ReschedReason::SliceExpired : ReschedReason::ProtectionEnded);
@@ -66,7 +66,7 @@ void Engine::placeEntity(CfsRq& cfs, EntityId t, bool initial) {
     int64_t vslice = calcDeltaFair(se.slice, se.load);
     int64_t lag = 0;
     const bool haveLag = !cfg_.has(Rule::PlaceLagNonZero) || se.vlag != 0;
-    if (cfg_.features[Feature::PlaceLag] && cfs.nrQueued > 0 && haveLag) {
+    if (cfg_.feature(Feature::PlaceLag) && cfs.nrQueued > 0 && haveLag) {
         // Inflate the lag so that it is still vlag after V moves toward the newcomer:
         // lag = vlag * (W + w) / W, with W including curr.
         int64_t load = cfs.avgLoad;
@@ -76,7 +76,7 @@ void Engine::placeEntity(CfsRq& cfs, EntityId t, bool initial) {
         lag = int64_t(l / load); // div_s64 truncates toward zero
     }
     se.vruntime = V - lag;
-    const bool relOk = cfg_.has(Rule::RelDeadlineAlways) || cfg_.features[Feature::PlaceRelDeadline];
+    const bool relOk = cfg_.has(Rule::RelDeadlineAlways) || cfg_.feature(Feature::PlaceRelDeadline);
     if (se.relDeadline && relOk) {
         se.deadline += se.vruntime;
         se.relDeadline = false;
@@ -84,7 +84,7 @@ void Engine::placeEntity(CfsRq& cfs, EntityId t, bool initial) {
     }
     se.relDeadline = false;
     // PLACE_DEADLINE_INITIAL: a new task starts with half a request so it gets in sooner.
-    if (cfg_.features[Feature::PlaceDeadlineInitial] && initial) vslice /= 2;
+    if (cfg_.feature(Feature::PlaceDeadlineInitial) && initial) vslice /= 2;
     se.deadline = se.vruntime + vslice;
 }
 
@@ -121,7 +121,7 @@ bool Engine::dequeueEntity(CpuId c, CfsRq& cfs, EntityId t, bool sleep, bool del
     updateCurr(c, cfs, false);
     updateCfsUtil(c);                                               // update_load_avg()
     if (cfs.tg >= 0 && entityIsTask(t)) updateTaskLoadAvg(t, true); // update_load_avg(): it was queued
-    if (!delayedFinish && sleep && mayDelay && cfg_.features[Feature::DelayDequeue] &&
+    if (!delayedFinish && sleep && mayDelay && cfg_.feature(Feature::DelayDequeue) &&
         !cfs.entityEligible(ev(), t)) {
         // Negative lag may not be shed by sleeping: stay queued until picked or woken.
         se.schedDelayed = true;
@@ -132,7 +132,7 @@ bool Engine::dequeueEntity(CpuId c, CfsRq& cfs, EntityId t, bool sleep, bool del
     updateEntityLag(cfs, t);
     // Leave the tree before the key (deadline) is made relative: the tree finds nodes by key.
     if (t != cfs.curr) cfs.dequeueTree(ev(), t);
-    if (cfg_.features[Feature::PlaceRelDeadline] && !sleep) {
+    if (cfg_.feature(Feature::PlaceRelDeadline) && !sleep) {
         se.deadline -= se.vruntime;
         se.relDeadline = true;
     }
@@ -145,7 +145,7 @@ bool Engine::dequeueEntity(CpuId c, CfsRq& cfs, EntityId t, bool sleep, bool del
         se.schedDelayed = false;
         cfs.nrDelayed--;
         if (entityIsTask(t)) rqs_[size_t(c)].hNrDelayed--;
-        if (cfg_.features[Feature::DelayZero] && se.vlag > 0) se.vlag = 0;
+        if (cfg_.feature(Feature::DelayZero) && se.vlag > 0) se.vlag = 0;
     }
     sampleJoin(cfs, t); // V jumped
     return true;
@@ -174,8 +174,9 @@ void Engine::updateEntityLag(const CfsRq& cfs, EntityId t) {
 // set_next_entity(): take the entity out of the tree and arm its slice protection. first is false
 // for the sched_change pattern's set_next_task() (a renice, slice or policy change of the running
 // task): since bcd74b2ffdd0 (6.18.17) that no longer re-arms the protection, and as the change's
-// dequeue stored the lag in the field vprot shares with vlag (a union in 6.17+), the
-// protection is over.
+// dequeue stored the lag in the field vprot shares with vlag (a union in 6.17 - 7.0), the
+// protection is over. Once the two are separate (80390ead2080, 7.0; 6.18.45), vprot keeps the
+// value it had, and the protection holds again if the re-placement left vruntime below it.
 void Engine::setNextEntity(CpuId c, CfsRq& cfs, EntityId t, bool first) {
     SchedEntity& se = entity(t);
     updateCfsUtil(c); // update_load_avg(): the time before this pick
@@ -186,11 +187,11 @@ void Engine::setNextEntity(CpuId c, CfsRq& cfs, EntityId t, bool first) {
         if (!cfg_.has(Rule::ProtectSliceVprot)) {
             se.vlag = se.deadline; // 6.12: the "HACK" stash that marks the protected slice
         } else if (!first && cfg_.has(Rule::ProtectAtPickOnly)) {
-            se.vprot = se.vruntime;
+            if (!cfg_.has(Rule::VlagVprotSplit)) se.vprot = se.vruntime;
         } else {
             // set_protect_slice(): protect until the deadline, or for the shortest slice queued
             // (RUN_TO_PARITY) / the minimum quantum (NO_RUN_TO_PARITY) if that is shorter.
-            int64_t s = cfg_.features[Feature::RunToParity] ? cfs.minSlice(ev()) : cfg_.normalizedSlice();
+            int64_t s = cfg_.feature(Feature::RunToParity) ? cfs.minSlice(ev()) : cfg_.normalizedSlice();
             s = std::min<int64_t>(s, se.slice);
             int64_t vprot = se.deadline;
             if (s != se.slice) vprot = std::min(vprot, se.vruntime + calcDeltaFair(s, se.load));
@@ -217,7 +218,7 @@ bool Engine::currProtected(const CfsRq& cfs) const {
     if (cfs.curr < 0) return false;
     const SchedEntity& se = entity(cfs.curr);
     if (cfg_.has(Rule::ProtectSliceVprot)) return se.vprot - se.vruntime > 0; // protect_slice()
-    return cfg_.features[Feature::RunToParity] && se.vlag == se.deadline;
+    return cfg_.feature(Feature::RunToParity) && se.vlag == se.deadline;
 }
 
 void Engine::cancelProtectSlice(SchedEntity& se) {
@@ -251,7 +252,7 @@ EntityId Engine::pickNextEntity(CpuId c, CfsRq& cfs) {
 // unless it has become eligible, in which case it restarts at V with zero lag.
 void Engine::requeueDelayed(CpuId c, CfsRq& cfs, EntityId t) {
     SchedEntity& se = entity(t);
-    if (cfg_.features[Feature::DelayZero]) {
+    if (cfg_.feature(Feature::DelayZero)) {
         updateEntityLag(cfs, t);
         if (se.vlag > 0) {
             cfs.nrQueued--;
@@ -279,7 +280,7 @@ void Engine::checkPreemptWakeupFair(CpuId c, TaskId p, bool fork) {
     const TaskId curr = rq.curr;
     if (curr < 0 || curr == p || rq.fairCurr != curr) return;
     if (rq.flag[size_t(ReschedBit::Eager)]) return; // test_tsk_need_resched(): already going
-    if (!cfg_.features[Feature::WakeupPreemption]) return;
+    if (!cfg_.feature(Feature::WakeupPreemption)) return;
     const bool v618 = cfg_.has(Rule::ProtectSliceVprot);
     const ReschedBit bit = v618 ? ReschedBit::Lazy : ReschedBit::Eager;
 
@@ -305,18 +306,18 @@ void Engine::checkPreemptWakeupFair(CpuId c, TaskId p, bool fork) {
         return;
     }
     if (v618) {
-        const bool shortSlice = cfg_.features[Feature::PreemptShort] && pse.slice < se.slice;
+        const bool shortSlice = cfg_.feature(Feature::PreemptShort) && pse.slice < se.slice;
         if (cfs.pickEevdf(ev(), !shortSlice, currProtected(cfs)) == pseId) {
             if (shortSlice) cancelProtectSlice(se);
             reschedCurr(c, bit, ReschedReason::WakeupPreempt);
             return;
         }
-        if (cfg_.features[Feature::RunToParity] && shortSlice) updateProtectSlice(cfs, se);
+        if (cfg_.feature(Feature::RunToParity) && shortSlice) updateProtectSlice(cfs, se);
         return;
     }
     // 6.12 do_preempt_short(): a shorter, eligible wakee that is earlier (or curr is no longer
     // eligible) cancels curr's protection even if it is not picked now.
-    if (cfg_.features[Feature::PreemptShort] && pse.slice < se.slice && cfs.entityEligible(ev(), pseId) &&
+    if (cfg_.feature(Feature::PreemptShort) && pse.slice < se.slice && cfs.entityEligible(ev(), pseId) &&
         (pse.deadline < se.deadline || !cfs.entityEligible(ev(), seId)))
         cancelProtectSlice(se);
     if (cfs.pickEevdf(ev(), true, currProtected(cfs)) == pseId)
@@ -350,7 +351,7 @@ void Engine::findMatchingSe(CpuId c, EntityId& se, EntityId& pse) const {
 void Engine::checkPreemptWakeupReworked(CpuId c, CfsRq& cfs, EntityId seId, EntityId pseId, bool fork) {
     SchedEntity& se = entity(seId);
     const SchedEntity& pse = entity(pseId);
-    const bool shortSlice = cfg_.features[Feature::PreemptShort] && pse.slice < se.slice;
+    const bool shortSlice = cfg_.feature(Feature::PreemptShort) && pse.slice < se.slice;
     if (!shortSlice && (fork || pse.schedDelayed)) return;
     for (;;) {
         const EntityId nse = cfs.pickEevdf(ev(), !shortSlice, currProtected(cfs));
@@ -363,7 +364,7 @@ void Engine::checkPreemptWakeupReworked(CpuId c, CfsRq& cfs, EntityId seId, Enti
         dequeueEntities(c, nse, true, true); // pick_next_entity(): the delayed sleeper leaves
         if (cfs.nrQueued == 0) break;
     }
-    if (cfg_.features[Feature::RunToParity]) updateProtectSlice(cfs, se);
+    if (cfg_.feature(Feature::RunToParity)) updateProtectSlice(cfs, se);
 }
 
 // yield_task_fair(): before 79104becf42b (6.18.2) the yielder's deadline moved on by a request;

@@ -349,6 +349,10 @@ void Engine::updateCfsGroup(CpuId c, EntityId se) {
 // (6.18.17) the running entity's protection is lost: se->vprot shares its storage with se->vlag,
 // which update_entity_lag() has just overwritten; after, it is kept, scaled like the deadline.
 void Engine::reweightEntity(CpuId c, CfsRq& cfs, EntityId id, uint32_t weight) {
+    if (cfg_.has(Rule::ReweightRescale)) {
+        reweightRescale(c, cfs, id, weight);
+        return;
+    }
     if (!cfg_.has(Rule::ReweightPlace)) {
         reweightEevdf612(c, cfs, id, weight);
         return;
@@ -381,10 +385,55 @@ void Engine::reweightEntity(CpuId c, CfsRq& cfs, EntityId id, uint32_t weight) {
     if (se.onRq) {
         placeEntity(cfs, id, false);
         if (keepProtection) se.vprot = se.vruntime + vprot;
-        // 6.18.0: vprot is the union with vlag, a lag now, far below any vruntime: protection is
-        // gone wherever the placement put the entity.
-        else if (isCurr && vprotRule)
+        // 6.18.0 - 6.18.44: vprot is the union with vlag, a lag now, far below any vruntime:
+        // protection is gone wherever the placement put the entity. With the two apart (7.0) an
+        // expired vprot stays, and holds again if the placement put vruntime below it.
+        else if (isCurr && vprotRule && !cfg_.has(Rule::VlagVprotSplit))
             se.vprot = se.vruntime;
+        addQueuedWeight(c, cfs, int64_t(se.load.weight));
+        if (!isCurr) cfs.enqueueTree(ev(), id);
+        cfs.nrQueued++;
+        cfs.updateMinVruntime(ev());
+    }
+}
+
+// reweight_entity() since 101f3498b4bd (7.1; 6.18.45 as 62fefb817bb3), which reverted the
+// re-placement: V must not move when a weight changes (avg_vruntime() already counts a queued
+// curr, so place_entity()'s inflation scaled its lag by the wrong total). The lag, clamped as
+// update_entity_lag() clamps it, the deadline and a running entity's protection are taken
+// relative to V, scaled by old / new weight (rescale_entity()), and the entity goes back at
+// V - vlag.
+void Engine::reweightRescale(CpuId c, CfsRq& cfs, EntityId id, uint32_t weight) {
+    SchedEntity& se = entity(id);
+    const bool isCurr = cfs.curr == id;
+    const int64_t old = se.load.weight;
+    const int64_t w = weight;
+    int64_t V = 0;
+    bool relVprot = false;
+    if (se.onRq) {
+        updateCurr(c, cfs, false);
+        V = cfs.avgVruntimeValue(ev());
+        updateEntityLag(cfs, id); // entity_lag() against this V
+        if (!isCurr) cfs.dequeueTree(ev(), id);
+        se.deadline -= V;
+        se.relDeadline = true;
+        if (isCurr && currProtected(cfs)) {
+            se.vprot -= V;
+            relVprot = true;
+        }
+        cfs.nrQueued--;
+        addQueuedWeight(c, cfs, -old);
+    }
+    // rescale_entity(): div64_long() truncates toward zero, as C++'s division does.
+    se.vlag = se.vlag * old / w;
+    if (se.relDeadline) se.deadline = se.deadline * old / w;
+    if (relVprot) se.vprot = se.vprot * old / w;
+    se.load = loadWeightOf(weight);
+    if (se.onRq) {
+        if (relVprot) se.vprot += V;
+        se.deadline += V;
+        se.relDeadline = false;
+        se.vruntime = V - se.vlag;
         addQueuedWeight(c, cfs, int64_t(se.load.weight));
         if (!isCurr) cfs.enqueueTree(ev(), id);
         cfs.nrQueued++;

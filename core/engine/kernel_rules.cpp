@@ -143,6 +143,37 @@ constexpr std::array<RuleInfo, kRuleCount> kRules{{
      "the revised rule applies only to a server that was running (dl_defer_running); others are deferred",
      "the condition is inferred from the title and the pull's summary (\"wakeups of deferred DL servers "
      "actually deferred\"); the hunk was not read"},
+    {"restrict-preempt-models", "7.0", "7dadeaa6e851 sched: Further restrict the preemption modes",
+     "kernel/Kconfig.preempt, sched_dynamic_mode()",
+     "where the architecture has lazy preemption (x86_64, arm64, powerpc, riscv, s390, loongarch) only full "
+     "and lazy remain and lazy is the default: preempt=none and voluntary are refused at boot; voluntary "
+     "stays where there is no lazy preemption, none only where the kernel cannot be preempted at all",
+     "machine.arch chooses the architecture (x86_64 by default); a scenario that names no model gets the "
+     "kernel's default"},
+    {"vlag-vprot-split",
+     "7.0",
+     "80390ead2080 sched/fair: Separate se->vlag from se->vprot (6.18.45: 4043e196dc88)",
+     "struct sched_entity, set_next_entity(), reweight_entity()",
+     "writing the lag no longer overwrites the running entity's protection: a renice, slice or policy "
+     "change of the running task keeps the protection it had (6.18.17 - 6.18.44 ended it), and a "
+     "reweight of a running group entity whose protection had run out leaves the stale se->vprot, which "
+     "holds again if the re-placement puts the vruntime below it (the fix \"Keep expired protection "
+     "expired across reweighting\" was under review in October 2026)",
+     {}},
+    {"reweight-rescale", "7.1",
+     "101f3498b4bd sched/fair: Revert 6d71a9c61604 (\"Fix EEVDF entity placement bug causing scheduling "
+     "lag\") (6.18.45: 62fefb817bb3)",
+     "reweight_entity(), rescale_entity(), place_entity()",
+     "a queued entity whose weight changes keeps V: its clamped lag, relative deadline and relative "
+     "protection are scaled by old / new weight and it goes back at V - vlag, without place_entity() and "
+     "its lag inflation; place_entity() restores a relative deadline only with PLACE_REL_DEADLINE again",
+     "acts on group entities: a task's renice dequeues it first"},
+    {"hrtick-default", "7.1", "9213aa4784cf sched: Default enable HRTICK when deferred rearming is enabled",
+     "kernel/sched/features.h",
+     "HRTICK and HRTICK_DL are on by default where CONFIG_HRTIMER_REARM_DEFERRED is set: a fair task's "
+     "slice ends at an hrtimer, not at the next tick",
+     "on x86_64, the one architecture checked to set CONFIG_HRTIMER_REARM_DEFERRED; HRTICK_DL (the "
+     "fair_server's budget ending on time instead of at a tick) is not modelled"},
 }};
 
 RuleSet rulesOf(std::initializer_list<Rule> rs) {
@@ -165,16 +196,37 @@ const RuleSet kV6_18_44 =
                        Rule::LagClampMaxSlice, Rule::DlServerRevisedWakeup, Rule::WakeupPreemptRework,
                        Rule::ForkClearsRelDeadline, Rule::DlServerRevisedOnlyRunning})) &
     ~rulesOf({Rule::NewidleCostBump});
+// 6.18.45: the reweight_entity() revert with the vlag / vprot split it needs (62fefb817bb3,
+// 4043e196dc88); the revert also takes back 6d71a9c61604's unconditional relative deadline.
+const RuleSet kV6_18_45 = (kV6_18_44 | rulesOf({Rule::VlagVprotSplit, Rule::ReweightRescale})) &
+                          ~rulesOf({Rule::ReweightPlace, Rule::RelDeadlineAlways});
+// 7.0: every rule of 6.18.44 came from 6.19 or 7.0 or was taken into 7.0.y as well (the
+// wakeup_preempt_fair() fixes, 3da56dc063cd); 7.0 adds the restricted models and the split.
+const RuleSet kV7_0 = kV6_18_44 | rulesOf({Rule::RestrictPreemptModels, Rule::VlagVprotSplit});
+// 7.1: the reweight_entity() revert and HRTICK by default (its other changes: docs/kernels.md).
+const RuleSet kV7_1 = (kV7_0 | rulesOf({Rule::ReweightRescale, Rule::HrtickDefault})) &
+                      ~rulesOf({Rule::ReweightPlace, Rule::RelDeadlineAlways});
 // The 2024 PREEMPT_AUTO series on the 6.18 EEVDF rules, without PREEMPT_LAZY (it realises
 // laziness inside none / voluntary / full); RT throttling stands in for the fair_server there
 // (SchedConfig::rtThrottling()).
 const RuleSet kAutoRfc = kV6_18 & ~rulesOf({Rule::LazyModel});
 
 // Oldest first, the RFC last: menus, lists and docs/kernels.md show them in this order.
-const std::array<KernelSpec, 4> kSpecs{{
+const std::array<KernelSpec, 7> kSpecs{{
     {"6.12", KernelBuild::Dynamic, KernelProfile::V6_12, "6.12 PREEMPT_DYNAMIC", kV6_12},
     {"6.18", KernelBuild::Dynamic, KernelProfile::V6_18, "6.18.0 PREEMPT_DYNAMIC", kV6_18},
     {"6.18.44", KernelBuild::Dynamic, KernelProfile::V6_18_44, "6.18.44 stable PREEMPT_DYNAMIC", kV6_18_44},
+    {"6.18.45", KernelBuild::Dynamic, KernelProfile::V6_18_45, "6.18.45 stable PREEMPT_DYNAMIC", kV6_18_45},
+    {"7.0", KernelBuild::Dynamic, KernelProfile::V7_0, "7.0 PREEMPT_DYNAMIC", kV7_0,
+     "the RSEQ time-slice extension (prctl(PR_RSEQ_SLICE_EXTENSION), rseq_slice_yield(), debugfs "
+     "rseq/slice_ext_nsec 5-50 us; dd0a04606937, 0ac3b5c3dc45, 21c0e92d0681); 95a0155224a6 (an hrtick "
+     "does only the entity's accounting: no effect while HRTICK is off, as 7.0 has it)"},
+    {"7.1", KernelBuild::Dynamic, KernelProfile::V7_1, "7.1 PREEMPT_DYNAMIC", kV7_1,
+     "what 7.0 leaves out; HRTICK_DL (the fair_server's budget ends at an hrtimer, 9213aa4784cf); NI_RATE "
+     "(9fe89f022c05: newidle balancing by rate as well as success); the negative-lag clamp of delayed "
+     "entities (059258b0d424, c5cd6fd75b6a: diff not read); full-weight avg_vruntime() and "
+     "__calc_delta() (4823725d9d1d, db4551e2ba34: the engine's weights are the unscaled ones, so only "
+     "rounding could differ); proxy execution's migration of blocked donors (b049b81bdff6)"},
     {"auto-rfc", KernelBuild::Auto, KernelProfile::V6_18, "6.18 + PREEMPT_AUTO (2024 series)", kAutoRfc},
 }};
 
@@ -202,7 +254,8 @@ const KernelSpec& kernelSpecOf(KernelBuild b, KernelProfile p) {
 
 const RuleSet& kernelRules(KernelBuild b, KernelProfile p) {
     // Indexed, not searched: the engine asks on every update_curr().
-    static const std::array<RuleSet, 3> dynamic{kV6_18, kV6_12, kV6_18_44}; // KernelProfile order
+    static const std::array<RuleSet, 6> dynamic{kV6_18,    kV6_12, kV6_18_44,
+                                                kV6_18_45, kV7_0,  kV7_1}; // KernelProfile order
     return b == KernelBuild::Auto ? kAutoRfc : dynamic[size_t(p)];
 }
 

@@ -23,15 +23,58 @@ Time SchedConfig::baseSlice() const {
     return normalizedSlice() * Time(factor);
 }
 
+std::string SchedConfig::whyNoModel(PreemptModel m) const {
+    const ArchInfo& a = archInfo(arch);
+    const std::string arch(a.name);
+    if (a.noPreempt && m != PreemptModel::None)
+        return arch + " cannot preempt its kernel (it selects ARCH_NO_PREEMPT): only none exists there";
+    if (m == PreemptModel::Lazy) {
+        if (build == KernelBuild::Auto)
+            return "the PREEMPT_AUTO build has no lazy model (its laziness is inside the others)";
+        if (!has(Rule::LazyModel)) return "the lazy model came with 6.13 (7c70cb94d29c)";
+        if (!a.preemptLazy) return arch + " has no lazy preemption (ARCH_HAS_PREEMPT_LAZY)";
+    }
+    if (has(Rule::RestrictPreemptModels) && !a.noPreempt) {
+        // kernel/Kconfig.preempt and sched_dynamic_mode() since 7dadeaa6e851 (7.0).
+        if (a.preemptLazy && (m == PreemptModel::None || m == PreemptModel::Voluntary))
+            return "gone since 7.0 where lazy preemption exists (7dadeaa6e851), as on " + arch +
+                   "; it stays only on architectures without it (machine.arch: arm or mips keep voluntary; "
+                   "alpha, hexagon, m68k and um only have none)";
+        if (m == PreemptModel::None)
+            return "since 7.0 (7dadeaa6e851) only architectures that cannot preempt (ARCH_NO_PREEMPT: alpha, "
+                   "hexagon, m68k, um) build none";
+    }
+    return {};
+}
+
+PreemptModel SchedConfig::defaultModel() const {
+    const ArchInfo& a = archInfo(arch);
+    if (a.noPreempt) return PreemptModel::None;
+    // 7.0's Kconfig: "default PREEMPT_LAZY if ARCH_HAS_PREEMPT_LAZY", and with PREEMPT_NONE out of
+    // reach the choice falls to its next entry, voluntary. Before, the engine's default: none.
+    if (has(Rule::RestrictPreemptModels)) return a.preemptLazy ? PreemptModel::Lazy : PreemptModel::Voluntary;
+    return PreemptModel::None;
+}
+
+bool SchedConfig::featureDefault(Feature f) const {
+    // 9213aa4784cf (7.1): HRTICK on where CONFIG_HRTIMER_REARM_DEFERRED is set; off before.
+    if (f == Feature::HrTick) return has(Rule::HrtickDefault) && archInfo(arch).hrtimerRearmDeferred;
+    return true;
+}
+
 std::string SchedConfig::validate() const {
     if (cpus < 1 || cpus > kMaxCpus) return "cpus must be 1.." + std::to_string(kMaxCpus);
     if (hz != 100 && hz != 250 && hz != 300 && hz != 1000) return "hz must be one of 100, 250, 300, 1000";
-    if (preempt == PreemptModel::Lazy && !lazyAvailable())
-        return build == KernelBuild::Auto
-                   ? "preempt model lazy does not exist in the PREEMPT_AUTO build; "
-                     "accepted: none, voluntary, full"
-                   : "preempt model lazy needs kernel 6.13+ (6.18 or 6.18.44); accepted "
-                     "on 6.12: none, voluntary, full";
+    if (const std::string why = whyNoModel(preempt); !why.empty()) {
+        std::string accepted;
+        for (PreemptModel m :
+             {PreemptModel::None, PreemptModel::Voluntary, PreemptModel::Full, PreemptModel::Lazy})
+            if (whyNoModel(m).empty())
+                accepted += (accepted.empty() ? "" : ", ") + std::string(preemptModelName(m));
+        return "preempt model " + std::string(preemptModelName(preempt)) + ": " + why + "; accepted on " +
+               std::string(kernelSpecName(build, profile)) +
+               (arch ? " on " + std::string(archInfo(arch).name) : std::string()) + ": " + accepted;
+    }
     if (normalizedBaseSlice < 0 || baseSliceOverride < 0) return "base slice must be positive";
     if (tunableScaling < 0 || tunableScaling > 2) return "tunable_scaling must be 0, 1 or 2";
     if (baseSlice() > Time(UINT32_MAX)) return "base slice must be at most 4.29 s (base_slice_ns is a u32)";

@@ -5,6 +5,7 @@
 
 #include "base/distribution.h"
 #include "base/types.h"
+#include "engine/arch.h"
 #include "engine/kernel_rules.h"
 #include "engine/sched_features.h"
 
@@ -37,6 +38,12 @@ struct SchedConfig {
     KernelBuild build = KernelBuild::Dynamic;
     KernelProfile profile = KernelProfile::V6_18;
     PreemptModel preempt = PreemptModel::None;
+    // Whether preempt was chosen (a scenario's machine.preempt, --preempt, the GUI) or is the
+    // kernel's default (defaultModel()), which a change of kernel or architecture then follows.
+    bool preemptChosen = false;
+    ArchId arch = 0; // archs()[0], x86_64
+    // The feature bits set by hand (FeatureSet::isSet()); the others are the kernel's defaults:
+    // read them through feature().
     FeatureSet features;
     // Normalized base slice (before the log2(ncpus) scaling): 0.70 ms for 6.15+ / late 6.12.y,
     // 0.75 ms for early 6.12 (commit 2ae891b82695 "sched: Reduce the default slice to avoid tasks
@@ -65,7 +72,14 @@ struct SchedConfig {
     RuleSet rulesOff;
     // Whether this build and profile have a rule (kernel_rules.h), less rulesOff.
     bool has(Rule r) const { return kernelRules(build, profile)[size_t(r)] && !rulesOff[size_t(r)]; }
-    bool lazyAvailable() const { return has(Rule::LazyModel); }
+    bool lazyAvailable() const { return has(Rule::LazyModel) && archInfo(arch).preemptLazy; }
+    // Empty if this kernel, build and architecture boot with model m; else why not.
+    std::string whyNoModel(PreemptModel m) const;
+    // The model the kernel's Kconfig defaults to on this architecture.
+    PreemptModel defaultModel() const;
+    // A scheduler feature as the kernel has it: set by hand, or this kernel's default.
+    bool feature(Feature f) const { return features.isSet(f) ? features[f] : featureDefault(f); }
+    bool featureDefault(Feature f) const;
     // Whether the kernel has this feature bit at all (NI_RANDOM came with 6.18.5).
     bool featureExists(Feature f) const { return f != Feature::NiRandom || has(Rule::ProportionalNewidle); }
     // Which of the two guards against RT starvation the kernel has: the fair_server in the

@@ -36,12 +36,16 @@ std::optional<Feature> parseFeature(std::string_view name);
 class FeatureSet {
   public:
     FeatureSet(); // the 6.13-6.18 defaults (HRTICK off, everything else here on)
+    // The bit as set; unset bits read as the 6.13-6.18 defaults (SchedConfig::feature() knows
+    // the kernel's own).
     bool operator[](Feature f) const { return bits_[size_t(f)]; }
-    void set(Feature f, bool on) { bits_[size_t(f)] = on; }
+    void set(Feature f, bool on) { bits_[size_t(f)] = on, set_[size_t(f)] = true; }
+    bool isSet(Feature f) const { return set_[size_t(f)]; }
     friend bool operator==(const FeatureSet&, const FeatureSet&) = default;
 
   private:
     std::array<bool, kFeatureCount> bits_{};
+    std::array<bool, kFeatureCount> set_{};
 };
 
 } // namespace sched

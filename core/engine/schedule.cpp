@@ -445,7 +445,7 @@ void Engine::onIdleExit(CpuId c) {
 void Engine::armHrTick(CpuId c) {
     CpuRq& rq = rqs_[size_t(c)];
     rq.hrtickGen++;
-    if (!cfg_.features[Feature::HrTick] || rq.curr < 0 || rq.fairCurr != rq.curr || rq.hNrQueued <= 1) return;
+    if (!cfg_.feature(Feature::HrTick) || rq.curr < 0 || rq.fairCurr != rq.curr || rq.hNrQueued <= 1) return;
     // hrtick_start_fair(): fire when the slice is used up.
     const SchedEntity& se = ents_[size_t(rq.curr)];
     const Time delta = se.slice - (se.sumExecRuntime - se.prevSumExecRuntime);

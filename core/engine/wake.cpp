@@ -146,7 +146,7 @@ CpuId Engine::selectTaskRq(TaskId p, CpuId wakerCpu, bool sync, bool wantAffine)
     CpuId target = prev;
     if (wantAffine && wakerCpu != prev && wakerCpu >= 0 && allowed(t, wakerCpu)) {
         CpuId pick = -1;
-        if (cfg_.features[Feature::WaIdle]) { // wake_affine_idle()
+        if (cfg_.feature(Feature::WaIdle)) { // wake_affine_idle()
             if (idle(wakerCpu))
                 pick = idle(prev) ? prev : wakerCpu;
             else if (sync && rqs_[size_t(wakerCpu)].nrRunning == 1)
@@ -154,7 +154,7 @@ CpuId Engine::selectTaskRq(TaskId p, CpuId wakerCpu, bool sync, bool wantAffine)
             else if (idle(prev))
                 pick = prev;
         }
-        if (pick < 0 && cfg_.features[Feature::WaWeight]) { // wake_affine_weight(), WA_BIAS on
+        if (pick < 0 && cfg_.feature(Feature::WaWeight)) { // wake_affine_weight(), WA_BIAS on
             const int64_t taskLoad = ents_[size_t(p)].load.weight;
             int64_t thisLoad = cpuLoad(wakerCpu);
             // WF_SYNC: the waker is about to sleep, so its own load does not count on its CPU.
@@ -176,7 +176,7 @@ CpuId Engine::selectTaskRq(TaskId p, CpuId wakerCpu, bool sync, bool wantAffine)
     if (prev != target && idle(prev) && allowed(t, prev)) return prev;
     // select_idle_cpu(): the first idle allowed CPU after target, wrapping (for_each_cpu_wrap);
     // SIS_UTIL looks at no more than nr_idle_scan allowed CPUs, and at none when it is 0.
-    if (cfg_.features[Feature::SisUtil]) {
+    if (cfg_.feature(Feature::SisUtil)) {
         int nr = nrIdleScan_;
         for (int i = 1; i <= n && nr > 0; ++i) {
             const CpuId c = (target + i) % n;

@@ -6,6 +6,7 @@
 
 #include <QCheckBox>
 #include <QComboBox>
+#include <QStandardItemModel>
 
 using namespace sched;
 
@@ -37,6 +38,35 @@ class TestParamsPanel : public QObject {
         QVERIFY(!ni->isEnabled());
         QVERIFY(ni->toolTip().contains("not in kernel"));
         QVERIFY(featureBox(panel, "RUN_TO_PARITY")->isEnabled());
+    }
+
+    // 7.0 builds only full and lazy where lazy preemption exists: the other models are greyed and
+    // say why; the architecture chooser shows the run's, and arm keeps voluntary.
+    void greysTheModelsAKernelDoesNotBuildAndSaysWhy() {
+        view::ParamsPanel panel;
+        QComboBox *model = nullptr, *arch = nullptr;
+        for (QComboBox* c : panel.findChildren<QComboBox*>()) {
+            if (c->findText("lazy") >= 0) model = c;
+            if (c->findText("x86_64") >= 0) arch = c;
+        }
+        QVERIFY(model && arch);
+        const auto item = [&](const char* name) {
+            return qobject_cast<QStandardItemModel*>(model->model())->item(model->findText(name));
+        };
+        const std::string json = R"J({"machine": {"cpus": 2, "kernel": "7.0" ARCH},
+          "tasks": [{"comm": "t", "behavior": [{"run": "1ms"}]}]})J";
+        panel.sync(engineFrom(withModel(json, "", "ARCH")));
+        QCOMPARE(arch->currentText(), QString("x86_64"));
+        QCOMPARE(model->currentText(), QString("lazy")); // the kernel's default
+        QVERIFY(!item("none")->isEnabled() && !item("voluntary")->isEnabled());
+        QVERIFY(item("full")->isEnabled() && item("lazy")->isEnabled());
+        QVERIFY2(item("none")->toolTip().contains("7dadeaa6e851"), qPrintable(item("none")->toolTip()));
+        QVERIFY(item("full")->toolTip().isEmpty());
+        panel.sync(engineFrom(withModel(json, R"(, "arch": "arm")", "ARCH")));
+        QCOMPARE(arch->currentText(), QString("arm"));
+        QCOMPARE(model->currentText(), QString("voluntary"));
+        QVERIFY(item("voluntary")->isEnabled() && !item("none")->isEnabled() && !item("lazy")->isEnabled());
+        QVERIFY(item("lazy")->toolTip().contains("no lazy preemption"));
     }
 };
 

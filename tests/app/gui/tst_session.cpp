@@ -217,6 +217,20 @@ class TestSession : public QObject {
         QCOMPARE(s.engine().config().profile, KernelProfile::V6_12);
         QCOMPARE(s.engine().config().build, KernelBuild::Dynamic);
     }
+    // 7.0 builds none nowhere but on architectures that cannot preempt (7dadeaa6e851): a
+    // scenario that chose none is refused with the reason, and runs again on such an architecture.
+    void aSevenKernelRefusesNoneUnlessTheArchitectureKeepsIt() {
+        Session s;
+        QVERIFY(s.load("preempt-switch", nullptr)); // chooses none
+        const QString refused = s.restartWithKernel("7.0");
+        QVERIFY2(refused.contains("7dadeaa6e851") && refused.contains("full, lazy"), qPrintable(refused));
+        QCOMPARE(s.engine().config().profile, KernelProfile::V6_18);
+        QCOMPARE(s.restartWithArch("alpha"), QString());
+        QCOMPARE(s.restartWithKernel("7.0"), QString());
+        QCOMPARE(s.engine().config().profile, KernelProfile::V7_0);
+        QCOMPARE(s.engine().config().preempt, PreemptModel::None);
+        QVERIFY(s.restartWithArch("vax").contains("unknown architecture"));
+    }
     void theLazyModelCannotRestartOnAKernelWithoutIt() {
         Session s;
         QVERIFY(s.load("fair-pair", nullptr)); // starts under lazy

@@ -1,0 +1,180 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// The profiles after 6.18.44 (6.18.45, 7.0, 7.1; docs/kernels.md): one test per rule, named for
+// the kernel function and commit, each running the same scenario under a kernel with and one
+// without the rule.
+#include "tests/test_support.h"
+
+#include "metrics/latency.h"
+
+using namespace sched;
+
+namespace {
+
+SchedConfig configOf(const char* kernel, const char* arch) {
+    SchedConfig c;
+    if (!parseKernelSpec(kernel, c.build, c.profile)) qFatal("kernel %s", kernel);
+    c.arch = ArchId(findArch(arch));
+    return c;
+}
+
+// The models a kernel boots with on an architecture, "none voluntary full lazy" order.
+std::string modelsOn(const char* kernel, const char* arch) {
+    const SchedConfig c = configOf(kernel, arch);
+    std::string s;
+    for (PreemptModel m :
+         {PreemptModel::None, PreemptModel::Voluntary, PreemptModel::Full, PreemptModel::Lazy})
+        if (c.whyNoModel(m).empty()) s += (s.empty() ? "" : " ") + std::string(preemptModelName(m));
+    return s;
+}
+
+std::string parseError(const std::string& json) {
+    scen::Scenario s;
+    scen::ScenarioError e;
+    if (scen::parseScenario(json, "t.json", s, e)) return {};
+    return e.text();
+}
+
+// The longest wait of a root-level task that wakes every 50 ms beside a busy autogroup
+// (hackbench threads), over four seeds.
+Time rootTasksWorstWait(const char* kernel) {
+    const std::string json =
+        withModel(R"J({"machine": {"cpus": 2, "hz": 250, "kernel": "KERNEL", "preempt": "full"},
+      "duration": "3s",
+      "tasks": [{"workload": "hackbench", "args": "-g 2 -l 4000 -T", "session": "ssh"},
+                {"comm": "kd", "behavior": [{"repeat": "forever", "body": [{"sleep": "50ms"}, {"run": "1ms"}]}]}]})J",
+                  kernel, "KERNEL");
+    Time worst = 0;
+    for (uint64_t seed = 1; seed <= 4; ++seed) {
+        Engine e = engineFrom(json, seed);
+        e.runUntil(3 * kNsPerSec);
+        worst = std::max(worst, latencyRow(perfSchedLatency(e.trace()), "kd")->maxDelay);
+    }
+    return worst;
+}
+
+} // namespace
+
+class TestKernel7 : public QObject {
+    Q_OBJECT
+  private slots:
+    // kernel/Kconfig.preempt and sched_dynamic_mode() after 7dadeaa6e851 "sched: Further
+    // restrict the preemption modes" (7.0): where the architecture has lazy preemption only full
+    // and lazy boot; voluntary needs an architecture without it, none one that cannot preempt.
+    void sevenRestrictsThePreemptionModels() {
+        QCOMPARE(modelsOn("6.18.44", "x86_64"), std::string("none voluntary full lazy"));
+        QCOMPARE(modelsOn("7.0", "x86_64"), std::string("full lazy"));
+        QCOMPARE(modelsOn("7.1", "arm64"), std::string("full lazy"));
+        QCOMPARE(modelsOn("7.0", "arm"), std::string("voluntary full"));
+        QCOMPARE(modelsOn("6.18.44", "arm"), std::string("none voluntary full")); // no lazy there
+        QCOMPARE(modelsOn("7.0", "alpha"), std::string("none"));
+        QCOMPARE(modelsOn("6.12", "alpha"), std::string("none"));
+        QCOMPARE(modelsOn("6.12", "x86_64"), std::string("none voluntary full"));
+        // Kconfig's default: lazy where it exists, then the first model left.
+        QCOMPARE(configOf("7.0", "x86_64").defaultModel(), PreemptModel::Lazy);
+        QCOMPARE(configOf("7.0", "arm").defaultModel(), PreemptModel::Voluntary);
+        QCOMPARE(configOf("7.0", "m68k").defaultModel(), PreemptModel::None);
+        QCOMPARE(configOf("6.18.44", "x86_64").defaultModel(), PreemptModel::None);
+    }
+
+    // A scenario that names no model boots the kernel's default; one that names a model the
+    // kernel does not build is refused with the commit and what is accepted.
+    void aScenarioBootsTheKernelsDefaultModelOrSaysWhyNot() {
+        const auto model = [](const std::string& machine) {
+            return scenarioFrom(R"({"machine": )" + machine +
+                                R"(, "tasks": [{"comm": "t", "behavior": [{"run": "1ms"}]}]})")
+                .config.preempt;
+        };
+        QCOMPARE(model(R"({"kernel": "7.0"})"), PreemptModel::Lazy);
+        QCOMPARE(model(R"({"kernel": "7.0", "arch": "arm"})"), PreemptModel::Voluntary);
+        QCOMPARE(model(R"({"kernel": "6.18.44"})"), PreemptModel::None);
+        QCOMPARE(model(R"({"kernel": "7.1", "preempt": "full"})"), PreemptModel::Full);
+        const std::string none = parseError(
+            R"({"machine": {"kernel": "7.0", "preempt": "none"}, "tasks": [{"comm": "t", "behavior": [{"run": "1ms"}]}]})");
+        QVERIFY2(none.find("7dadeaa6e851") != std::string::npos, none.c_str());
+        QVERIFY2(none.find("accepted on 7.0: full, lazy") != std::string::npos, none.c_str());
+        const std::string lazyOnArm = parseError(
+            R"({"machine": {"kernel": "7.0", "arch": "arm", "preempt": "lazy"}, "tasks": [{"comm": "t", "behavior": [{"run": "1ms"}]}]})");
+        QVERIFY2(lazyOnArm.find("accepted on 7.0 on arm: voluntary, full") != std::string::npos,
+                 lazyOnArm.c_str());
+        const std::string badArch = parseError(
+            R"({"machine": {"arch": "vax"}, "tasks": [{"comm": "t", "behavior": [{"run": "1ms"}]}]})");
+        QVERIFY2(badArch.find("machine.arch") != std::string::npos &&
+                     badArch.find("unknown architecture 'vax'; accepted: x86_64, arm64") != std::string::npos,
+                 badArch.c_str());
+    }
+
+    // reweight_entity() after 101f3498b4bd (7.1; 6.18.45 as 62fefb817bb3): a reweight keeps V and
+    // scales the lag, where 6.13 - 7.0 placed the entity again and place_entity() inflated the
+    // running group entity's lag by (W + 2w) / (W + w) at every reweight. Beside a busy
+    // autogroup, whose entity is reweighted at almost every enqueue, a root-level task waited
+    // tens of milliseconds when that lag had grown; without the re-placement it waits at most a
+    // few.
+    void reweightEntityNoLongerPlacesTheEntityAgain() {
+        const Time with618 = rootTasksWorstWait("6.18.44"), without618 = rootTasksWorstWait("6.18.45");
+        const Time with70 = rootTasksWorstWait("7.0"), without71 = rootTasksWorstWait("7.1");
+        qInfo("worst wait of the root-level task: 6.18.44 %.1f ms, 6.18.45 %.1f ms, 7.0 %.1f ms, 7.1 %.1f ms",
+              double(with618) / 1e6, double(without618) / 1e6, double(with70) / 1e6, double(without71) / 1e6);
+        QVERIFY2(with618 > 40 * kNsPerMs && with70 > 40 * kNsPerMs, "the re-placement inflates the lag");
+        QVERIFY2(without618 < 10 * kNsPerMs && without71 < 10 * kNsPerMs, "rescaled, the lag stays");
+    }
+
+    // set_next_entity() after 80390ead2080 "Separate se->vlag from se->vprot" (7.0; 6.18.45 as
+    // 4043e196dc88). a (20 ms slice) and b (2 ms) alternate every 2 ms; a's protection at its
+    // pick at 2 ms lasts the shortest slice queued, to 4 ms. A slice change of the running a at
+    // 2.5 ms is the sched_change pattern: its dequeue writes the lag, and while vlag and vprot
+    // shared their storage (6.17 - 6.18.44) that ended the protection, so the 3 ms tick asked
+    // for a reschedule (and picked a again). Apart, vprot keeps its value: no reschedule at 3 ms,
+    // a runs to the end of its protection at 4 ms, then b.
+    void setNextEntityKeepsTheProtectionApartFromTheLag() {
+        const std::string json =
+            R"J({"machine": {"cpus": 1, "hz": 1000, "kernel": "KERNEL", "preempt": "full"},
+          "tasks": [{"comm": "a", "slice": "20ms", "behavior": [{"repeat": "forever", "body": [{"run": "10s"}]}]},
+                    {"comm": "b", "slice": "2ms", "behavior": [{"repeat": "forever", "body": [{"run": "10s"}]}]}],
+          "changes": [{"at": "2500us", "task": "a", "slice": "20ms"}]})J";
+        const auto protectionEnds = [&](const char* kernel, Time from, Time to) {
+            Engine e = engineFrom(withModel(json, kernel, "KERNEL"));
+            e.runUntil(10 * kNsPerMs);
+            const Trace& t = e.trace();
+            int n = 0;
+            for (size_t i = 0; i < t.flags.size(); ++i)
+                n += t.flags.reason[i] == uint8_t(ReschedReason::ProtectionEnded) && t.flags.set[i] >= from &&
+                     t.flags.set[i] < to;
+            return n;
+        };
+        const Time at = 2500 * kNsPerUs;
+        QCOMPARE(protectionEnds("6.18.44", at, 3 * kNsPerMs + 1), 1); // the change ended it
+        QCOMPARE(protectionEnds("7.0", at, 3 * kNsPerMs + 1), 0);     // it holds
+        QCOMPARE(protectionEnds("6.18.45", at, 3 * kNsPerMs + 1), 0);
+        QCOMPARE(protectionEnds("7.0", 3 * kNsPerMs + 1, 4 * kNsPerMs + 1), 1); // and ends at 4 ms
+    }
+
+    // features.h after 9213aa4784cf (7.1): HRTICK is on where CONFIG_HRTIMER_REARM_DEFERRED is set
+    // (x86_64 here). Two hogs on one CPU at HZ 100 switch at each 0.7 ms slice end instead of at
+    // the 10 ms ticks; a scenario that turns the bit off, or an architecture without the option,
+    // is back at the tick.
+    void hrtickIsOnByDefaultWhereRearmingIsDeferred() {
+        const auto switches = [](const std::string& kernel, const std::string& extra) {
+            const std::string json =
+                R"J({"machine": {"cpus": 1, "hz": 100, "kernel": "KERNEL", "preempt": "full" EXTRA},
+              "tasks": [{"comm": "a", "behavior": [{"run": "10s"}]}, {"comm": "b", "behavior": [{"run": "10s"}]}]})J";
+            Engine e = engineFrom(withModel(withModel(json, kernel, "KERNEL"), extra, "EXTRA"));
+            e.runUntil(100 * kNsPerMs);
+            return countSwitches(e.trace()).total;
+        };
+        QVERIFY(configOf("7.1", "x86_64").feature(Feature::HrTick));
+        QVERIFY(!configOf("7.1", "arm64").feature(Feature::HrTick));
+        QVERIFY(!configOf("7.0", "x86_64").feature(Feature::HrTick));
+        const int64_t tick = switches("7.0", ""), hr = switches("7.1", "");
+        const int64_t off = switches("7.1", R"(, "features": {"HRTICK": false})");
+        const int64_t arm = switches("7.1", R"(, "arch": "arm64")");
+        qInfo("switches in 100 ms: 7.0 %lld, 7.1 %lld, 7.1 with HRTICK off %lld, 7.1 on arm64 %lld",
+              (long long)tick, (long long)hr, (long long)off, (long long)arm);
+        QVERIFY2(tick >= 9 && tick <= 12, "one switch per 10 ms tick");
+        QVERIFY2(hr >= 100, "one switch per 0.7 ms slice");
+        QCOMPARE(off, tick);
+        QCOMPARE(arm, tick);
+    }
+};
+
+QTEST_GUILESS_MAIN(TestKernel7)
+#include "tst_kernel_7.moc"
