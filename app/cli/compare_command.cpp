@@ -130,7 +130,8 @@ int compareCommand(const CompareOptions& o, std::ostream& out, std::ostream& err
     Comparison c = compareRuns(a.trace, b.trace, from, to, shift);
     if (!o.align.empty()) c.alignedAt = at.label;
     // Two kernels: what separates them comes first, so that the table reads as their effect.
-    if (a.kernel && b.kernel) out << describeKernelDiff(*a.kernel, *b.kernel);
+    if (a.kernel && b.kernel)
+        if (const std::string d = describeKernelDiff(*a.kernel, *b.kernel); !d.empty()) out << d << "\n";
     out << formatComparison(c, a.label, b.label);
     return 0;
 }

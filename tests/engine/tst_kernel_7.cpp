@@ -174,6 +174,32 @@ class TestKernel7 : public QObject {
         QCOMPARE(off, tick);
         QCOMPARE(arm, tick);
     }
+
+    // The built-in scenarios that show the two in one look (their descriptions say how to
+    // compare): the waker's worst wait under 7.0's default lazy against 6.18's none, and the
+    // hogs' switches with 7.1's HRTICK against 7.0's tick.
+    void theBuiltInScenariosShowTheirRule() {
+        const auto wakerMax = [](const char* name) {
+            Engine e = builtinEngine(name);
+            e.runUntil(2 * kNsPerSec); // both scenarios' duration
+            return latencyRow(perfSchedLatency(e.trace()), "waker")->maxDelay;
+        };
+        const Time none618 = wakerMax("kernel-hogs-waker"), lazy70 = wakerMax("why-none-went");
+        qInfo("waker max delay: 6.18 none %.2f ms, 7.0 lazy %.2f ms", double(none618) / 1e6,
+              double(lazy70) / 1e6);
+        QVERIFY(none618 > 15 * kNsPerMs); // a hog's kernel section
+        QVERIFY(lazy70 <= 4 * kNsPerMs);  // at most a tick
+        scen::Scenario s;
+        scen::ScenarioError err;
+        QVERIFY(scen::loadScenario("hrtick-by-default", s, err));
+        Engine on = scen::instantiate(s, 1);
+        on.runUntil(s.duration);
+        QVERIFY(parseKernelSpec("7.0", s.config.build, s.config.profile));
+        Engine off = scen::instantiate(s, 1);
+        off.runUntil(s.duration);
+        QVERIFY(countSwitches(on.trace()).total >= 200);
+        QVERIFY(countSwitches(off.trace()).total <= 25);
+    }
 };
 
 QTEST_GUILESS_MAIN(TestKernel7)
