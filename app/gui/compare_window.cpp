@@ -108,6 +108,11 @@ CompareWindow::CompareWindow(Side a, Side b, Time from, Time to, QWidget* parent
     auto* bottom = new QWidget(split);
     auto* bottomLay = new QVBoxLayout(bottom);
     bottomLay->setContentsMargins(0, 0, 0, 0);
+    note_ = new QLabel(bottom);
+    note_->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    note_->setWordWrap(true);
+    note_->hide();
+    bottomLay->addWidget(note_);
     summary_ = new QLabel(bottom);
     summary_->setTextInteractionFlags(Qt::TextSelectableByMouse);
     summary_->setWordWrap(true);
@@ -292,4 +297,14 @@ QString CompareWindow::saveTable(const QString& path) const {
     const std::string text =
         formatComparison(cmp_, sides_[0].label.toStdString(), sides_[1].label.toStdString());
     return saveFile(path, text);
+}
+
+void CompareWindow::setNote(const QString& text, const QString& details) {
+    note_->setText(text);
+    note_->setToolTip(details);
+    note_->setVisible(!text.isEmpty());
+}
+
+QString CompareWindow::note() const {
+    return note_->text();
 }

@@ -44,6 +44,10 @@ class CompareWindow : public QWidget {
     bool alignAtMarkers(); // at marker A of each timeline: any event the user picks
     sched::Time shift() const { return shift_; }
     QComboBox* alignCombo() const { return align_; }
+    // A text above the table, e.g. the rules that differ between the two runs' kernels, with a
+    // longer one as its tooltip.
+    void setNote(const QString& text, const QString& details = {});
+    QString note() const;
 
   private:
     void fillTable();
@@ -63,5 +67,6 @@ class CompareWindow : public QWidget {
     view::TimelineView* timelines_[2] = {nullptr, nullptr};
     QTableWidget* table_ = nullptr;
     QLabel* summary_ = nullptr;
+    QLabel* note_ = nullptr;
     bool syncing_ = false;
 };

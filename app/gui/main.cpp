@@ -44,6 +44,11 @@ int main(int argc, char** argv) {
                               "change");
     QCommandLineOption branchFor("branch-for", "how far both continuations of --branch run (default 100ms)",
                                  "time");
+    QCommandLineOption compareKernel(
+        "compare-kernel",
+        "run the scenario from the start to the present moment (after --run-to; else to its end) under its "
+        "kernel and under KERNEL, and open the comparison with the rules that differ",
+        "kernel");
     QCommandLineOption eventLog("event-log", "bring the event log to the front of its dock");
     QCommandLineOption inspect("inspect", "show CPU 0's runqueue in the inspector at an earlier TIME",
                                "time");
@@ -64,7 +69,7 @@ int main(int argc, char** argv) {
         "(start, run:COMM, wake:COMM, marker:TEXT)",
         "event");
     parser.addOptions({play, runTo, range, select, chart, taskLanes, dark, themeOpt, eventLog, inspect,
-                       branch, branchFor, traceOpt, compareTrace, deriveOpt, alignOpt});
+                       branch, branchFor, compareKernel, traceOpt, compareTrace, deriveOpt, alignOpt});
     parser.process(app);
     // --dark / --theme apply to this start only; otherwise the theme chosen in View > Theme.
     Theme theme = themeFromName(QSettings().value("theme", "system").toString());
@@ -141,6 +146,13 @@ int main(int argc, char** argv) {
                          qPrintable(parser.value(branchFor)));
             else if (const QString why = session.branch(change, *span); !why.isEmpty())
                 qWarning("--branch: %s", qPrintable(why));
+        }
+        if (parser.isSet(compareKernel)) {
+            const sched::Time now = session.engine().now();
+            if (const QString why = session.compareKernel(parser.value(compareKernel),
+                                                          now > 0 ? now : session.scenario().duration);
+                !why.isEmpty())
+                qWarning("--compare-kernel: %s", qPrintable(why));
         }
         if (traceWindow && parser.isSet(compareTrace)) {
             CompareWindow* c = w.compareWithTrace(traceWindow);

@@ -337,6 +337,10 @@ void MainWindow::buildDocks() {
             QSettings().setValue("theme", themeName(t));
         });
     }
+    // Comparisons: a branch at this moment, or the whole scenario under another kernel.
+    QMenu* compareMenu = menuBar()->addMenu(tr("&Compare"));
+    compareMenu->addAction(tr("&Branch here..."), this, &MainWindow::branchDialog);
+    compareMenu->addAction(tr("With another &kernel..."), this, &MainWindow::compareKernelDialog);
     QMenu* help = menuBar()->addMenu(tr("&Help"));
     help->addAction(tr("&Keys"), this, [this] {
         QMessageBox::information(

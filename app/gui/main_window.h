@@ -89,6 +89,7 @@ class MainWindow : public QMainWindow {
     void openDialog();
     void exportDialog();
     void branchDialog();
+    void compareKernelDialog();
     TraceWindow* showTrace(const TraceImport& r, const QString& path);
 
     Session* session_;

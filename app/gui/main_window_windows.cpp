@@ -3,6 +3,7 @@
 // the background, through the job runner), a trace compared with the simulation, and a scenario
 // derived from a trace.
 #include "app/gui/main_window.h"
+#include "engine/kernel_diff.h"
 
 #include "app/gui/branch_dialog.h"
 #include "app/gui/compare_window.h"
@@ -11,6 +12,7 @@
 
 #include <QFileDialog>
 #include <QFileInfo>
+#include <QInputDialog>
 #include <QMessageBox>
 #include <QStatusBar>
 
@@ -31,6 +33,27 @@ void MainWindow::branchDialog() {
     if (!err.isEmpty()) QMessageBox::warning(this, tr("Cannot branch"), err);
 }
 
+// The scenario from 0 to now (or to its end, if nothing ran yet) under the kernel it has and one
+// chosen here; the comparison lists the rules that differ above its table.
+void MainWindow::compareKernelDialog() {
+    if (!session_->loaded() || session_->busy()) return;
+    const SchedConfig& c = session_->engine().config();
+    QStringList names;
+    for (const KernelSpec& k : kernelSpecs())
+        if (&k != &kernelSpecOf(c.build, c.profile))
+            names << QString::fromUtf8(k.name.data(), qsizetype(k.name.size()));
+    bool ok = false;
+    const QString spec =
+        QInputDialog::getItem(this, tr("Compare with another kernel"),
+                              tr("Run the scenario from the start under kernel %1 and under:")
+                                  .arg(QString::fromUtf8(kernelSpecName(c.build, c.profile).data())),
+                              names, 0, false, &ok);
+    if (!ok) return;
+    const Time now = session_->engine().now();
+    const QString err = session_->compareKernel(spec, now > 0 ? now : session_->scenario().duration);
+    if (!err.isEmpty()) QMessageBox::warning(this, tr("Cannot compare"), err);
+}
+
 CompareWindow* MainWindow::openComparison(std::shared_ptr<Engine> a, std::shared_ptr<Engine> b, qint64 from,
                                           const QString& change) {
     const auto side = [](const std::shared_ptr<Engine>& e, const QString& label) {
@@ -41,8 +64,23 @@ CompareWindow* MainWindow::openComparison(std::shared_ptr<Engine> a, std::shared
     };
     const QString base =
         QString("preempt=%1").arg(QString::fromStdString(std::string(preemptModelName(a->config().preempt))));
-    auto* w = new CompareWindow(side(a, tr("original continuation (%1)").arg(base)), side(b, change), from,
-                                a->now(), nullptr);
+    const KernelSpec& ka = kernelSpecOf(a->config().build, a->config().profile);
+    const KernelSpec& kb = kernelSpecOf(b->config().build, b->config().profile);
+    const QString labelA =
+        &ka != &kb
+            ? tr("kernel %1 (%2)").arg(QString::fromUtf8(ka.name.data(), qsizetype(ka.name.size())), base)
+            : tr("original continuation (%1)").arg(base);
+    auto* w = new CompareWindow(side(a, labelA), side(b, change), from, a->now(), nullptr);
+    // Two kernels: the rules that separate them, above the table that shows their effect (each
+    // rule's sentence in the tooltip); and why B runs another model, if it does.
+    QString note = QString::fromStdString(summarizeKernelDiff(ka, kb));
+    if (&ka != &kb && a->config().preempt != b->config().preempt)
+        if (const std::string why = b->config().whyNoModel(a->config().preempt); !why.empty())
+            note += tr(" B runs preempt=%1, its kernel's default: preempt=%2 is %3.")
+                        .arg(QString::fromUtf8(preemptModelName(b->config().preempt).data()),
+                             QString::fromUtf8(preemptModelName(a->config().preempt).data()),
+                             QString::fromStdString(why));
+    w->setNote(note, QString::fromStdString(describeKernelDiff(ka, kb)).trimmed());
     w->setGeometry(geometry()); // over the main window, as large
     w->show();
     comparisons_.push_back(w);

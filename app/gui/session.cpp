@@ -71,10 +71,16 @@ QString Session::branch(const ParamChange& change, Time span) {
     emit message(tr("Branching at %1 ms: running both continuations to %2 ms...")
                      .arg(double(from) / 1e6, 0, 'f', 3)
                      .arg(double(to) / 1e6, 0, 'f', 3));
+    runPair(a, b, from, to, label);
+    return {};
+}
+
+void Session::runPair(std::shared_ptr<Engine> a, std::shared_ptr<Engine> b, Time from, Time to,
+                      const QString& label) {
     using Pair = std::pair<std::shared_ptr<Engine>, std::shared_ptr<Engine>>;
     branches_.start<Pair>(
         [a, b, to](JobControl&) {
-            // The two continuations are independent values: one worker each (two cores, two runs).
+            // The two runs are independent values: one worker each (two cores, two runs).
             QFuture<void> other = QtConcurrent::run([b, to] { b->runUntil(to); });
             a->runUntil(to);
             other.waitForFinished();
@@ -83,6 +89,26 @@ QString Session::branch(const ParamChange& change, Time span) {
             return Pair{a, b};
         },
         [this, from, label](Pair p) { emit branchReady(p.first, p.second, from, label); });
+}
+
+QString Session::compareKernel(const QString& spec, Time to) {
+    if (!engine_ || busy()) return tr("no run to compare");
+    if (branching()) return tr("a branch is still being computed");
+    scen::Scenario other = scenario_;
+    SchedConfig& cfg = other.config;
+    if (!parseKernelSpec(spec.toStdString(), cfg.build, cfg.profile))
+        return tr("unknown kernel '%1' (%2)").arg(spec, QString::fromStdString(acceptedKernelNames()));
+    if (!cfg.whyNoModel(cfg.preempt).empty()) cfg.preempt = cfg.defaultModel(); // the window says why
+    const QString label =
+        tr("kernel %1 (preempt=%2)").arg(spec, QString::fromUtf8(preemptModelName(cfg.preempt).data()));
+    if (const std::string why = cfg.validate(); !why.empty()) return QString::fromStdString(why);
+    pause();
+    auto a = std::make_shared<Engine>(scen::instantiate(scenario_, scenario_.seed, TraceOptions{true}));
+    auto b = std::make_shared<Engine>(scen::instantiate(other, other.seed, TraceOptions{true}));
+    to = std::clamp<Time>(to, kNsPerMs, scenario_.duration);
+    emit message(
+        tr("Running the scenario under kernel %1 to %2 ms...").arg(spec).arg(double(to) / 1e6, 0, 'f', 3));
+    runPair(a, b, 0, to, label);
     return {};
 }
 

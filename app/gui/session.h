@@ -63,6 +63,9 @@ class Session : public QObject {
     // over. The live engine is not touched, so the window stays usable meanwhile. Returns an
     // error text if the branch cannot start (the change is refused, or a branch is running).
     QString branch(const sched::ParamChange& change, sched::Time span);
+    // The scenario from 0 to `to` twice, as it is and booted with another kernel (its model, or
+    // the kernel's default where that kernel does not build it); branchReady() with from = 0.
+    QString compareKernel(const QString& spec, sched::Time to);
     bool branching() const { return branches_.busy(); }
 
   signals:
@@ -79,6 +82,9 @@ class Session : public QObject {
 
   private:
     QString restartWith(sched::SchedConfig cfg, const QString& what);
+    // Runs a and b to `to` in the background, then branchReady(a, b, from, label).
+    void runPair(std::shared_ptr<sched::Engine> a, std::shared_ptr<sched::Engine> b, sched::Time from,
+                 sched::Time to, const QString& label);
     void onFrame();
     void finishedCheck();
     void takeSnapshot(bool force = false);

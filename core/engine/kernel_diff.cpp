@@ -55,4 +55,23 @@ std::string describeKernelDiff(const KernelSpec& a, const KernelSpec& b) {
     return s;
 }
 
+std::string summarizeKernelDiff(const KernelSpec& a, const KernelSpec& b) {
+    const KernelDiff d = diffKernels(a, b);
+    if (d.same()) return {};
+    std::string s = "kernel " + std::string(a.name) + " -> " + std::string(b.name) + ": " +
+                    std::to_string(d.onlyInA.size() + d.onlyInB.size()) + " rules differ.";
+    if (d.modelsA != d.modelsB) s += " Preemption models: " + d.modelsA + " -> " + d.modelsB + ".";
+    const auto list = [&s](const char* head, std::string_view kernel, const std::vector<Rule>& rules) {
+        if (rules.empty()) return;
+        s += std::string(" ") + head + std::string(kernel) + ": ";
+        for (size_t i = 0; i < rules.size(); ++i)
+            s += (i ? ", " : "") + std::string(ruleInfo(rules[i]).name) + " (" +
+                 std::string(ruleInfo(rules[i]).since) + ")";
+        s += ".";
+    };
+    list("Only in ", b.name, d.onlyInB);
+    list("Only in ", a.name, d.onlyInA);
+    return s;
+}
+
 } // namespace sched

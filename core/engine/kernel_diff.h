@@ -26,4 +26,8 @@ KernelDiff diffKernels(const KernelSpec& a, const KernelSpec& b);
 // '+' for B's own and '-' for A's own; "" when the two are the same kernel.
 std::string describeKernelDiff(const KernelSpec& a, const KernelSpec& b);
 
+// The same in one paragraph, rules by name and version only: "kernel 6.18 -> 7.0: 14 rules
+// differ. Preemption models: ... Only in 7.0: yield-forfeit (6.18.2), ... Only in 6.18: ...".
+std::string summarizeKernelDiff(const KernelSpec& a, const KernelSpec& b);
+
 } // namespace sched

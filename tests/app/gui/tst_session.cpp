@@ -315,6 +315,36 @@ class TestSession : public QObject {
         QVERIFY(f.readAll().contains("waker"));
         cw->close();
     }
+    // Compare ▸ With another kernel: the scenario from 0 under both kernels; where the other
+    // kernel does not build the scenario's model (none on 7.0) it runs the kernel's default and
+    // says why; the comparison lists the rules that differ above its table.
+    void aKernelComparisonRunsBothKernelsFromTheStart() {
+        Session s;
+        MainWindow w(&s);
+        QVERIFY(w.openScenario("kernel-hogs-waker")); // 6.18, preempt=none
+        s.runTo(100 * kNsPerMs);
+        QSignalSpy ready(&s, &Session::branchReady);
+        QVERIFY(s.compareKernel("6.6", 200 * kNsPerMs).contains("unknown kernel"));
+        QVERIFY(s.compareKernel("7.0", 200 * kNsPerMs).isEmpty());
+        QVERIFY(ready.wait(20000));
+        auto a = ready[0][0].value<std::shared_ptr<Engine>>(),
+             b = ready[0][1].value<std::shared_ptr<Engine>>();
+        QCOMPARE(ready[0][2].toLongLong(), qint64(0));
+        const QString label = ready[0][3].toString();
+        QCOMPARE(label, QString("kernel 7.0 (preempt=lazy)"));
+        QCOMPARE(a->now(), Time(200 * kNsPerMs));
+        QCOMPARE(a->config().profile, KernelProfile::V6_18);
+        QCOMPARE(b->config().profile, KernelProfile::V7_0);
+        QCOMPARE(a->config().preempt, PreemptModel::None);
+        QCOMPARE(b->config().preempt, PreemptModel::Lazy);
+        CompareWindow* cw = w.openComparison(a, b, 0, label);
+        QVERIFY2(cw->note().startsWith("kernel 6.18 -> 7.0: 14 rules differ."), qPrintable(cw->note()));
+        QVERIFY(cw->note().contains("restrict-preempt-models (7.0)"));
+        QVERIFY2(
+            cw->note().contains("B runs preempt=lazy, its kernel's default: preempt=none is gone since 7.0"),
+            qPrintable(cw->note()));
+        cw->close();
+    }
     void chartsExportAsPngSvgAndPdf() {
         Session s;
         MainWindow w(&s);
