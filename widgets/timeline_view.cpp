@@ -101,8 +101,14 @@ void TimelineView::setMarkerA(std::optional<Time> t) {
     changed();
 }
 
+void TimelineView::setFollow(bool on) {
+    if (follow_ == on) return;
+    follow_ = on;
+    emit followChanged(on);
+}
+
 void TimelineView::centerOn(Time t) {
-    follow_ = false;
+    setFollow(false); // the user moved the view: the Follow button unchecks
     const Time half = (axis_.end - axis_.start) / 2;
     axis_.setRange(t - half, t + half);
     data_.cursor = t;
@@ -245,7 +251,7 @@ void TimelineView::wheelEvent(QWheelEvent* e) {
     if (frozen_) return;
     const double steps = e->angleDelta().y() / 120.0;
     if (steps == 0) return;
-    follow_ = false;
+    setFollow(false); // the user moved the view: the Follow button unchecks
     axis_.zoomAt(e->position().x() - layout_.gutter, std::pow(1.25, steps));
     changed();
 }
@@ -264,7 +270,7 @@ void TimelineView::mousePressEvent(QMouseEvent* e) {
 void TimelineView::mouseMoveEvent(QMouseEvent* e) {
     if (frozen_) return;
     if (dragging_) {
-        follow_ = false;
+        setFollow(false); // the user moved the view: the Follow button unchecks
         axis_.pan(double(pressPos_.x() - e->pos().x()));
         pressPos_ = e->pos();
         changed();
@@ -284,7 +290,7 @@ void TimelineView::mouseReleaseEvent(QMouseEvent* e) {
         selecting_ = false;
         const int a = std::min(selectFrom_, selectTo_), b = std::max(selectFrom_, selectTo_);
         if (b - a > 4) {
-            follow_ = false;
+            setFollow(false); // the user moved the view: the Follow button unchecks
             axis_.setRange(timeAtX(a), timeAtX(b));
             changed();
         }
@@ -344,7 +350,7 @@ void TimelineView::keyPressEvent(QKeyEvent* e) {
         QWidget::keyPressEvent(e);
         return;
     }
-    follow_ = false;
+    setFollow(false); // the user moved the view: the Follow button unchecks
     changed();
 }
 

@@ -24,8 +24,8 @@ class TimelineView : public QWidget {
     const TimeAxis& axis() const { return axis_; }
     void setRange(Time t0, Time t1);
     void zoomToFit();
-    void centerOn(Time t); // keeps the zoom, stops following the present
-    void setFollow(bool on) { follow_ = on; }
+    void centerOn(Time t);   // keeps the zoom, stops following the present
+    void setFollow(bool on); // emits followChanged() when it changes
     void setShowTaskLanes(bool on);
     bool follow() const { return follow_; }
     void setSelectedTasks(const std::vector<TaskId>& tasks); // the primary one first
@@ -45,6 +45,8 @@ class TimelineView : public QWidget {
 
   signals:
     void rangeChanged(qint64 start, qint64 end);
+    // Following the present stopped (a pan, a zoom, a selected range) or started again.
+    void followChanged(bool on);
     void cursorMoved(qint64 time, int cpu);
     void taskSelected(int task);              // a click: this task alone (kNoTask: none)
     void taskToggled(int task);               // a Ctrl+click: add it to the selection or remove it

@@ -17,10 +17,9 @@
 #include <optional>
 
 int main(int argc, char** argv) {
-    QApplication app(argc, argv);
-    QApplication::setOrganizationName("SchedScope");
-    QApplication::setApplicationName("SchedScope");
-    QApplication::setApplicationVersion(PROJECT_VERSION);
+    QCoreApplication::setOrganizationName("SchedScope");
+    QCoreApplication::setApplicationName("SchedScope");
+    QCoreApplication::setApplicationVersion(PROJECT_VERSION);
     QCommandLineParser parser;
     parser.setApplicationDescription("SchedScope - a laboratory for the Linux CPU scheduler");
     parser.addHelpOption();
@@ -70,6 +69,15 @@ int main(int argc, char** argv) {
         "event");
     parser.addOptions({play, runTo, range, select, chart, taskLanes, dark, themeOpt, eventLog, inspect,
                        branch, branchFor, compareKernel, traceOpt, compareTrace, deriveOpt, alignOpt});
+    // --help and --version need no display: they are answered (and the program ends) before the
+    // GUI connects to one.
+    for (int i = 1; i < argc; ++i)
+        for (const char* asked : {"-h", "--help", "--help-all", "-v", "--version"})
+            if (qstrcmp(argv[i], asked) == 0) {
+                QCoreApplication core(argc, argv);
+                parser.process(core); // prints and exits
+            }
+    QApplication app(argc, argv);
     parser.process(app);
     // --dark / --theme apply to this start only; otherwise the theme chosen in View > Theme.
     Theme theme = themeFromName(QSettings().value("theme", "system").toString());

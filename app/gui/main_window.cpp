@@ -23,6 +23,7 @@
 #include <QDateTime>
 #include <QDockWidget>
 #include <QFileDialog>
+#include <QFileInfo>
 #include <QLabel>
 #include <QMenuBar>
 #include <QMessageBox>
@@ -285,6 +286,8 @@ void MainWindow::buildActions() {
     follow->setChecked(true);
     follow->setToolTip(tr("Keep the present in view while the run goes on"));
     connect(follow, &QAction::toggled, timeline_, &view::TimelineView::setFollow);
+    connect(timeline_, &view::TimelineView::followChanged, follow, &QAction::setChecked);
+    follow->setObjectName("followAction");
     taskLanesAct_ = tb->addAction(tr("Task lanes"));
     taskLanesAct_->setCheckable(true);
     taskLanesAct_->setToolTip(
@@ -360,14 +363,18 @@ bool MainWindow::openScenario(const QString& nameOrPath) {
         QMessageBox::warning(this, tr("Cannot open scenario"), error);
         return false;
     }
+    // A file is remembered by its absolute path (a relative one fails from another directory); a
+    // built-in scenario by its name.
+    const QFileInfo file(nameOrPath);
+    const QString key = file.isFile() ? file.absoluteFilePath() : nameOrPath;
     QSettings settings;
     QStringList recent = settings.value("recentFiles").toStringList();
-    recent.removeAll(nameOrPath);
-    recent.prepend(nameOrPath);
+    recent.removeAll(key);
+    recent.prepend(key);
     while (recent.size() > 10)
         recent.removeLast();
     settings.setValue("recentFiles", recent);
-    settings.setValue("lastScenario", nameOrPath);
+    settings.setValue("lastScenario", key);
     updateRecentMenu();
     return true;
 }

@@ -52,7 +52,14 @@ std::string Engine::apply(const ParamChange& ch) {
         break;
     }
     }
-    trace_.markers.push_back(Marker{now_, ch.label()});
+    // The timeline's marker names a task by its comm and pid, as the lanes do ("hog:1000 nice=5"),
+    // not by the engine's index.
+    ParamChange named = ch;
+    if (ch.task >= 0 && size_t(ch.task) < tasks_.size()) {
+        named.comm = tasks_[size_t(ch.task)].comm + ":" + std::to_string(tasks_[size_t(ch.task)].pid);
+        named.task = -1;
+    }
+    trace_.markers.push_back(Marker{now_, named.label()});
     for (CpuId c = 0; c < CpuId(rqs_.size()); ++c)
         reprogram(c);
     return {};

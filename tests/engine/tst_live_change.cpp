@@ -115,6 +115,13 @@ class TestLiveChange : public QObject {
                  qPrintable(QString::number(double(a2) / double(a2 + b2))));
         QCOMPARE(e.tasks()[0].nice, -5);
         QCOMPARE(e.trace().markers[0].text, std::string("a nice=-5"));
+        // A change made on a task by its index (the GUI's task table) is named as its lane is.
+        ParamChange byIndex;
+        byIndex.kind = ParamChange::Kind::TaskNice;
+        byIndex.task = 1;
+        byIndex.nice = 3;
+        QCOMPARE(e.apply(byIndex), std::string());
+        QCOMPARE(e.trace().markers.back().text, std::string("b:1001 nice=3"));
     }
     void hzChangeMovesTheTickGrid() {
         const std::string json = R"J({"machine": {"cpus": 1, "hz": 250, "preempt": "full"},

@@ -8,6 +8,8 @@
 // messages. A full disk is a 64 KiB tmpfs mounted in this test's own mount namespace (root, as CI
 // runs); without root, RLIMIT_FSIZE in the child stands in for it. At the end the test prints the
 // cases per class and what went wrong (docs/bad-input.md reports it).
+#include <QFileInfo>
+#include <QProcess>
 #include <QTemporaryDir>
 #include <QTest>
 
@@ -382,6 +384,42 @@ class TstReliability : public QObject {
               "tasks.t.cpus[0]: pinned to CPU 5, but the machine has 2 CPUs");
     }
 
+    // The desktop app answers --help and --version without a display (a terminal, a CI job, a
+    // man-page generator); anything else needs one.
+    void guiHelpAndVersionNeedNoDisplay() {
+        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+        for (const char* v : {"DISPLAY", "WAYLAND_DISPLAY", "QT_QPA_PLATFORM"})
+            env.remove(v);
+        for (const char* arg : {"--help", "--version"}) {
+            QProcess p;
+            p.setProcessEnvironment(env);
+            p.start(SCHEDSCOPE_GUI, {arg});
+            QVERIFY(p.waitForFinished(kDeadlineSeconds * 1000));
+            QCOMPARE(p.exitStatus(), QProcess::NormalExit);
+            QCOMPARE(p.exitCode(), 0);
+            const QByteArray out = p.readAllStandardOutput();
+            QVERIFY2(out.contains(qstrcmp(arg, "--help") == 0 ? "--compare-kernel" : "SchedScope "),
+                     out.constData());
+            QVERIFY2(!p.readAllStandardError().contains("platform plugin"), arg);
+        }
+    }
+    // A picture exported from a terminal without XDG_RUNTIME_DIR (cron, CI, sudo) says nothing
+    // on stderr: Qt's warning about that directory is not the user's business.
+    void cliExportIsQuietWithoutARuntimeDir() {
+        QTemporaryDir dir;
+        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+        env.remove("XDG_RUNTIME_DIR");
+        env.remove("QT_QPA_PLATFORM");
+        QProcess p;
+        p.setProcessEnvironment(env);
+        const QString png = dir.filePath("t.png");
+        p.start(QString::fromStdString(kCli),
+                {"run", "kernel-hogs-waker", "--duration", "20ms", "--export-timeline", png});
+        QVERIFY(p.waitForFinished(kDeadlineSeconds * 1000));
+        QCOMPARE(p.exitCode(), 0);
+        QCOMPARE(QString::fromUtf8(p.readAllStandardError()), QString());
+        QVERIFY(QFileInfo(png).size() > 1000);
+    }
     void cleanupTestCase() {
         int cases = 0, crashes = 0, hangs = 0, lost = 0, silent = 0;
         for (const auto& [cls, t] : gTally) {

@@ -10,9 +10,22 @@
 #include <QGuiApplication>
 #include <QPalette>
 
+namespace {
+// Qt's platform start-up warns when XDG_RUNTIME_DIR is unset (a CI job, a cron job, sudo), about
+// a directory the export never uses: that one line is not the user's business. Every other
+// message goes where it would have gone.
+QtMessageHandler gPrevious = nullptr;
+void quietRuntimeDir(QtMsgType type, const QMessageLogContext& ctx, const QString& msg) {
+    if (type == QtWarningMsg && msg.startsWith(QLatin1String("QStandardPaths: XDG_RUNTIME_DIR not set")))
+        return;
+    gPrevious(type, ctx, msg);
+}
+} // namespace
+
 int writeTimelineImage(const RunOptions& o, const scen::Scenario& s, std::ostream& err) {
     // The painter needs a GUI application for fonts; the offscreen platform needs no display.
     if (qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM")) qputenv("QT_QPA_PLATFORM", "offscreen");
+    gPrevious = qInstallMessageHandler(quietRuntimeDir);
     int argc = 1;
     char name[] = "schedscope-cli";
     char* argv[] = {name, nullptr};

@@ -8,13 +8,18 @@
 #include "tests/test_support.h"
 #include "widgets/timeline_view.h"
 
+#include <QAction>
 #include <QApplication>
+#include <QDir>
+#include <QFileInfo>
 #include <QImage>
 #include <QJsonDocument>
 #include <QJsonObject>
+#include <QSettings>
 #include <QSignalSpy>
 #include <QSvgRenderer>
 #include <QTemporaryDir>
+#include <QWheelEvent>
 
 using namespace sched;
 
@@ -344,6 +349,46 @@ class TestSession : public QObject {
             cw->note().contains("B runs preempt=lazy, its kernel's default: preempt=none is gone since 7.0"),
             qPrintable(cw->note()));
         cw->close();
+    }
+    // A scenario opened by a relative path is remembered by its absolute one, so that File ▸ Open
+    // recent works from any directory; a built-in one by its name.
+    void recentFilesAreAbsolutePaths() {
+        QTemporaryDir dir;
+        QFile f(dir.filePath("mine.json"));
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write(R"J({"tasks": [{"comm": "t", "behavior": [{"run": "1ms"}]}]})J");
+        f.close();
+        const QString cwd = QDir::currentPath();
+        QVERIFY(QDir::setCurrent(dir.path()));
+        Session s;
+        MainWindow w(&s);
+        const bool opened = w.openScenario("mine.json");
+        QDir::setCurrent(cwd);
+        QVERIFY(opened);
+        QCOMPARE(QSettings().value("recentFiles").toStringList().value(0), QFileInfo(f).absoluteFilePath());
+        QVERIFY(w.openScenario("fair-pair"));
+        QCOMPARE(QSettings().value("recentFiles").toStringList().value(0), QString("fair-pair"));
+        QCOMPARE(QSettings().value("recentFiles").toStringList().value(1), QFileInfo(f).absoluteFilePath());
+    }
+    // Follow unchecks itself when the user pans or zooms (it used to stay checked and not follow),
+    // and checking it again follows.
+    void followUnchecksWhenTheUserMovesTheView() {
+        Session s;
+        MainWindow w(&s);
+        QVERIFY(w.openScenario("kernel-hogs-waker"));
+        w.resize(1200, 800);
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        auto* follow = w.findChild<QAction*>("followAction");
+        QVERIFY(follow && follow->isChecked());
+        view::TimelineView* t = w.timeline();
+        QWheelEvent wheel(QPointF(t->width() / 2.0, 20), t->mapToGlobal(QPointF(t->width() / 2.0, 20)),
+                          QPoint(), QPoint(0, 120), Qt::NoButton, Qt::NoModifier, Qt::NoScrollPhase, false);
+        QApplication::sendEvent(t, &wheel);
+        QVERIFY(!t->follow());
+        QVERIFY(!follow->isChecked());
+        follow->trigger();
+        QVERIFY(t->follow());
     }
     void chartsExportAsPngSvgAndPdf() {
         Session s;
