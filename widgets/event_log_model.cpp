@@ -213,12 +213,14 @@ QString EventLogModel::why(const Row& r) const {
         if (why != kNoReason) s += " (" + str(reschedReasonName(ReschedReason(why))) + ")";
         return s;
     }
-    case Wakeup:
-        return trc.wakeups.waker[r.index] < 0
-                   ? tr("woken by an interrupt (timer) on CPU %1").arg(trc.wakeups.wakerCpu[r.index])
-                   : tr("woken by %1 on CPU %2")
-                         .arg(taskName(trc.wakeups.waker[r.index]))
-                         .arg(trc.wakeups.wakerCpu[r.index]);
+    case Wakeup: {
+        const int32_t waker = trc.wakeups.waker[r.index], cpu = trc.wakeups.wakerCpu[r.index];
+        if (trc.wakeups.isNew[r.index]) // sched_wakeup_new: a task's first wakeup, after its fork
+            return waker < 0 ? tr("a new task, started with the scenario")
+                             : tr("forked by %1 on CPU %2").arg(taskName(waker)).arg(cpu);
+        return waker < 0 ? tr("woken by an interrupt (timer) on CPU %1").arg(cpu)
+                         : tr("woken by %1 on CPU %2").arg(taskName(waker)).arg(cpu);
+    }
     case FlagSet:
         return str(reschedReasonName(ReschedReason(r.index == kOpen
                                                        ? d_.live.flagReason[size_t(r.cpu)][r.next]

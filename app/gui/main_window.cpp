@@ -403,7 +403,7 @@ void MainWindow::onReloaded() {
     timeline_->setFollow(true);
     chart_->setTrace(&e.trace());
     // Start with the first task selected so that the chart shows something at once.
-    const TaskId first = e.tasks().empty() ? kNoTask : TaskId(e.tasks().size() - 1);
+    const TaskId first = e.tasks().empty() ? kNoTask : TaskId(0);
     select(first >= 0 ? std::vector<TaskId>{first} : std::vector<TaskId>{});
     setWindowTitle(tr("SchedScope - %1").arg(QString::fromStdString(session_->scenario().name)));
     refreshPanels(true);

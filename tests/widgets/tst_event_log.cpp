@@ -43,6 +43,24 @@ Engine busyRun(Time until) {
 class TestEventLog : public QObject {
     Q_OBJECT
   private slots:
+    // A sched_wakeup_new row says where the task came from (it used to say "woken by an
+    // interrupt (timer)"): started with the scenario, or forked by its parent.
+    void aNewTasksWakeupSaysWhereItCameFrom() {
+        Engine e = engineFrom(R"J({"machine": {"cpus": 1, "hz": 1000, "preempt": "full"},
+          "programs": {"child": [{"run": "1ms"}]},
+          "tasks": [{"comm": "parent", "behavior": [{"run": "2ms"}, {"fork": "child"}, {"run": "5ms"}]}]})J");
+        e.runUntil(10 * kNsPerMs);
+        Indexed ix;
+        EventLogModel m;
+        m.setWindow(ix.data(e), 0, 10 * kNsPerMs, kAll, {});
+        QStringList news;
+        for (int row = 0; row < m.rowCount(); ++row)
+            if (m.data(m.index(row, 2), Qt::DisplayRole).toString().startsWith("sched_wakeup_new"))
+                news << m.data(m.index(row, 3), Qt::DisplayRole).toString();
+        QCOMPARE(news.size(), 2);
+        QCOMPARE(news[0], QString("a new task, started with the scenario"));
+        QVERIFY2(news[1].startsWith("forked by parent:"), qPrintable(news[1]));
+    }
     void everyEventOfTheWindowOnceInTimeOrder() {
         Engine e = busyRun(200 * kNsPerMs);
         Indexed ix;

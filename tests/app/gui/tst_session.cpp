@@ -379,6 +379,8 @@ class TestSession : public QObject {
         w.resize(1200, 800);
         w.show();
         QVERIFY(QTest::qWaitForWindowExposed(&w));
+        // The chart opens on the first task (it used to open on the last).
+        QCOMPARE(w.timeline()->selectedTasks(), std::vector<TaskId>{0});
         auto* follow = w.findChild<QAction*>("followAction");
         QVERIFY(follow && follow->isChecked());
         view::TimelineView* t = w.timeline();
