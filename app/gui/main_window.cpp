@@ -5,6 +5,7 @@
 #include "app/gui/session.h"
 #include "app/gui/theme.h"
 #include "app/gui/trace_window.h"
+#include "base/duration.h"
 #include "scenarios/builtin_scenarios.h"
 #include "trace/trace_dat.h"
 #include "widgets/eevdf_chart.h"
@@ -24,7 +25,9 @@
 #include <QDockWidget>
 #include <QFileDialog>
 #include <QFileInfo>
+#include <QInputDialog>
 #include <QLabel>
+#include <QLineEdit>
 #include <QMenuBar>
 #include <QMessageBox>
 #include <QProgressBar>
@@ -238,8 +241,8 @@ void MainWindow::buildActions() {
                              &Session::togglePlay);
     playAct_->setShortcut(Qt::Key_Space);
     playAct_->setToolTip(tr("Play / pause (Space)"));
-    QAction* step = tb->addAction(style()->standardIcon(QStyle::SP_MediaSeekForward), tr("Step event"),
-                                  session_, &Session::stepEvent);
+    // Words, not the media player's seek icons: ⏩ reads as "fast forward", not as one event.
+    QAction* step = tb->addAction(tr("Step"), session_, &Session::stepEvent);
     step->setShortcut(Qt::Key_Period);
     step->setToolTip(tr("One scheduler event (.)"));
     QAction* tick = tb->addAction(tr("Next tick"), session_, &Session::stepTick);
@@ -248,8 +251,7 @@ void MainWindow::buildActions() {
     QAction* sw = tb->addAction(tr("Next switch"), session_, &Session::stepSwitch);
     sw->setShortcut(Qt::Key_N);
     sw->setToolTip(tr("Run to the next context switch (N)"));
-    QAction* back = tb->addAction(style()->standardIcon(QStyle::SP_MediaSeekBackward), tr("Step back"),
-                                  session_, &Session::stepBackEvent);
+    QAction* back = tb->addAction(tr("Step back"), session_, &Session::stepBackEvent);
     back->setShortcut(Qt::Key_Comma);
     back->setToolTip(tr("Back one scheduler event (,) - rewinds to a snapshot and replays"));
     QAction* backTick = tb->addAction(tr("Back 1 ms"), this, [this] { session_->stepBack(kNsPerMs); });
@@ -263,6 +265,12 @@ void MainWindow::buildActions() {
     branch->setShortcut(Qt::Key_B);
     branch->setToolTip(
         tr("Continue from this moment twice - as it is and with one setting changed - and compare (B)"));
+    // The same controls in a menu, where they can be found by name, and Run to time.
+    QMenu* runMenu = menuBar()->addMenu(tr("&Run"));
+    runMenu->addActions({playAct_, step, tick, sw, back, backTick});
+    QAction* runTo = runMenu->addAction(tr("Run to &time..."), this, &MainWindow::runToDialog);
+    runTo->setShortcut(QKeySequence(tr("Ctrl+G")));
+    runMenu->addAction(reset);
     tb->addSeparator();
     tb->addWidget(new QLabel(tr(" Speed "), this));
     speed_ = new QComboBox(this);
@@ -390,6 +398,28 @@ void MainWindow::openDialog() {
     const QString path = QFileDialog::getOpenFileName(this, tr("Open scenario"), QString(),
                                                       tr("Scenarios (*.json);;All files (*)"));
     if (!path.isEmpty()) openScenario(path);
+}
+
+// Run (or rewind) to a time typed with its unit, as the CLI's --run-to takes it.
+void MainWindow::runToDialog() {
+    if (!session_->loaded() || session_->busy()) return;
+    bool ok = false;
+    const QString text = QInputDialog::getText(
+        this, tr("Run to time"),
+        tr("Simulated time to run or rewind to (e.g. 250ms, 1.5s; the scenario lasts %1):")
+            .arg(QString::fromStdString(formatDuration(session_->scenario().duration))),
+        QLineEdit::Normal, QString::fromStdString(formatDuration(session_->engine().now())), &ok);
+    if (!ok) return;
+    const auto t = parseDuration(text.trimmed().toStdString());
+    if (!t || *t < 0 || *t > session_->scenario().duration) {
+        QMessageBox::warning(
+            this, tr("Run to time"),
+            tr("'%1' is not a time within the scenario: write a number with a unit (ns, us, ms, "
+               "s) up to %2")
+                .arg(text, QString::fromStdString(formatDuration(session_->scenario().duration))));
+        return;
+    }
+    session_->runTo(*t);
 }
 
 void MainWindow::onReloaded() {

@@ -75,6 +75,9 @@ class MainWindow : public QMainWindow {
     // A scenario derived from the trace, saved to path and opened here; false with *error set.
     bool simulateTrace(TraceWindow* trace, const QString& path, QString* error = nullptr);
 
+    // Run ▸ Run to time: asks for a time with its unit, then runs or rewinds there.
+    void runToDialog();
+
   protected:
     void closeEvent(QCloseEvent*) override;
 

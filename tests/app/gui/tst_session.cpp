@@ -13,12 +13,14 @@
 #include <QDir>
 #include <QFileInfo>
 #include <QImage>
+#include <QInputDialog>
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QSettings>
 #include <QSignalSpy>
 #include <QSvgRenderer>
 #include <QTemporaryDir>
+#include <QTimer>
 #include <QWheelEvent>
 
 using namespace sched;
@@ -391,6 +393,22 @@ class TestSession : public QObject {
         QVERIFY(!follow->isChecked());
         follow->trigger();
         QVERIFY(t->follow());
+    }
+    // Run ▸ Run to time (Ctrl+G): a time typed with its unit, forward or back.
+    void runToTimeTakesATypedTime() {
+        Session s;
+        MainWindow w(&s);
+        QVERIFY(w.openScenario("kernel-hogs-waker"));
+        for (const char* typed : {"250ms", "0.1s"}) {
+            QTimer::singleShot(0, [typed] {
+                auto* d = qobject_cast<QInputDialog*>(QApplication::activeModalWidget());
+                QVERIFY(d);
+                d->setTextValue(typed);
+                d->accept();
+            });
+            w.runToDialog();
+        }
+        QCOMPARE(s.engine().now(), Time(100 * kNsPerMs)); // 250 ms, then back to 100 ms
     }
     void chartsExportAsPngSvgAndPdf() {
         Session s;
