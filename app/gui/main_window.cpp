@@ -358,7 +358,9 @@ void MainWindow::buildDocks() {
             this, tr("Keys"),
             tr("Space play/pause   . one event   , back one event   T next tick   Shift+T back 1 ms   B "
                "branch here\n"
-               "N next switch   Ctrl+R reset   double-click the timeline: run or rewind to that time\n"
+               "N next switch   Ctrl+G run to a time   Ctrl+R reset   double-click the timeline: run or "
+               "rewind to "
+               "that time\n"
                "Timeline: wheel zoom at the cursor, drag to pan, Shift+drag to zoom into a range,\n"
                "W/S or Up/Down zoom, A/D or Left/Right pan, Home fit, 1/2 set markers A/B,\n"
                "click a slice to select its task."));
