@@ -19,6 +19,59 @@ namespace view {
 
 using namespace sched;
 
+namespace {
+// What each feature bit changes, in a sentence (kernel/sched/features.h and the functions that
+// read them), for the checkboxes' tooltips.
+QString featureHelp(Feature f) {
+    switch (f) {
+    case Feature::PlaceLag:
+        return QObject::tr(
+            "place_entity(): a waking task keeps the lag it slept with, scaled, instead of starting at V");
+    case Feature::PlaceDeadlineInitial:
+        return QObject::tr(
+            "a new task's first deadline is half a slice away, so a fork does not jump ahead by a "
+            "whole request");
+    case Feature::PlaceRelDeadline:
+        return QObject::tr("a migrating task keeps its deadline relative to V across the move");
+    case Feature::RunToParity:
+        return QObject::tr(
+            "the running task is protected from wakeups and ticks until its protection (vprot: at "
+            "most the shortest slice queued) runs out");
+    case Feature::PreemptShort:
+        return QObject::tr(
+            "a waking task with a shorter slice may preempt inside the running task's protection "
+            "(85e511df3cec)");
+    case Feature::DelayDequeue:
+        return QObject::tr(
+            "a task that sleeps with negative lag stays queued, delayed, until it is eligible again");
+    case Feature::DelayZero:
+        return QObject::tr("a delayed task leaves the queue with its positive lag clipped to 0");
+    case Feature::WakeupPreemption:
+        return QObject::tr("a waking fair task may preempt the running one (check_preempt_wakeup_fair())");
+    case Feature::HrTick:
+        return QObject::tr(
+            "a slice ends at a high-resolution timer instead of at the next tick (on by default "
+            "from 7.1 on x86_64)");
+    case Feature::WaIdle:
+        return QObject::tr(
+            "wake_affine_idle(): the waker's CPU takes the wakee if it is idle and the previous one "
+            "is not, or if a sync waker is alone there; an idle previous CPU keeps it");
+    case Feature::WaWeight:
+        return QObject::tr(
+            "wake_affine_weight(): the less loaded of the waker's CPU and the wakee's previous one "
+            "takes the wakee");
+    case Feature::SisUtil:
+        return QObject::tr("select_idle_cpu() scans at most nr_idle_scan CPUs, fewer the busier the LLC");
+    case Feature::NiRandom:
+        return QObject::tr("newidle balancing is tried in proportion to its recent successes (33cf66d88306, "
+                           "6.18.5)");
+    case Feature::Count:
+        break;
+    }
+    return {};
+}
+} // namespace
+
 ParamsPanel::ParamsPanel(QWidget* parent) : QWidget(parent) {
     auto* lay = new QVBoxLayout(this);
     auto* form = new QFormLayout;
@@ -122,7 +175,9 @@ void ParamsPanel::sync(const Engine& e) {
         features_[k]->setChecked(c.feature(Feature(k)));
         const bool exists = c.featureExists(Feature(k));
         features_[k]->setEnabled(exists);
-        features_[k]->setToolTip(exists ? QString() : tr("not in kernel %1").arg(kernel_->currentText()));
+        features_[k]->setToolTip(
+            featureHelp(Feature(k)) +
+            (exists ? QString() : "\n" + tr("not in kernel %1").arg(kernel_->currentText())));
     }
     const auto& tasks = e.tasks();
     if (tasks.size() != shown_.size()) tasks_->setRowCount(int(tasks.size()));

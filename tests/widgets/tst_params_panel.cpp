@@ -38,6 +38,11 @@ class TestParamsPanel : public QObject {
         QVERIFY(!ni->isEnabled());
         QVERIFY(ni->toolTip().contains("not in kernel"));
         QVERIFY(featureBox(panel, "RUN_TO_PARITY")->isEnabled());
+        // Every bit says what it changes.
+        for (size_t k = 0; k < kFeatureCount; ++k) {
+            const QString name = QString::fromUtf8(featureName(Feature(k)).data());
+            QVERIFY2(featureBox(panel, name)->toolTip().size() > 40, qPrintable(name));
+        }
     }
 
     // 7.0 builds only full and lazy where lazy preemption exists: the other models are greyed and
