@@ -72,7 +72,7 @@ void printText(std::ostream& out) {
             if (k.rules[r]) {
                 const RuleInfo& ri = ruleInfo(Rule(r));
                 out << "    " << ri.name << std::string(ri.name.size() < 32 ? 32 - ri.name.size() : 1, ' ')
-                    << ri.since << "  " << ri.commit.substr(0, ri.commit.find(' ')) << "\n";
+                    << ri.since << "  " << commitId(ri) << "\n";
             }
     }
 }

@@ -174,7 +174,7 @@ void Engine::updateEntityLag(const CfsRq& cfs, EntityId t) {
 // set_next_entity(): take the entity out of the tree and arm its slice protection. first is false
 // for the sched_change pattern's set_next_task() (a renice, slice or policy change of the running
 // task): since bcd74b2ffdd0 (6.18.17) that no longer re-arms the protection, and as the change's
-// dequeue stored the lag in the field vprot shares with vlag (a union in 6.17 - 7.0), the
+// dequeue stored the lag in the field vprot shares with vlag (a union in 6.17 - 6.18.44), the
 // protection is over. Once the two are separate (80390ead2080, 7.0; 6.18.45), vprot keeps the
 // value it had, and the protection holds again if the re-placement left vruntime below it.
 void Engine::setNextEntity(CpuId c, CfsRq& cfs, EntityId t, bool first) {

@@ -31,11 +31,18 @@ KernelDiff diffKernels(const KernelSpec& a, const KernelSpec& b) {
     return d;
 }
 
+namespace {
+// "kernel 6.18 -> 7.0: 14 rules differ", the first words of both texts.
+std::string headline(const KernelSpec& a, const KernelSpec& b, const KernelDiff& d) {
+    return "kernel " + std::string(a.name) + " -> " + std::string(b.name) + ": " +
+           std::to_string(d.onlyInA.size() + d.onlyInB.size()) + " rules differ";
+}
+} // namespace
+
 std::string describeKernelDiff(const KernelSpec& a, const KernelSpec& b) {
     const KernelDiff d = diffKernels(a, b);
     if (d.same()) return {};
-    std::string s = "kernel " + std::string(a.name) + " -> " + std::string(b.name) + ": " +
-                    std::to_string(d.onlyInA.size() + d.onlyInB.size()) + " rules differ";
+    std::string s = headline(a, b, d);
     if (a.build != b.build)
         s += "; build " + std::string(kernelBuildName(a.build)) + " -> " +
              std::string(kernelBuildName(b.build));
@@ -45,8 +52,8 @@ std::string describeKernelDiff(const KernelSpec& a, const KernelSpec& b) {
         const RuleInfo& ri = ruleInfo(r);
         s += "  ";
         s += sign;
-        s += " " + std::string(ri.name) + " (" + std::string(ri.since) + ", " +
-             std::string(ri.commit.substr(0, ri.commit.find(' '))) + "): " + std::string(ri.what) + "\n";
+        s += " " + std::string(ri.name) + " (" + std::string(ri.since) + ", " + std::string(commitId(ri)) +
+             "): " + std::string(ri.what) + "\n";
     };
     for (Rule r : d.onlyInA)
         line('-', r);
@@ -58,8 +65,7 @@ std::string describeKernelDiff(const KernelSpec& a, const KernelSpec& b) {
 std::string summarizeKernelDiff(const KernelSpec& a, const KernelSpec& b) {
     const KernelDiff d = diffKernels(a, b);
     if (d.same()) return {};
-    std::string s = "kernel " + std::string(a.name) + " -> " + std::string(b.name) + ": " +
-                    std::to_string(d.onlyInA.size() + d.onlyInB.size()) + " rules differ.";
+    std::string s = headline(a, b, d) + ".";
     if (d.modelsA != d.modelsB) s += " Preemption models: " + d.modelsA + " -> " + d.modelsB + ".";
     const auto list = [&s](const char* head, std::string_view kernel, const std::vector<Rule>& rules) {
         if (rules.empty()) return;

@@ -58,6 +58,10 @@ struct RuleInfo {
     std::string_view engine; // how the engine follows it, where that is not simply "as described"
 };
 const RuleInfo& ruleInfo(Rule r);
+// The rule's commit id alone ("7dadeaa6e851"), without its title.
+inline std::string_view commitId(const RuleInfo& ri) {
+    return ri.commit.substr(0, ri.commit.find(' '));
+}
 
 // A kernel a scenario or --kernel can name.
 struct KernelSpec {

@@ -78,7 +78,11 @@ struct SchedConfig {
     // The model the kernel's Kconfig defaults to on this architecture.
     PreemptModel defaultModel() const;
     // A scheduler feature as the kernel has it: set by hand, or this kernel's default.
-    bool feature(Feature f) const { return features.isSet(f) ? features[f] : featureDefault(f); }
+    // Only HRTICK's default depends on the kernel; the others' unset bits are FeatureSet's own
+    // defaults. One branch on the engine's hot paths.
+    bool feature(Feature f) const {
+        return f != Feature::HrTick || features.isSet(f) ? features[f] : featureDefault(f);
+    }
     bool featureDefault(Feature f) const;
     // Whether the kernel has this feature bit at all (NI_RANDOM came with 6.18.5).
     bool featureExists(Feature f) const { return f != Feature::NiRandom || has(Rule::ProportionalNewidle); }

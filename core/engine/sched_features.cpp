@@ -31,7 +31,7 @@ std::optional<Feature> parseFeature(std::string_view name) {
 
 FeatureSet::FeatureSet() {
     bits_.fill(true);
-    bits_[size_t(Feature::HrTick)] = false; // off by default in every version (features.h)
+    bits_[size_t(Feature::HrTick)] = false; // off before 7.1; SchedConfig::featureDefault() knows 7.1's
 }
 
 } // namespace sched
