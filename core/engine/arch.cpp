@@ -8,7 +8,8 @@ namespace sched {
 namespace {
 
 // ARCH_HAS_PREEMPT_LAZY: the architectures 7dadeaa6e851's message names (arm64, loongarch, powerpc,
-// riscv, s390, x86). ARCH_NO_PREEMPT: alpha, hexagon, m68k (but ColdFire) and um select it.
+// riscv, s390, x86). ARCH_NO_PREEMPT: alpha, hexagon and m68k (but ColdFire) select it; um did until
+// 6.11 (cd01672d64a3 "um: Enable preemption in UML").
 // CONFIG_HRTIMER_REARM_DEFERRED needs GENERIC_ENTRY and HAVE_GENERIC_TIF_BITS: x86 has both; for the
 // others it was not verified, so they keep HRTICK off as every earlier kernel does.
 constexpr std::array<ArchInfo, 12> kArchs{{
@@ -23,7 +24,7 @@ constexpr std::array<ArchInfo, 12> kArchs{{
     {"alpha", false, true, false},
     {"hexagon", false, true, false},
     {"m68k", false, true, false},
-    {"um", false, true, false},
+    {"um", false, false, false},
 }};
 
 } // namespace

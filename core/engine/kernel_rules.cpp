@@ -200,9 +200,12 @@ const RuleSet kV6_18_44 =
 // 4043e196dc88); the revert also takes back 6d71a9c61604's unconditional relative deadline.
 const RuleSet kV6_18_45 = (kV6_18_44 | rulesOf({Rule::VlagVprotSplit, Rule::ReweightRescale})) &
                           ~rulesOf({Rule::ReweightPlace, Rule::RelDeadlineAlways});
-// 7.0: every rule of 6.18.44 came from 6.19 or 7.0 or was taken into 7.0.y as well (the
-// wakeup_preempt_fair() fixes, 3da56dc063cd); 7.0 adds the restricted models and the split.
-const RuleSet kV7_0 = kV6_18_44 | rulesOf({Rule::RestrictPreemptModels, Rule::VlagVprotSplit});
+// 7.0 (with its 7.0.y fixes): the rules of 6.18.44 came from 6.19 or 7.0 or were taken into 7.0.y
+// as well (the wakeup_preempt_fair() fixes, 3da56dc063cd), but for 1842bf97af10
+// (dl-server-revised-only-running), which reached mainline in the 7.2 cycle; 7.0 adds the
+// restricted models and the split.
+const RuleSet kV7_0 = (kV6_18_44 | rulesOf({Rule::RestrictPreemptModels, Rule::VlagVprotSplit})) &
+                      ~rulesOf({Rule::DlServerRevisedOnlyRunning});
 // 7.1: the reweight_entity() revert and HRTICK by default (its other changes: docs/kernels.md).
 const RuleSet kV7_1 = (kV7_0 | rulesOf({Rule::ReweightRescale, Rule::HrtickDefault})) &
                       ~rulesOf({Rule::ReweightPlace, Rule::RelDeadlineAlways});

@@ -38,11 +38,12 @@ std::string SchedConfig::whyNoModel(PreemptModel m) const {
         // kernel/Kconfig.preempt and sched_dynamic_mode() since 7dadeaa6e851 (7.0).
         if (a.preemptLazy && (m == PreemptModel::None || m == PreemptModel::Voluntary))
             return "gone since 7.0 where lazy preemption exists (7dadeaa6e851), as on " + arch +
-                   "; it stays only on architectures without it (machine.arch: arm or mips keep voluntary; "
-                   "alpha, hexagon, m68k and um only have none)";
+                   "; it stays only on architectures without it (machine.arch: arm, mips or um keep "
+                   "voluntary; "
+                   "alpha, hexagon and m68k only have none)";
         if (m == PreemptModel::None)
             return "since 7.0 (7dadeaa6e851) only architectures that cannot preempt (ARCH_NO_PREEMPT: alpha, "
-                   "hexagon, m68k, um) build none";
+                   "hexagon, m68k) build none";
     }
     return {};
 }
