@@ -223,13 +223,20 @@ const std::array<KernelSpec, 7> kSpecs{{
     {"7.0", KernelBuild::Dynamic, KernelProfile::V7_0, "7.0 PREEMPT_DYNAMIC", kV7_0,
      "the RSEQ time-slice extension (prctl(PR_RSEQ_SLICE_EXTENSION), rseq_slice_yield(), debugfs "
      "rseq/slice_ext_nsec 5-50 us; dd0a04606937, 0ac3b5c3dc45, 21c0e92d0681); 95a0155224a6 (an hrtick "
-     "does only the entity's accounting: no effect while HRTICK is off, as 7.0 has it)"},
+     "does only the entity's accounting: no effect while HRTICK is off, as 7.0 has it); titles read, code "
+     "not: the 6.19 dl_server rework (the fair_server's idle wait), 4b603f1551a7 (rq->avg_idle updated "
+     "when a task moves to an idle CPU), 704069649b5b and 5324953c06bd (wakeup_preempt() across classes)"},
     {"7.1", KernelBuild::Dynamic, KernelProfile::V7_1, "7.1 PREEMPT_DYNAMIC", kV7_1,
-     "what 7.0 leaves out; HRTICK_DL (the fair_server's budget ends at an hrtimer, 9213aa4784cf); NI_RATE "
+     "what 7.0 leaves out; with HRTICK on (x86_64's default) an hrtick at a spent slice re-arms and so "
+     "reschedules at once (95a0155224a6), where the engine keeps a lazy request lazy until the tick, and "
+     "the engine arms the hrtick only at a switch, not at enqueue and dequeue; HRTICK_DL (the fair_server's "
+     "budget ends at an hrtimer, 9213aa4784cf); NI_RATE "
      "(9fe89f022c05: newidle balancing by rate as well as success); the negative-lag clamp of delayed "
      "entities (059258b0d424, c5cd6fd75b6a: diff not read); full-weight avg_vruntime() and "
      "__calc_delta() (4823725d9d1d, db4551e2ba34: the engine's weights are the unscaled ones, so only "
-     "rounding could differ); proxy execution's migration of blocked donors (b049b81bdff6)"},
+     "rounding could differ); proxy execution's migration of blocked donors (b049b81bdff6); the SIS_UTIL "
+     "simplification "
+     "(fe7171d0d5df, f1320a8dd8ba: titles only)"},
     {"auto-rfc", KernelBuild::Auto, KernelProfile::V6_18, "6.18 + PREEMPT_AUTO (2024 series)", kAutoRfc},
 }};
 
