@@ -1,25 +1,30 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // Load balancing and migration (kernel/sched/fair.c): detach_task() / attach_task(),
 // sched_balance_newidle() when a CPU goes idle, the periodic sched_balance_rq() at the tick, and
-// NOHZ idle balancing kicked from a busy CPU's tick. What is simplified against the kernel (one
-// scheduling domain, runnable counts instead of PELT loads) is listed in docs/design.md.
+// NOHZ idle balancing kicked from a busy CPU's tick, on PELT loads (cpu_load(), task_h_load()).
+// What is simplified against the kernel (one scheduling domain of one-CPU groups) is listed in
+// docs/design.md.
 #include "engine/engine.h"
 
 #include <algorithm>
 
 namespace sched {
 
-// detach_tasks() + attach_tasks(), with migrate_task's count as the imbalance. The walk starts
-// at the tail of the source's cfs_tasks (the task that ran longest ago, cfs_tasks.h) and looks at
-// no more than loop_max = min(sysctl_sched_nr_migrate = 32, src nr_running) tasks; one that
-// can_migrate_task() refuses goes to the head, so every step sees another. A newly idle CPU stops
-// after one task (the CONFIG_PREEMPTION break: every build the engine models has it), an idle
-// one once the source is down to one task. The detached tasks are attached in reverse order,
-// as attach_tasks() takes them from the head of env->tasks, each with wakeup_preempt().
-bool Engine::balanceFrom(CpuId dst, CpuId src, int imbalance, BalanceIdle idle) {
+// detach_tasks() + attach_tasks(). The walk starts at the tail of the source's cfs_tasks (the task
+// that ran longest ago, cfs_tasks.h) and looks at no more than loop_max = min(sysctl_sched_nr_migrate
+// = 32, src nr_running) tasks; one that can_migrate_task() refuses, or whose task_h_load() is more
+// than the load still to move (halved per failed balance: shr_bound()), goes to the head, so every
+// step sees another. Moving load, each task takes its task_h_load() off the imbalance; moving
+// tasks, one. A newly idle CPU stops after one task (the CONFIG_PREEMPTION break: every build the
+// engine models has it), an idle one once the source is down to one task. The detached tasks are
+// attached in reverse order, as attach_tasks() takes them from the head of env->tasks, each with
+// wakeup_preempt().
+bool Engine::balanceFrom(CpuId dst, const LbImbalance& env, BalanceIdle idle) {
+    const CpuId src = env.busiest;
     CpuRq& srq = rqs_[size_t(src)];
     const int failed = rqs_[size_t(dst)].balanceFailed;
     const uint32_t srcNrRunning = srq.nrRunning + srq.hNrDelayed; // rq->nr_running counts delayed sleepers
+    int64_t imbalance = env.imbalance;
     if (srcNrRunning <= 1 || imbalance <= 0) return false;
     const uint32_t loopMax = std::min<uint32_t>(kSchedNrMigrate, srcNrRunning);
     std::vector<TaskId> detached;
@@ -31,10 +36,19 @@ bool Engine::balanceFrom(CpuId dst, CpuId src, int imbalance, BalanceIdle idle) 
             srq.cfsTasks.moveToHead(ents_, p);
             continue;
         }
+        int64_t amount = 1;
+        if (env.type == MigrationType::Load) {
+            amount = std::max<int64_t>(taskHLoad(p), 1); // LB_MIN is off
+            if ((amount >> std::min(failed, 63)) > imbalance) {
+                srq.cfsTasks.moveToHead(ents_, p);
+                continue;
+            }
+        }
         detachTask(p, src, dst);
         detached.push_back(p);
         if (idle == BalanceIdle::NewlyIdle) break;
-        if (--imbalance <= 0) break;
+        imbalance -= amount;
+        if (imbalance <= 0) break;
     }
     for (auto it = detached.rbegin(); it != detached.rend(); ++it)
         attachTask(*it, dst);
@@ -71,7 +85,6 @@ void Engine::detachTask(TaskId p, CpuId src, CpuId dst) {
     if (t.loadCpu >= 0) detachEntityLoadAvg(p, true);
     dequeueTaskFair(src, p, false);
     addRunning(src, -1);
-    rqs_[size_t(src)].runnableLoad -= taskLoad(p);
     trace_.migrations.push(now_, p, uint16_t(src), uint16_t(dst));
     t.nrMigrations++;
     t.overhead += cfg_.costs.migration;
@@ -83,31 +96,86 @@ void Engine::detachTask(TaskId p, CpuId src, CpuId dst) {
 void Engine::attachTask(TaskId p, CpuId dst) {
     enqueueTaskFair(dst, p, false);
     addRunning(dst, 1);
-    rqs_[size_t(dst)].runnableLoad += taskLoad(p);
     wakeupPreempt(dst, p, false);
 }
 
-// One sched_balance_rq() of CPU c against the busiest CPU, imbalance runnable tasks apart: below
-// two it is balanced (out_balanced), else half the difference is pulled. nr_balance_failed counts
-// the attempts in a row that moved nothing (the periodic and NOHZ idle balances alike).
-bool Engine::balanceRq(CpuId c, CpuId busiest, int imbalance, BalanceIdle idle) {
-    int& failed = rqs_[size_t(c)].balanceFailed;
-    if (imbalance < 2) {
-        failed = 0;
-        return false;
-    }
-    const bool moved = balanceFrom(c, busiest, imbalance / 2, idle);
-    failed = moved ? 0 : failed + 1;
-    return moved;
+// group_classify() of a one-CPU group: overloaded with more than one task (rq->nr_running, delayed
+// sleepers and other classes included) when the CPU's utilisation is over 100/117 of its capacity;
+// fully busy with one task so used; spare otherwise. (The runnable_avg test, a queue 1.17x the
+// capacity, and util_est are not modelled: the utilisation test is what a busy CPU meets.)
+GroupType Engine::groupClassify(CpuId c) const {
+    const CpuRq& rq = rqs_[size_t(c)];
+    const uint32_t nr = rq.nrRunning + rq.hNrDelayed;
+    const uint64_t util = std::min<uint64_t>(rq.cfsUtil.utilAvg, 1024); // cpu_util_cfs(), capacity 1024
+    const bool used = util * uint64_t(kImbalancePct) > 1024 * 100;
+    if (nr == 0 || !used) return GroupType::HasSpare;
+    return nr == 1 ? GroupType::FullyBusy : GroupType::Overloaded;
 }
 
-static CpuId busiestCpu(const std::vector<CpuRq>& rqs, CpuId self) {
-    CpuId best = -1;
-    for (CpuId c = 0; c < CpuId(rqs.size()); ++c) {
-        if (c == self) continue;
-        if (best < 0 || rqs[size_t(c)].nrRunning > rqs[size_t(best)].nrRunning) best = c;
+// sched_balance_find_src_group() with update_sd_pick_busiest(), calculate_imbalance() and
+// sched_balance_find_src_rq() for one domain of one-CPU groups. The busiest is the busiest type
+// among the CPUs with fair tasks, visited from dst + 1 round: the highest cpu_load() among
+// overloaded ones (the first on a tie), the last visited among fully busy ones, the most tasks
+// among spare ones. An idle dst with spare capacity pulls half the difference in tasks (a busy one
+// nothing); a busier dst pulls load only from an overloaded CPU, when it is below both that CPU and
+// the average (an overloaded dst also more than imbalance_pct below the busiest): the smaller of
+// the two distances to the average.
+LbImbalance Engine::findSrc(CpuId dst, BalanceIdle idle) const {
+    const int n = cfg_.cpus;
+    auto hNrRunnable = [&](CpuId c) { return rqs_[size_t(c)].hNrQueued - rqs_[size_t(c)].hNrDelayed; };
+    auto nrRunning = [&](CpuId c) { return int64_t(rqs_[size_t(c)].nrRunning + rqs_[size_t(c)].hNrDelayed); };
+    CpuId b = -1;
+    GroupType tb = GroupType::HasSpare;
+    int64_t sumLoad = cpuLoad(dst);
+    for (int i = 1; i < n; ++i) {
+        const CpuId c = CpuId((dst + i) % n);
+        sumLoad += cpuLoad(c);
+        if (hNrRunnable(c) == 0) continue;
+        const GroupType t = groupClassify(c);
+        if (b >= 0 && t < tb) continue;
+        if (b < 0 || t > tb || (t == GroupType::Overloaded && cpuLoad(c) > cpuLoad(b)) ||
+            t == GroupType::FullyBusy || (t == GroupType::HasSpare && nrRunning(c) > nrRunning(b))) {
+            b = c;
+            tb = t;
+        }
     }
-    return best;
+    if (b < 0) return {};
+    const GroupType td = groupClassify(dst);
+    if (td > tb) return {};
+    const int64_t avg = sumLoad / n, local = cpuLoad(dst), busiest = cpuLoad(b);
+    if (td == GroupType::Overloaded &&
+        (local >= busiest || local >= avg || 100 * busiest <= kImbalancePct * local))
+        return {};
+    if (tb != GroupType::Overloaded && (idle == BalanceIdle::NotIdle || hNrRunnable(b) == 1)) return {};
+    LbImbalance env{b, MigrationType::Task, 0};
+    if (td == GroupType::HasSpare) { // sibling_imbalance(): 0 for a busy dst
+        if (idle != BalanceIdle::NotIdle)
+            env.imbalance = std::max<int64_t>(0, nrRunning(b) - nrRunning(dst)) >> 1;
+    } else if (local < busiest && local < avg) {
+        env.type = MigrationType::Load;
+        // (B - A) wraps in the kernel's unsigned arithmetic when an overloaded busiest is below
+        // the average, and min() then takes (A - L).
+        env.imbalance = busiest > avg ? std::min(busiest - avg, avg - local) : avg - local;
+        // sched_balance_find_src_rq(): a busiest with one fair task more loaded than the
+        // imbalance is left alone.
+        if (hNrRunnable(b) == 1 && busiest > env.imbalance) return {};
+    }
+    if (env.imbalance <= 0) return {};
+    return env;
+}
+
+// One sched_balance_rq() of CPU c: nr_balance_failed counts the attempts in a row that found a
+// busiest CPU and moved nothing (periodic and NOHZ idle balances; a newly idle one leaves it).
+LbResult Engine::balanceRq(CpuId c, BalanceIdle idle) {
+    int& failed = rqs_[size_t(c)].balanceFailed;
+    const LbImbalance env = findSrc(c, idle);
+    if (env.busiest < 0) {
+        if (idle != BalanceIdle::NewlyIdle) failed = 0; // out_balanced
+        return LbResult::Balanced;
+    }
+    const bool moved = balanceFrom(c, env, idle);
+    if (idle != BalanceIdle::NewlyIdle) failed = moved ? 0 : failed + 1;
+    return moved ? LbResult::Moved : LbResult::NothingMoved;
 }
 
 // sched_balance_newidle() for the one domain: skipped while the root domain is not overloaded
@@ -133,8 +201,7 @@ bool Engine::newidleBalance(CpuId c) {
         weight = (1024 + weight / 2) / weight; // a success stands for this many skipped tries
     }
     updateRdOverloaded(); // update_sd_lb_stats(), before the pull
-    const CpuId busiest = busiestCpu(rqs_, c);
-    const bool pulled = busiest >= 0 && balanceFrom(c, busiest, 1, BalanceIdle::NewlyIdle);
+    const bool pulled = balanceRq(c, BalanceIdle::NewlyIdle) == LbResult::Moved;
     const bool bump = cfg_.has(Rule::NewidleCostBump);
     const Time cost = bump && !pulled ? 3 * sd.maxNewidleLbCost / 2 : cfg_.costs.newidleBalance;
     sd.updateCost(now_, cost, bump, cfg_.migrationCost);
@@ -150,10 +217,11 @@ void Engine::updateRdOverloaded() {
         if (rq.nrRunning + rq.hNrDelayed > 1) rdOverloaded_ = true;
 }
 
-// sched_balance_domains() for one flat domain: pull half the difference in runnable tasks from
-// the busiest CPU; the interval doubles while balanced and is stretched x16 while busy.
+// sched_balance_domains() for one flat domain: a balance when its interval is up. The interval
+// goes back to the minimum (N ms) when a busiest CPU was found and doubles up to 2N ms while
+// balanced, and is stretched x16 while the CPU is busy.
 void Engine::periodicBalance(CpuId c) {
-    updateCfsUtil(c); // update_blocked_averages() of the balancing CPU
+    updateRootCfsAvg(c); // update_blocked_averages() of the balancing CPU
     updateBlockedFair(c);
     updateIdleCpuScan(); // update_sd_lb_stats(), before the imbalance is looked at
     updateRdOverloaded();
@@ -162,12 +230,9 @@ void Engine::periodicBalance(CpuId c) {
     const Time ms = kNsPerMs;
     const Time minInterval = Time(cfg_.cpus) * ms, maxInterval = 2 * minInterval;
     if (rq.balanceInterval == 0) rq.balanceInterval = minInterval;
-    const CpuId busiest = cfg_.cpus > 1 ? busiestCpu(rqs_, c) : -1;
-    const int imbalance = busiest < 0 ? 0 : int(rqs_[size_t(busiest)].nrRunning) - int(rq.nrRunning);
-    if (balanceRq(c, busiest, imbalance, rq.curr < 0 ? BalanceIdle::Idle : BalanceIdle::NotIdle))
-        rq.balanceInterval = minInterval;
-    else if (imbalance < 2)
-        rq.balanceInterval = std::min(rq.balanceInterval * 2, maxInterval);
+    const BalanceIdle idle = rq.curr < 0 ? BalanceIdle::Idle : BalanceIdle::NotIdle;
+    const bool balanced = cfg_.cpus < 2 || balanceRq(c, idle) == LbResult::Balanced;
+    rq.balanceInterval = balanced ? std::min(rq.balanceInterval * 2, maxInterval) : minInterval;
     const Time tick = cfg_.tickNsec();
     Time interval = rq.balanceInterval;
     if (rqs_[size_t(c)].curr >= 0) interval = interval * 16 - tick; // busy_factor, minus a jiffy
@@ -192,9 +257,7 @@ void Engine::nohzKick(CpuId busy) {
     bool scanned = false;
     for (CpuId c = 0; c < cfg_.cpus; ++c) {
         if (rqs_[size_t(c)].nrRunning != 0) continue;
-        const CpuId busiest = busiestCpu(rqs_, c);
-        if (busiest < 0) continue;
-        updateCfsUtil(c); // _nohz_idle_balance(): update_blocked_averages() of each idle CPU
+        updateRootCfsAvg(c); // _nohz_idle_balance(): update_blocked_averages() of each idle CPU
         updateBlockedFair(c);
         rqs_[size_t(c)].newidle.updateCost(now_, 0, false, cfg_.migrationCost); // its sched_balance_domains()
         if (!scanned) { // the first idle CPU's update_sd_lb_stats()
@@ -202,7 +265,7 @@ void Engine::nohzKick(CpuId busy) {
             updateRdOverloaded();
             scanned = true;
         }
-        balanceRq(c, busiest, int(rqs_[size_t(busiest)].nrRunning), BalanceIdle::Idle); // on c's behalf
+        balanceRq(c, BalanceIdle::Idle); // on c's behalf
     }
 }
 
@@ -216,13 +279,14 @@ void Engine::nohzKick(CpuId busy) {
 // its last blocked-load update (its own balance, or a NOHZ idle balance run for it).
 void Engine::updateIdleCpuScan() {
     if (!cfg_.feature(Feature::SisUtil)) return;
-    constexpr uint64_t kCapacity = 1024, kImbalancePct = 117; // SCHED_CAPACITY_SCALE; an MC domain's
+    constexpr uint64_t kCapacity = 1024; // SCHED_CAPACITY_SCALE
     uint64_t sumUtil = 0;
     for (CpuId c = 0; c < cfg_.cpus; ++c)
         sumUtil += std::min<uint64_t>(rqs_[size_t(c)].cfsUtil.utilAvg, kCapacity);
     const uint64_t llcWeight = uint64_t(cfg_.cpus);
     const uint64_t x = sumUtil / llcWeight;
-    const uint64_t tmp = std::min(x * x * kImbalancePct * kImbalancePct / (10000 * kCapacity), kCapacity);
+    const uint64_t tmp =
+        std::min(x * x * uint64_t(kImbalancePct * kImbalancePct) / (10000 * kCapacity), kCapacity);
     nrIdleScan_ = int((kCapacity - tmp) * llcWeight / kCapacity);
 }
 

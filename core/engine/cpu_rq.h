@@ -46,11 +46,11 @@ struct alignas(64) CpuRq {
     CfsRq cfs;
     CfsTasks cfsTasks; // rq->cfs_tasks: the order detach_tasks() walks
     RtRq rt;
-    UtilAvg cfsUtil;          // rq->cfs.avg's util (pelt.h): what SIS_UTIL sums
-    DlServer fairServer;      // rq->fair_server (6.12+)
-    RtBandwidth rtBandwidth;  // rt_rq's throttling state (RFC profile)
-    uint32_t nrRunning = 0;   // runnable tasks incl. curr, excl. delayed sleepers
-    int64_t runnableLoad = 0; // their summed weight (RT counts as NICE_0)
+    UtilAvg cfsUtil;         // rq->cfs.avg's util (pelt.h): what SIS_UTIL sums
+    LoadAvg cfsLoad;         // rq->cfs.avg's load: cpu_load(), what wake_affine_weight() compares
+    DlServer fairServer;     // rq->fair_server (6.12+)
+    RtBandwidth rtBandwidth; // rt_rq's throttling state (RFC profile)
+    uint32_t nrRunning = 0;  // runnable tasks incl. curr, excl. delayed sleepers
     // The fair class over task groups: rq->cfs.h_nr_queued (fair tasks queued at any depth,
     // delayed sleepers included), how many of them are delayed, and the task whose path of
     // entities is cfs_rq->curr at every level (set_next_task_fair() .. put_prev_task_fair()).

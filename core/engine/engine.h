@@ -33,6 +33,7 @@
 
 #include "engine/cpu_rq.h"
 #include "engine/event_queue.h"
+#include "engine/lb_env.h"
 #include "engine/loop_pattern.h"
 #include "engine/param_change.h"
 #include "engine/program.h"
@@ -222,7 +223,7 @@ class Engine {
     void findMatchingSe(CpuId c, EntityId& se, EntityId& pse) const;
     void checkPreemptWakeupReworked(CpuId c, CfsRq& cfs, EntityId se, EntityId pse, bool fork);
     void yieldFair(CpuId c, TaskId t);
-    void updateCfsUtil(CpuId c);
+    void updateRootCfsAvg(CpuId c);
     Time entitySlice(const SchedEntity& se) const;
 
     // fair_group.cpp (the path from a task's entity to the CPU's root runqueue)
@@ -238,6 +239,12 @@ class Engine {
     EntityId parentEntity(EntityId id, CpuId c) const { // parent_entity(), on CPU c
         const GroupId g = parentGroup(id);
         return g == kRootGroup ? kNoTask : groupSe(g, c);
+    }
+    LoadAvg& cfsLoadAvg(GroupId g, CpuId c) { // a cfs_rq's struct sched_avg, the group's or the root's
+        return g == kRootGroup ? rqs_[size_t(c)].cfsLoad : groups_[size_t(g)].load[size_t(c)].avg;
+    }
+    const LoadAvg& cfsLoadAvg(GroupId g, CpuId c) const {
+        return g == kRootGroup ? rqs_[size_t(c)].cfsLoad : groups_[size_t(g)].load[size_t(c)].avg;
     }
     const CfsRq& cfsRqOf(EntityId id, CpuId c) const { // cfs_rq_of(), on CPU c
         const GroupId g = parentGroup(id);
@@ -263,6 +270,9 @@ class Engine {
     void detachEntityLoadAvg(TaskId p, bool onRq);
     void updateTaskLoadAvg(TaskId p, bool onRq);
     void reweightTaskLoadAvg(TaskId p, int64_t oldWeight);
+    void reweightGroupSeLoadAvg(CpuId c, EntityId se, int64_t oldWeight, int64_t weight);
+    static void rescaleLoadAvg(LoadAvg& se, LoadAvg& cfs, int64_t oldWeight, int64_t weight);
+    void updateEntityLoadAvg(CpuId c, EntityId se, bool enqueue);
     void reweightEntity(CpuId c, CfsRq& cfs, EntityId id, uint32_t weight);
     void reweightRescale(CpuId c, CfsRq& cfs, EntityId id, uint32_t weight); // 7.1, 6.18.45
     void reweightEevdf612(CpuId c, CfsRq& cfs, EntityId id, uint32_t weight);
@@ -302,7 +312,9 @@ class Engine {
     void activateTask(CpuId c, TaskId p, bool initial);
     void deactivateTask(CpuId c, TaskId p, bool exiting);
     int64_t cpuLoad(CpuId c) const;
-    int64_t taskLoad(TaskId p) const;
+    int64_t cfsRqHLoad(GroupId g, CpuId c) const;
+    int64_t taskHLoad(TaskId p) const;
+    CpuId wakeAffineWeight(TaskId p, CpuId thisCpu, CpuId prevCpu, bool sync) const;
     void addRunning(CpuId c, int delta);
     CpuId nextIdleCpu(CpuId from) const;
     bool allowed(const Task& t, CpuId c) const { return t.affinity.test(size_t(c)); }
@@ -311,8 +323,11 @@ class Engine {
     enum class BalanceIdle : uint8_t { NotIdle, Idle, NewlyIdle }; // enum cpu_idle_type
     static constexpr uint32_t kSchedNrMigrate = 32; // sysctl_sched_nr_migrate (SCHED_NR_MIGRATE_BREAK)
     static constexpr int kCacheNiceTries = 1;       // sd->cache_nice_tries of an MC domain (sd_init())
-    bool balanceRq(CpuId c, CpuId busiest, int imbalance, BalanceIdle idle);
-    bool balanceFrom(CpuId dst, CpuId src, int imbalance, BalanceIdle idle);
+    static constexpr int64_t kImbalancePct = 117;   // sd->imbalance_pct of an MC domain (sd_init())
+    GroupType groupClassify(CpuId c) const;
+    LbImbalance findSrc(CpuId dst, BalanceIdle idle) const;
+    LbResult balanceRq(CpuId c, BalanceIdle idle);
+    bool balanceFrom(CpuId dst, const LbImbalance& env, BalanceIdle idle);
     bool canMigrateTask(TaskId p, CpuId src, CpuId dst, int nrBalanceFailed) const;
     void detachTask(TaskId p, CpuId src, CpuId dst);
     void attachTask(TaskId p, CpuId dst);

@@ -93,10 +93,10 @@ void Engine::placeEntity(CfsRq& cfs, EntityId t, bool initial) {
 void Engine::enqueueEntity(CpuId c, CfsRq& cfs, EntityId t, bool initial) {
     SchedEntity& se = entity(t);
     const bool isCurr = cfs.curr == t;
-    updateCfsUtil(c); // update_load_avg()
+    updateRootCfsAvg(c); // update_load_avg()
     if (isCurr) placeEntity(cfs, t, initial);
     updateCurr(c, cfs, false);
-    if (cfs.tg >= 0 && entityIsTask(t)) attachEntityLoadAvg(c, t); // update_load_avg(.., DO_ATTACH)
+    updateEntityLoadAvg(c, t, true); // update_load_avg(.., DO_ATTACH)
     if (!entityIsTask(t)) updateCfsGroup(c, t);
     if (!isCurr) placeEntity(cfs, t, initial);
     addQueuedWeight(c, cfs, int64_t(se.load.weight));
@@ -119,8 +119,8 @@ void Engine::sampleJoin(const CfsRq& cfs, EntityId t) {
 bool Engine::dequeueEntity(CpuId c, CfsRq& cfs, EntityId t, bool sleep, bool delayedFinish, bool mayDelay) {
     SchedEntity& se = entity(t);
     updateCurr(c, cfs, false);
-    updateCfsUtil(c);                                               // update_load_avg()
-    if (cfs.tg >= 0 && entityIsTask(t)) updateTaskLoadAvg(t, true); // update_load_avg(): it was queued
+    updateRootCfsAvg(c);              // update_load_avg()
+    updateEntityLoadAvg(c, t, false); // update_load_avg(): it was queued
     if (!delayedFinish && sleep && mayDelay && cfg_.feature(Feature::DelayDequeue) &&
         !cfs.entityEligible(ev(), t)) {
         // Negative lag may not be shed by sleeping: stay queued until picked or woken.
@@ -151,12 +151,14 @@ bool Engine::dequeueEntity(CpuId c, CfsRq& cfs, EntityId t, bool sleep, bool del
     return true;
 }
 
-// update_load_avg() on the root cfs_rq, util only (pelt.h): brings the CPU's utilisation up to
-// now with the state it had since the last update (queued load, a fair task running). Called
-// before each change of that state, as the kernel's enqueue/dequeue/set_next/put_prev do.
-void Engine::updateCfsUtil(CpuId c) {
+// update_load_avg() on the root cfs_rq (pelt.h): brings the CPU's utilisation and load up to now
+// with the state it had since the last update (queued weight, a fair task running). Called
+// before each change of that state, as the kernel's enqueue/dequeue/set_next/put_prev and the
+// tick do; cpu_load() and SIS_UTIL read what it last stored.
+void Engine::updateRootCfsAvg(CpuId c) {
     CpuRq& rq = rqs_[size_t(c)];
     rq.cfsUtil.update(now_, rq.cfs.nrQueued > 0, rq.cfs.curr >= 0);
+    rq.cfsLoad.update(now_, uint64_t(rq.cfs.loadWeight), 1);
 }
 
 // update_entity_lag(): vlag = clamp(V - v, +-limit), the limit calc_delta_fair() of
@@ -179,7 +181,7 @@ void Engine::updateEntityLag(const CfsRq& cfs, EntityId t) {
 // value it had, and the protection holds again if the re-placement left vruntime below it.
 void Engine::setNextEntity(CpuId c, CfsRq& cfs, EntityId t, bool first) {
     SchedEntity& se = entity(t);
-    updateCfsUtil(c); // update_load_avg(): the time before this pick
+    updateRootCfsAvg(c); // update_load_avg(): the time before this pick
     if (se.onRq) {
         cfs.dequeueTree(ev(), t);
         if (entityIsTask(t))
@@ -209,7 +211,7 @@ void Engine::setNextEntity(CpuId c, CfsRq& cfs, EntityId t, bool first) {
 void Engine::putPrevEntity(CpuId c, CfsRq& cfs, EntityId t) {
     SchedEntity& se = entity(t);
     if (se.onRq) updateCurr(c, cfs, false);
-    updateCfsUtil(c); // update_load_avg(): the time it ran
+    updateRootCfsAvg(c); // update_load_avg(): the time it ran
     if (se.onRq) cfs.enqueueTree(ev(), t);
     cfs.curr = kNoTask;
 }

@@ -55,17 +55,17 @@ int Engine::depthOf(EntityId id) const {
 // group's cfs_rq first accounts the weight it had up to now (update_load_avg() comes before
 // account_entity_enqueue() / _dequeue() and reweight_entity()'s load update).
 void Engine::addQueuedWeight(CpuId c, CfsRq& cfs, int64_t w) {
-    if (cfs.tg >= 0) {
-        updateCfsRqLoadAvg(cfs.tg, c);
-        groups_[size_t(cfs.tg)].loadWeight += w;
-    }
+    updateCfsRqLoadAvg(cfs.tg, c);
+    if (cfs.tg >= 0) groups_[size_t(cfs.tg)].loadWeight += w;
     cfs.loadWeight += w;
     assert(cfs.loadWeight >= 0);
 }
 
-// update_cfs_rq_load_avg() of the group's cfs_rq on CPU c (struct sched_avg of a cfs_rq, input
-// its queued weight) up to now; when a period ended, update_tg_load_avg().
+// update_cfs_rq_load_avg() of the group's cfs_rq on CPU c, or of the CPU's root cfs_rq for
+// kRootGroup (struct sched_avg of a cfs_rq, input its queued weight) up to now; when a group's
+// period ended, update_tg_load_avg().
 void Engine::updateCfsRqLoadAvg(GroupId g, CpuId c) {
+    if (g == kRootGroup) return updateRootCfsAvg(c);
     TaskGroup& tg = groups_[size_t(g)];
     if (tg.load[size_t(c)].avg.update(now_, uint64_t(tg.cfsRq[size_t(c)].loadWeight), 1))
         updateTgLoadAvg(g, c);
@@ -89,6 +89,7 @@ void Engine::updateTgLoadAvg(GroupId g, CpuId c) {
 // update_tg_load_avg(), its part of the group's. A fully decayed cfs_rq is skipped, as the kernel
 // drops it from the leaf list (cfs_rq_is_decayed()).
 void Engine::updateBlockedFair(CpuId c) {
+    updateCfsRqLoadAvg(kRootGroup, c); // the root cfs_rq: cpu_load() of an idle CPU decays
     for (GroupId g = 0; g < GroupId(groups_.size()); ++g) {
         const GroupCpuLoad& l = groups_[size_t(g)].load[size_t(c)];
         if (l.avg.loadSum == 0 && l.tgLoadAvgContrib == 0 &&
@@ -98,12 +99,26 @@ void Engine::updateBlockedFair(CpuId c) {
     }
 }
 
-// __update_load_avg_se() of a grouped task: its time on the runqueue (on_rq 0 / 1) up to now.
+// __update_load_avg_se() of a task: its time on the runqueue (on_rq 0 / 1) up to now.
 void Engine::updateTaskLoadAvg(TaskId p, bool onRq) {
     tasks_[size_t(p)].seAvg.update(now_, onRq ? 1 : 0, int64_t(ents_[size_t(p)].load.weight));
 }
 
-// A grouped task's load follows it between CPUs: enqueue_entity()'s update_load_avg() ages its
+// __update_load_avg_se() of an entity at its enqueue (it was off the runqueue) or dequeue (on):
+// a task's, which also follows the task between CPUs, or a group entity's, which stays on its CPU.
+void Engine::updateEntityLoadAvg(CpuId c, EntityId se, bool enqueue) {
+    if (entityIsTask(se)) {
+        if (enqueue)
+            attachEntityLoadAvg(c, TaskId(se)); // update_load_avg(.., DO_ATTACH)
+        else
+            updateTaskLoadAvg(TaskId(se), true);
+        return;
+    }
+    groups_[size_t(groupOfSe(se))].load[size_t(c)].seAvg.update(now_, enqueue ? 0 : 1,
+                                                                int64_t(entity(se).load.weight));
+}
+
+// A task's load follows it between CPUs: enqueue_entity()'s update_load_avg() ages its
 // se->avg over the time it was off the runqueue and, when the task comes from another CPU (a
 // wakeup that migrated, a balance, a new task), remove_entity_load_avg() / detach takes it from
 // the old CPU's cfs_rq and attach_entity_load_avg() adds it here. (The kernel subtracts a woken
@@ -122,9 +137,8 @@ void Engine::attachEntityLoadAvg(CpuId c, TaskId p) {
         t.seAvg = LoadAvg{}; // init_entity_runnable_average(): a new task starts fully loaded
         t.seAvg.loadAvg = w;
     }
-    TaskGroup& tg = groups_[size_t(g)];
     updateCfsRqLoadAvg(g, c);
-    LoadAvg& dst = tg.load[size_t(c)].avg;
+    LoadAvg& dst = cfsLoadAvg(g, c);
     t.seAvg.lastUpdate = dst.lastUpdate;
     t.seAvg.periodContrib = dst.periodContrib;
     const uint64_t sum = uint64_t(t.seAvg.loadAvg) * dst.divider();
@@ -132,21 +146,38 @@ void Engine::attachEntityLoadAvg(CpuId c, TaskId p) {
     dst.loadAvg += t.seAvg.loadAvg;
     dst.loadSum += uint64_t(w) * t.seAvg.loadSum;
     t.loadCpu = c;
-    updateTgLoadAvg(g, c);
+    if (g != kRootGroup) updateTgLoadAvg(g, c);
 }
 
-// reweight_entity()'s dequeue_load_avg() / enqueue_load_avg() for a reniced grouped task: its load
+// reweight_entity()'s dequeue_load_avg() / enqueue_load_avg() for a reniced task: its load
 // average is its time on the runqueue times its new weight, and its cfs_rq's average changes by
 // the difference at once.
 void Engine::reweightTaskLoadAvg(TaskId p, int64_t oldWeight) {
     Task& t = tasks_[size_t(p)];
     if (t.loadCpu < 0) return;
-    LoadAvg& cfs = groups_[size_t(t.taskGroup)].load[size_t(t.loadCpu)].avg;
-    const int64_t w = int64_t(ents_[size_t(p)].load.weight);
-    const int64_t before = t.seAvg.loadAvg;
-    t.seAvg.loadAvg = int64_t(uint64_t(w) * t.seAvg.loadSum / t.seAvg.divider());
-    cfs.loadAvg = std::max<int64_t>(0, cfs.loadAvg - before + t.seAvg.loadAvg);
-    const uint64_t sub = uint64_t(oldWeight) * t.seAvg.loadSum, add = uint64_t(w) * t.seAvg.loadSum;
+    rescaleLoadAvg(t.seAvg, cfsLoadAvg(t.taskGroup, t.loadCpu), oldWeight,
+                   int64_t(ents_[size_t(p)].load.weight));
+}
+
+// The same for a group entity given a new share (update_cfs_group()): the kernel's entity load
+// average is its weight now times its time on the runqueue, so a share that changes moves the
+// parent's load_avg - the CPU's cpu_load() for a top-level group - at once, not over the
+// 32 ms of PELT's half-life.
+void Engine::reweightGroupSeLoadAvg(CpuId c, EntityId se, int64_t oldWeight, int64_t weight) {
+    const GroupId g = groupOfSe(se), parent = groups_[size_t(g)].parent;
+    LoadAvg& seAvg = groups_[size_t(g)].load[size_t(c)].seAvg;
+    updateCfsRqLoadAvg(parent, c);
+    seAvg.update(now_, entity(se).onRq ? 1 : 0, oldWeight);
+    rescaleLoadAvg(seAvg, cfsLoadAvg(parent, c), oldWeight, weight);
+}
+
+// dequeue_load_avg() at the old weight, the entity's average recomputed at the new one,
+// enqueue_load_avg() (the sums' floor: PELT_MIN_DIVIDER times the average).
+void Engine::rescaleLoadAvg(LoadAvg& se, LoadAvg& cfs, int64_t oldWeight, int64_t weight) {
+    const int64_t before = se.loadAvg;
+    se.loadAvg = int64_t(uint64_t(weight) * se.loadSum / se.divider());
+    cfs.loadAvg = std::max<int64_t>(0, cfs.loadAvg - before + se.loadAvg);
+    const uint64_t sub = uint64_t(oldWeight) * se.loadSum, add = uint64_t(weight) * se.loadSum;
     cfs.loadSum = (cfs.loadSum > sub ? cfs.loadSum - sub : 0) + add;
     cfs.loadSum = std::max<uint64_t>(cfs.loadSum, uint64_t(cfs.loadAvg) * pelt::kMinDivider);
 }
@@ -161,14 +192,14 @@ void Engine::detachEntityLoadAvg(TaskId p, bool onRq) {
     const CpuId old = t.loadCpu;
     updateCfsRqLoadAvg(g, old);
     updateTaskLoadAvg(p, onRq);
-    LoadAvg& src = groups_[size_t(g)].load[size_t(old)].avg;
+    LoadAvg& src = cfsLoadAvg(g, old);
     const int64_t r = std::min(src.loadAvg, t.seAvg.loadAvg);
     src.loadAvg -= r;
     const uint64_t rs = uint64_t(r) * src.divider();
     src.loadSum = src.loadSum > rs ? src.loadSum - rs : 0;
     src.loadSum = std::max<uint64_t>(src.loadSum, uint64_t(src.loadAvg) * pelt::kMinDivider);
     t.loadCpu = -1;
-    updateTgLoadAvg(g, old);
+    if (g != kRootGroup) updateTgLoadAvg(g, old);
 }
 
 // A group entity's slice is the shortest slice queued below it (aef6987d8954): set as
@@ -349,6 +380,7 @@ void Engine::updateCfsGroup(CpuId c, EntityId se) {
 // (6.18.17) the running entity's protection is lost: se->vprot shares its storage with se->vlag,
 // which update_entity_lag() has just overwritten; after, it is kept, scaled like the deadline.
 void Engine::reweightEntity(CpuId c, CfsRq& cfs, EntityId id, uint32_t weight) {
+    if (!entityIsTask(id)) reweightGroupSeLoadAvg(c, id, int64_t(entity(id).load.weight), int64_t(weight));
     if (cfg_.has(Rule::ReweightRescale)) {
         reweightRescale(c, cfs, id, weight);
         return;

@@ -114,7 +114,6 @@ void Engine::applyTaskChange(const ParamChange& ch, TaskId id) {
     const bool queued = t.state == TaskState::Runnable || running;
     const bool wasRt = isRtPolicy(t.policy);
     const int oldPrio = t.kernelPrio();
-    const int64_t oldLoad = taskLoad(id);
     if (queued) {
         if (wasRt)
             rq.rt.dequeue(id);
@@ -127,7 +126,6 @@ void Engine::applyTaskChange(const ParamChange& ch, TaskId id) {
     const bool nowRt = isRtPolicy(t.policy);
     if (nowRt && !wasRt) detachEntityLoadAvg(id, false); // switched_from_fair(): detach_task_cfs_rq()
     if (queued) {
-        rq.runnableLoad += taskLoad(id) - oldLoad;
         if (nowRt) {
             if (!running) rq.rt.enqueue(id, t.kernelPrio(), false);
         } else {

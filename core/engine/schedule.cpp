@@ -401,7 +401,7 @@ void Engine::onTick(CpuId c) {
     Task& t = tasks_[size_t(rq.curr)];
     tickContext_ = true;
     if (!isRtPolicy(t.policy)) {
-        updateCfsUtil(c); // entity_tick() -> update_load_avg()
+        updateRootCfsAvg(c); // entity_tick() -> update_load_avg()
         taskTickFair(c);
     } else {
         updateCurrRt(c); // task_tick_rt() -> update_curr_rt()

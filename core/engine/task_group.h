@@ -21,6 +21,7 @@ constexpr GroupId kRootGroup = -1;
 // The load-tracking fields of the group's cfs_rq on one CPU.
 struct GroupCpuLoad {
     LoadAvg avg;                  // cfs_rq->avg: its queued weight, PELT-averaged (blocked load decays)
+    LoadAvg seAvg;                // the group entity's se->avg on this CPU: its time on the parent's runqueue
     int64_t tgLoadAvgContrib = 0; // cfs_rq->tg_load_avg_contrib: its part of tg->load_avg
     Time lastUpdateTgLoadAvg = -kNsPerMs; // cfs_rq->last_update_tg_load_avg
     friend bool operator==(const GroupCpuLoad&, const GroupCpuLoad&) = default;

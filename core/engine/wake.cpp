@@ -11,15 +11,28 @@
 
 namespace sched {
 
+// cpu_load(): the root cfs_rq's load_avg as last stored (fair.cpp's updateRootCfsAvg()), blocked
+// load of the tasks that slept here included.
 int64_t Engine::cpuLoad(CpuId c) const {
-    // Instantaneous runnable weight instead of PELT's decayed load_avg (stated approximation),
-    // kept up to date on every (de)activation so that reading it is O(1).
-    return rqs_[size_t(c)].runnableLoad;
+    return rqs_[size_t(c)].cfsLoad.loadAvg;
 }
 
-int64_t Engine::taskLoad(TaskId p) const {
-    return isRtPolicy(tasks_[size_t(p)].policy) ? int64_t(kNice0Weight)
-                                                : int64_t(ents_[size_t(p)].load.weight);
+// update_cfs_rq_h_load(): the root's h_load is its load_avg; a group's runqueue below takes its
+// parent's h_load times its entity's part of the parent's load.
+int64_t Engine::cfsRqHLoad(GroupId g, CpuId c) const {
+    if (g == kRootGroup) return cpuLoad(c);
+    const GroupId parent = groups_[size_t(g)].parent;
+    const int64_t seLoad = groups_[size_t(g)].load[size_t(c)].seAvg.loadAvg;
+    return cfsRqHLoad(parent, c) * seLoad / (cfsLoadAvg(parent, c).loadAvg + 1);
+}
+
+// task_h_load(): the task's load_avg in root units, its runqueue's h_load shared by load_avg.
+// A task whose load is attached nowhere (an RT task, one not started) weighs nothing.
+int64_t Engine::taskHLoad(TaskId p) const {
+    const Task& t = tasks_[size_t(p)];
+    if (t.loadCpu < 0) return 0;
+    const int64_t cfsLoad = cfsLoadAvg(t.taskGroup, t.loadCpu).loadAvg;
+    return t.seAvg.loadAvg * cfsRqHLoad(t.taskGroup, t.loadCpu) / (cfsLoad + 1);
 }
 
 void Engine::activateTask(CpuId c, TaskId p, bool initial) {
@@ -32,7 +45,6 @@ void Engine::activateTask(CpuId c, TaskId p, bool initial) {
     } else
         enqueueTaskFair(c, p, initial);
     addRunning(c, 1);
-    rqs_[size_t(c)].runnableLoad += taskLoad(p);
 }
 
 void Engine::deactivateTask(CpuId c, TaskId p, bool exiting) {
@@ -44,7 +56,6 @@ void Engine::deactivateTask(CpuId c, TaskId p, bool exiting) {
         if (exiting) detachEntityLoadAvg(p, false); // task_dead_fair(): remove_entity_load_avg()
     }
     addRunning(c, -1);
-    rqs_[size_t(c)].runnableLoad -= taskLoad(p);
 }
 
 // try_to_wake_up(): a delayed sleeper is requeued in place (ttwu_runnable); anything else gets
@@ -66,7 +77,6 @@ void Engine::tryToWakeUp(TaskId p, CpuId ctxCpu, TaskId waker, bool sync) {
         requeueDelayed(c, cfsRqOf(p, c), p); // enqueue_task_fair(ENQUEUE_DELAYED): the task's entity only
         t.state = TaskState::Runnable;
         addRunning(c, 1);
-        rqs_[size_t(c)].runnableLoad += taskLoad(p);
         recordWakeup(c);
         wakeupPreempt(c, p, false);
         return;
@@ -154,21 +164,7 @@ CpuId Engine::selectTaskRq(TaskId p, CpuId wakerCpu, bool sync, bool wantAffine)
             else if (idle(prev))
                 pick = prev;
         }
-        if (pick < 0 && cfg_.feature(Feature::WaWeight)) { // wake_affine_weight(), WA_BIAS on
-            const int64_t taskLoad = ents_[size_t(p)].load.weight;
-            int64_t thisLoad = cpuLoad(wakerCpu);
-            // WF_SYNC: the waker is about to sleep, so its own load does not count on its CPU.
-            // (The kernel also takes the waker's CPU outright when the waker's PELT load exceeds
-            // the CPU's; with instantaneous weights it never can.)
-            const TaskId current = rqs_[size_t(wakerCpu)].curr;
-            if (sync && current >= 0) thisLoad -= Engine::taskLoad(current);
-            thisLoad += taskLoad;
-            int64_t prevLoad = std::max<int64_t>(0, cpuLoad(prev) - taskLoad);
-            thisLoad *= 100;
-            prevLoad *= 100 + (117 - 100) / 2;
-            if (sync) prevLoad += 1;
-            if (thisLoad < prevLoad) pick = wakerCpu;
-        }
+        if (pick < 0 && cfg_.feature(Feature::WaWeight)) pick = wakeAffineWeight(p, wakerCpu, prev, sync);
         target = pick == wakerCpu ? wakerCpu : prev;
     }
     // select_idle_sibling()
@@ -191,6 +187,26 @@ CpuId Engine::selectTaskRq(TaskId p, CpuId wakerCpu, bool sync, bool wantAffine)
             if (allowed(t, c)) return c;
     }
     return allowed(t, target) ? target : prev;
+}
+
+// wake_affine_weight() with WA_BIAS, on PELT loads: the waker's CPU with the wakee's load added
+// (and, for a sync wakeup, the waker's taken away: it is about to sleep) against prev_cpu with it
+// taken away (its blocked load is still there), prev's side raised by half the domain's
+// imbalance_pct. The CPUs' capacities are equal (capacity_of(); RT and IRQ pressure are not
+// modelled). The waker's CPU, or -1 for prev.
+CpuId Engine::wakeAffineWeight(TaskId p, CpuId thisCpu, CpuId prevCpu, bool sync) const {
+    int64_t thisEff = cpuLoad(thisCpu);
+    if (sync) {
+        const TaskId current = rqs_[size_t(thisCpu)].curr;
+        const int64_t currentLoad = current >= 0 ? taskHLoad(current) : 0;
+        if (currentLoad > thisEff) return thisCpu;
+        thisEff -= currentLoad;
+    }
+    const int64_t taskLoad = taskHLoad(p);
+    thisEff = (thisEff + taskLoad) * 100;
+    int64_t prevEff = (cpuLoad(prevCpu) - taskLoad) * (100 + (kImbalancePct - 100) / 2);
+    if (sync) prevEff += 1;
+    return thisEff < prevEff ? thisCpu : -1;
 }
 
 void Engine::addRunning(CpuId c, int delta) {

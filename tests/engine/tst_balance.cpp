@@ -161,6 +161,24 @@ class TestBalance : public QObject {
         for (const auto& u : use)
             QVERIFY2(u.busy > 900 * kNsPerMs, qPrintable(QString::number(u.busy)));
     }
+    // calculate_imbalance()'s migrate_load and detach_tasks()' task_h_load(): a balance between
+    // busy CPUs moves load, not a count of tasks. Eight hogs of one session (an autogroup) on
+    // CPU 0 weigh what the group entity does, 1024, as much as one hog of another session on
+    // CPU 1, so CPU 1 - fully busy, with a load no lower than CPU 0's - pulls none of them, and
+    // each session keeps one CPU. (A balancer on runnable counts pulled three, and the lone hog
+    // had to share its CPU.)
+    void migrateLoadWeighsAGroupsThreadsByTheirTaskHLoad() {
+        const std::string json = R"J({"machine": {"cpus": 2, "hz": 250, "preempt": "none"},
+          "tasks": [ {"comm": "make", "count": 8, "session": "a", "start_cpu": 0, "behavior": [{"run": "2s"}]},
+                     {"comm": "hog", "session": "b", "start_cpu": 1, "behavior": [{"run": "2s"}]} ]})J";
+        Engine e = engineFrom(json);
+        e.runUntil(kNsPerSec);
+        e.finish();
+        const auto rows = perfSchedLatency(e.trace());
+        const Time hog = latencyRow(rows, "hog")->runtime, make = latencyRow(rows, "make")->runtime;
+        QVERIFY2(hog > 950 * kNsPerMs, qPrintable(QString::number(hog)));
+        QVERIFY2(make > 950 * kNsPerMs && make < 1050 * kNsPerMs, qPrintable(QString::number(make)));
+    }
     void wakeupLandsOnAnIdleCpu() {
         const std::string json = R"J({"machine": {"cpus": 2, "hz": 250, "preempt": "none"},
           "tasks": [ {"comm": "hog", "start_cpu": 0, "behavior": [{"repeat": "forever", "body": [{"run": "10ms"}]}]},
@@ -180,11 +198,15 @@ class TestBalance : public QObject {
         QVERIFY2(onOther >= total - 2, qPrintable(QString("%1 of %2").arg(onOther).arg(total)));
         QVERIFY(e.tasks()[size_t(sl)].nivcsw < 5); // it never had to wait behind the hog
     }
-    // wake_affine_weight(): with WF_SYNC the waker's own load is taken off its CPU. The waker
-    // shares CPU 0 with one hog (load 2048), the wakee last ran on CPU 1 among three (3072): a
-    // plain wake-up compares (2048 + 1024) * 100 with (3072 - 1024) * 108 and keeps the wakee
-    // on CPU 1; a pipe's (WF_SYNC) compares (2048 - 1024 + 1024) * 100 and pulls it to CPU 0.
-    // (The wakee starts at 10 ms and blocks at once, so the balancer never moves it.)
+    // wake_affine_weight() on PELT loads: with WF_SYNC the waker's own load is taken off its CPU.
+    // The waker shares CPU 0 with a hog (cpu_load() about 2048: a new task starts at its full
+    // weight) and writes after 20 ms of its own, at about 40 ms; the wakee started on CPU 1
+    // beside three hogs at 10 ms and blocked at once, so its blocked load, decayed to about
+    // 1024 / 2^(30/32) = 535, is still CPU 1's (about 3072 + 535), and its task_h_load() is
+    // what it had when it slept (1024: the kernel does not age it for wake_affine()). A plain
+    // wakeup compares (2048 + 1024) * 100 with (3607 - 1024) * 108 and leaves the wakee on CPU
+    // 1; a pipe's (WF_SYNC) takes the waker's 1024 off CPU 0's side, 2048 * 100, and pulls it to
+    // CPU 0. (The hogs are pinned and the wakee is asleep, so the balancer moves nothing.)
     void wakeAffineWeightDiscountsASyncWaker() {
         for (const bool sync : {false, true}) {
             const std::string json = std::string(R"J({"machine": {"cpus": 2, "hz": 250, "preempt": "none"},
@@ -192,10 +214,10 @@ class TestBalance : public QObject {
                                      (sync ? "true" : "false") + R"J(} ],
               "tasks": [ {"comm": "hog0", "cpus": [0], "behavior": [{"run": "50ms"}]},
                          {"comm": "hog1", "count": 3, "cpus": [1], "behavior": [{"run": "50ms"}]},
-                         {"comm": "waker", "cpus": [0], "behavior": [{"run": "10ms"}, {"write": "pipe"}, {"run": "5ms"}]},
+                         {"comm": "waker", "cpus": [0], "behavior": [{"run": "20ms"}, {"write": "pipe"}, {"run": "5ms"}]},
                          {"comm": "wakee", "start_cpu": 1, "start": "10ms", "behavior": [{"read": "pipe"}, {"run": "1ms"}]} ]})J";
             Engine e = engineFrom(json);
-            e.runUntil(40 * kNsPerMs);
+            e.runUntil(60 * kNsPerMs);
             e.finish();
             const auto wakeups = wakeupsOf(e, taskByComm(e, "wakee"));
             QCOMPARE(wakeups.size(), size_t(1));
