@@ -155,7 +155,7 @@ LbImbalance Engine::findSrc(CpuId dst, BalanceIdle idle) const {
         env.type = MigrationType::Load;
         // (B - A) wraps in the kernel's unsigned arithmetic when an overloaded busiest is below
         // the average, and min() then takes (A - L).
-        env.imbalance = busiest > avg ? std::min(busiest - avg, avg - local) : avg - local;
+        env.imbalance = busiest >= avg ? std::min(busiest - avg, avg - local) : avg - local;
         // sched_balance_find_src_rq(): a busiest with one fair task more loaded than the
         // imbalance is left alone.
         if (hNrRunnable(b) == 1 && busiest > env.imbalance) return {};
@@ -164,17 +164,29 @@ LbImbalance Engine::findSrc(CpuId dst, BalanceIdle idle) const {
     return env;
 }
 
-// One sched_balance_rq() of CPU c: nr_balance_failed counts the attempts in a row that found a
-// busiest CPU and moved nothing (periodic and NOHZ idle balances; a newly idle one leaves it).
+// One sched_balance_rq() of CPU c with its bookkeeping. nr_balance_failed counts the balances in
+// a row that found a busiest CPU and moved nothing (not the newly idle ones: they are too frequent
+// to count); a balanced domain or a move resets it, for every kind of balance. balance_interval
+// goes back to min_interval (N ms) whenever a busiest CPU was found, and doubles up to
+// max_interval (2N ms) when balanced, except for a newly idle balance, which disregards intervals.
+// (All-pinned tasks are not told apart from cache-hot ones: both count as a failure here.)
 LbResult Engine::balanceRq(CpuId c, BalanceIdle idle) {
-    int& failed = rqs_[size_t(c)].balanceFailed;
+    CpuRq& rq = rqs_[size_t(c)];
+    const Time minInterval = Time(cfg_.cpus) * kNsPerMs, maxInterval = 2 * minInterval;
+    if (rq.balanceInterval == 0) rq.balanceInterval = minInterval;
     const LbImbalance env = findSrc(c, idle);
-    if (env.busiest < 0) {
-        if (idle != BalanceIdle::NewlyIdle) failed = 0; // out_balanced
+    if (env.busiest < 0) { // out_balanced
+        rq.balanceFailed = 0;
+        if (idle != BalanceIdle::NewlyIdle)
+            rq.balanceInterval = std::min(rq.balanceInterval * 2, maxInterval);
         return LbResult::Balanced;
     }
     const bool moved = balanceFrom(c, env, idle);
-    if (idle != BalanceIdle::NewlyIdle) failed = moved ? 0 : failed + 1;
+    if (moved)
+        rq.balanceFailed = 0;
+    else if (idle != BalanceIdle::NewlyIdle)
+        rq.balanceFailed++;
+    rq.balanceInterval = minInterval;
     return moved ? LbResult::Moved : LbResult::NothingMoved;
 }
 
@@ -217,9 +229,8 @@ void Engine::updateRdOverloaded() {
         if (rq.nrRunning + rq.hNrDelayed > 1) rdOverloaded_ = true;
 }
 
-// sched_balance_domains() for one flat domain: a balance when its interval is up. The interval
-// goes back to the minimum (N ms) when a busiest CPU was found and doubles up to 2N ms while
-// balanced, and is stretched x16 while the CPU is busy.
+// sched_balance_domains() for one flat domain: a balance when its interval (balanceRq()) is up,
+// stretched x16 while the CPU is busy.
 void Engine::periodicBalance(CpuId c) {
     updateRootCfsAvg(c); // update_blocked_averages() of the balancing CPU
     updateBlockedFair(c);
@@ -227,12 +238,11 @@ void Engine::periodicBalance(CpuId c) {
     updateRdOverloaded();
     CpuRq& rq = rqs_[size_t(c)];
     rq.newidle.updateCost(now_, 0, false, cfg_.migrationCost); // sched_balance_domains(): decay only
-    const Time ms = kNsPerMs;
-    const Time minInterval = Time(cfg_.cpus) * ms, maxInterval = 2 * minInterval;
-    if (rq.balanceInterval == 0) rq.balanceInterval = minInterval;
     const BalanceIdle idle = rq.curr < 0 ? BalanceIdle::Idle : BalanceIdle::NotIdle;
-    const bool balanced = cfg_.cpus < 2 || balanceRq(c, idle) == LbResult::Balanced;
-    rq.balanceInterval = balanced ? std::min(rq.balanceInterval * 2, maxInterval) : minInterval;
+    if (cfg_.cpus < 2) // no domain to balance: the interval stays at its longest
+        rq.balanceInterval = 2 * kNsPerMs;
+    else
+        balanceRq(c, idle);
     const Time tick = cfg_.tickNsec();
     Time interval = rq.balanceInterval;
     if (rqs_[size_t(c)].curr >= 0) interval = interval * 16 - tick; // busy_factor, minus a jiffy
@@ -244,13 +254,15 @@ void Engine::periodicBalance(CpuId c) {
 // behalf of themselves (their tick is stopped), rate-limited like nohz.next_balance.
 void Engine::nohzKick(CpuId busy) {
     // NOHZ_STATS_KICK: every LOAD_AVG_PERIOD ms a busy CPU's tick has an idle CPU update the
-    // blocked load of the idle ones, so an idle CPU's part of a group's load decays in
-    // tg->load_avg too. (Only the groups' loads: a CPU's util, which SIS_UTIL reads as last
-    // stored, is not refreshed by it here.)
-    if (!groups_.empty() && now_ >= nohzNextBlocked_) {
+    // blocked averages of the idle ones (update_blocked_averages()): their root load and util,
+    // which cpu_load() and SIS_UTIL read, and their part of each group's load in tg->load_avg.
+    if (now_ >= nohzNextBlocked_) {
         nohzNextBlocked_ = now_ + pelt::kLoadAvgPeriod * kNsPerMs;
-        for (CpuId c = 0; c < cfg_.cpus; ++c)
-            if (rqs_[size_t(c)].nrRunning == 0) updateBlockedFair(c);
+        for (CpuId c = 0; c < cfg_.cpus; ++c) {
+            if (rqs_[size_t(c)].nrRunning != 0) continue;
+            updateRootCfsAvg(c);
+            updateBlockedFair(c);
+        }
     }
     if (cfg_.cpus < 2 || rqs_[size_t(busy)].nrRunning < 2 || now_ < nohzNextBalance_) return;
     nohzNextBalance_ = now_ + Time(cfg_.cpus) * kNsPerMs;

@@ -269,6 +269,7 @@ class Engine {
     void attachEntityLoadAvg(CpuId c, TaskId p);
     void detachEntityLoadAvg(TaskId p, bool onRq);
     void updateTaskLoadAvg(TaskId p, bool onRq);
+    void updateGroupSeLoadAvg(CpuId c, GroupId g);
     void reweightTaskLoadAvg(TaskId p, int64_t oldWeight);
     void reweightGroupSeLoadAvg(CpuId c, EntityId se, int64_t oldWeight, int64_t weight);
     static void rescaleLoadAvg(LoadAvg& se, LoadAvg& cfs, int64_t oldWeight, int64_t weight);

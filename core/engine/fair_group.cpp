@@ -96,7 +96,15 @@ void Engine::updateBlockedFair(CpuId c) {
             groups_[size_t(g)].cfsRq[size_t(c)].loadWeight == 0)
             continue;
         updateCfsRqLoadAvg(g, c);
+        updateGroupSeLoadAvg(c, g); // the group's entity on the parent's runqueue (UPDATE_TG)
     }
+}
+
+// __update_load_avg_se() of the group's entity on CPU c up to now: its time on the parent's
+// runqueue, weighed by its weight now.
+void Engine::updateGroupSeLoadAvg(CpuId c, GroupId g) {
+    const SchedEntity& se = entity(groupSe(g, c));
+    groups_[size_t(g)].load[size_t(c)].seAvg.update(now_, se.onRq ? 1 : 0, int64_t(se.load.weight));
 }
 
 // __update_load_avg_se() of a task: its time on the runqueue (on_rq 0 / 1) up to now.
@@ -132,10 +140,13 @@ void Engine::attachEntityLoadAvg(CpuId c, TaskId p) {
         return;
     }
     if (t.loadCpu >= 0) {
-        detachEntityLoadAvg(p, false);
+        detachEntityLoadAvg(p, false); // a woken task placed on another CPU
+    } else if (t.loadTracked) {
+        updateTaskLoadAvg(p, false); // detached by a balance or a class change: ATTACH_AGE_LOAD
     } else {
         t.seAvg = LoadAvg{}; // init_entity_runnable_average(): a new task starts fully loaded
         t.seAvg.loadAvg = w;
+        t.loadTracked = true;
     }
     updateCfsRqLoadAvg(g, c);
     LoadAvg& dst = cfsLoadAvg(g, c);
@@ -351,6 +362,7 @@ void Engine::putPrevSetNextFair(CpuId c, TaskId prev, TaskId next) {
 void Engine::taskTickFair(CpuId c) {
     for (EntityId se = rqs_[size_t(c)].curr; se != kNoTask; se = parentEntity(se, c)) {
         updateCurr(c, cfsRqOf(se, c), true);
+        if (entityIsTask(se)) updateTaskLoadAvg(TaskId(se), true); // entity_tick()'s update_load_avg()
         updateCfsGroup(c, se);
     }
 }
@@ -362,6 +374,7 @@ void Engine::taskTickFair(CpuId c) {
 void Engine::updateCfsGroup(CpuId c, EntityId se) {
     if (entityIsTask(se)) return;
     const GroupId g = groupOfSe(se);
+    updateGroupSeLoadAvg(c, g); // the update_load_avg() of the entity that precedes this call
     const TaskGroup& tg = groups_[size_t(g)];
     const int64_t queued = tg.cfsRq[size_t(c)].loadWeight;
     if (queued == 0 && cfg_.has(Rule::EmptyGroupKeepsWeight)) return;

@@ -94,6 +94,7 @@ struct alignas(64) Task {
     // CPU whose group cfs_rq holds it (-1: not attached yet); it moves with the task (fair_group.cpp).
     LoadAvg seAvg;
     CpuId loadCpu = -1;
+    bool loadTracked = false; // seAvg was initialised once: a re-attach ages it (ATTACH_AGE_LOAD)
     Time exitedAt = -1;
 
     // periodic-timer latency (cyclictest's measurement)
