@@ -93,7 +93,8 @@ bool ScenarioReader::machine(const JsonValue& m, Scenario& s) {
     if (!checkKeys(m, f,
                    {"cpus", "hz", "kernel", "preempt", "base_slice", "sysctl_base_slice", "tunable_scaling",
                     "features", "costs", "migration_cost", "rr_timeslice", "fair_server_runtime",
-                    "fair_server_period", "sched_rt_runtime", "sched_rt_period", "autogroup", "arch"}))
+                    "fair_server_period", "sched_rt_runtime", "sched_rt_period", "autogroup", "arch",
+                    "rseq_slice_ext"}))
         return false;
     SchedConfig& c = s.config;
     if (auto* v = m.find("autogroup"); v && !boolean(*v, "machine.autogroup", s.grouping.autogroup))
@@ -168,6 +169,20 @@ bool ScenarioReader::machine(const JsonValue& m, Scenario& s) {
     if (auto* v = m.find("sched_rt_runtime");
         v && !duration(*v, "machine.sched_rt_runtime", c.rtRuntime, 0, c.rtPeriod))
         return false;
+    // debugfs rseq/slice_ext_nsec (7.0: 5 - 50 us), or false: a kernel built without the extension.
+    if (auto* v = m.find("rseq_slice_ext")) {
+        if (v->isBool()) {
+            if (v->boolean)
+                return fail(
+                    v->pos, "machine.rseq_slice_ext",
+                    "accepted: a duration from 5us to 50us (debugfs rseq/slice_ext_nsec), or false (a "
+                    "kernel built without CONFIG_RSEQ_SLICE_EXTENSION)");
+            c.sliceExtNsec = 0;
+        } else if (!duration(*v, "machine.rseq_slice_ext", c.sliceExtNsec, SchedConfig::kSliceExtMin,
+                             SchedConfig::kSliceExtMax)) {
+            return false;
+        }
+    }
     if (auto* v = m.find("features")) {
         if (!expect(*v, JT::Object, "machine.features")) return false;
         for (size_t i = 0; i < v->members.size(); ++i) {

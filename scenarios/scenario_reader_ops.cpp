@@ -175,11 +175,12 @@ bool ScenarioReader::ops(const JsonValue& arr, const std::string& f, Program& pr
 }
 
 bool ScenarioReader::op(const JsonValue& v, const std::string& f, Program& prog, int depth) {
-    static const char* kinds = "run, sleep, cycle, timer, write, read, fork, wait, yield, repeat, exit";
+    static const char* kinds =
+        "run, sleep, cycle, timer, write, read, fork, wait, yield, slice_ext, repeat, exit";
     if (!expect(v, JT::Object, f)) return false;
     std::string kind;
-    for (const char* k :
-         {"run", "sleep", "cycle", "timer", "write", "read", "fork", "wait", "yield", "repeat", "exit"})
+    for (const char* k : {"run", "sleep", "cycle", "timer", "write", "read", "fork", "wait", "yield",
+                          "slice_ext", "repeat", "exit"})
         if (v.find(k)) {
             if (!kind.empty())
                 return fail(v.pos, f, "one operation per object; found both '" + kind + "' and '" + k + "'");
@@ -257,6 +258,14 @@ bool ScenarioReader::op(const JsonValue& v, const std::string& f, Program& prog,
                         "accepted: \"children\" (wait until every child has exited) or \"child\" (reap one "
                         "child, waiting for one to exit)");
         op.kind = arg.text == "child" ? OpKind::WaitChild : OpKind::WaitChildren;
+    } else if (kind == "slice_ext") { // 7.0's RSEQ time-slice extension: stores to the rseq area
+        if (!checkKeys(v, f, {"slice_ext"})) return false;
+        if (!arg.isString() || (arg.text != "request" && arg.text != "yield"))
+            return fail(arg.pos, af,
+                        "accepted: \"request\" (set rseq slice_ctrl.request before a critical section) or "
+                        "\"yield\" (after it: clear the request, and call rseq_slice_yield() if an extension "
+                        "was granted)");
+        op.kind = arg.text == "request" ? OpKind::SliceRequest : OpKind::SliceYield;
     } else if (kind == "yield" || kind == "exit") {
         if (!checkKeys(v, f, {kind == "yield" ? "yield" : "exit", "cost"})) return false;
         if (!arg.isBool() || !arg.boolean) return fail(arg.pos, af, "write \"" + kind + "\": true");

@@ -227,6 +227,10 @@ QString EventLogModel::why(const Row& r) const {
                                                        : trc.flags.reason[r.index]))) +
                (r.index == kOpen ? tr(" - still set") : QString());
     case FlagClear:
+        if (trc.flags.clearedBy[r.index] == kClearedBySliceExt)
+            return tr("an RSEQ slice extension granted instead of __schedule(), %1 after it was set")
+                .arg(QString::fromStdString(
+                    formatDuration(trc.flags.clear[r.index] - trc.flags.set[r.index])));
         return tr("__schedule() at %1, %2 after it was set")
             .arg(str(switchPointName(SwitchPoint(trc.flags.clearedBy[r.index]))),
                  QString::fromStdString(formatDuration(trc.flags.clear[r.index] - trc.flags.set[r.index])));

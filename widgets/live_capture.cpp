@@ -13,6 +13,8 @@ LiveState captureLive(const sched::Engine& e) {
         s.flag.push_back(rq.flag);
         s.flagSetAt.push_back(rq.flagSetAt);
         s.flagReason.push_back({uint8_t(rq.flagReason[0]), uint8_t(rq.flagReason[1])});
+        const bool granted = rq.curr >= 0 && e.tasks()[size_t(rq.curr)].sliceGranted;
+        s.sliceExtSince.push_back(granted ? e.tasks()[size_t(rq.curr)].sliceGrantedAt : -1);
     }
     return s;
 }

@@ -23,5 +23,11 @@ QColor eagerFlagColor(bool dark) {
 QColor lazyFlagColor(bool dark) {
     return dark ? QColor(255, 200, 70) : QColor(225, 150, 0);
 }
+QColor sliceExtUsedColor(bool dark) {
+    return dark ? QColor(90, 230, 140) : QColor(0, 140, 70);
+}
+QColor sliceExtCutColor(bool dark) {
+    return dark ? QColor(255, 110, 230) : QColor(190, 0, 150);
+}
 
 } // namespace view

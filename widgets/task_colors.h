@@ -12,5 +12,9 @@ QColor taskColor(int taskId, const std::string& comm, bool darkBackground);
 // Colours of the two need-resched bits: eager (TIF_NEED_RESCHED) and lazy.
 QColor eagerFlagColor(bool dark);
 QColor lazyFlagColor(bool dark);
+// An RSEQ slice extension that the task ended with rseq_slice_yield(), and one cut short (the
+// timer expired, another reschedule revoked it, another system call aborted it).
+QColor sliceExtUsedColor(bool dark);
+QColor sliceExtCutColor(bool dark);
 
 } // namespace view

@@ -119,6 +119,7 @@ void TimelinePainter::paint(QPainter& p, const QRect& rect, const TimeAxis& axis
     const int legendY = rect.top() + L.legendTop(cpus);
     if (legendY <= clip.bottom() && legendY + L.legend >= clip.top())
         paintLegend(p, rect, L, d, pal, visibleTasks(axis, d, shown, sums));
+    paintSliceExts(p, rect, axis, d, L, dark);
     if (d.taskLanes) paintTaskLanes(p, rect, axis, d, L, pal);
     paintMarkers(p, rect, axis, d, L, pal);
     p.restore();
@@ -174,10 +175,28 @@ void TimelinePainter::paintLegend(QPainter& p, const QRect& r, const TimelineLay
     const int y = r.top() + L.legendTop(d.trace->cpus);
     const QFontMetrics fm(p.font());
     int x = r.left() + L.gutter;
-    const int right = r.right() - 4;
+    int right = r.right() - 4;
     p.setPen(pal.color(QPalette::PlaceholderText));
     p.drawText(QRect(r.left(), y, L.gutter - 6, L.legend), Qt::AlignRight | Qt::AlignVCenter,
                QCoreApplication::translate("TimelinePainter", "tasks"));
+    // The RSEQ slice extension marks (paintSliceExts()), at the right end, once a run has any.
+    const bool held =
+        std::any_of(d.live.sliceExtSince.begin(), d.live.sliceExtSince.end(), [](Time t) { return t >= 0; });
+    if (d.trace->sliceExts.size() > 0 || held) {
+        const std::array<std::pair<QString, QColor>, 2> keys{
+            std::pair{QCoreApplication::translate("TimelinePainter", "RSEQ extension yielded"),
+                      sliceExtUsedColor(dark)},
+            std::pair{QCoreApplication::translate("TimelinePainter", "cut short"), sliceExtCutColor(dark)}};
+        for (auto it = keys.rbegin(); it != keys.rend(); ++it) {
+            const int w = fm.horizontalAdvance(it->first);
+            right -= w;
+            p.setPen(pal.color(QPalette::Text));
+            p.drawText(QRect(right, y, w, L.legend), Qt::AlignLeft | Qt::AlignVCenter, it->first);
+            right -= 16;
+            p.fillRect(QRect(right, y + L.legend / 2 - 2, 12, 4), it->second);
+            right -= 10;
+        }
+    }
     for (size_t k = 0; k < tasks.size(); ++k) {
         const auto& task = d.trace->tasks[size_t(tasks[k].first)];
         const QString name = QString("%1:%2").arg(QString::fromStdString(task.comm)).arg(task.pid);
@@ -458,6 +477,53 @@ void TimelinePainter::paintFlags(QPainter& p, int cpu, const QRect& r, const Tim
             if (xb >= xa) p.drawRect(QRectF(x0 + xa, by, std::max(1.0, xb - xa), half));
         }
     }
+}
+
+// RSEQ slice extensions (7.0): a bar along the top of the CPU lane from the grant to its end, in
+// the colour of how it ended, and one still held up to now. The extensions are ordered by their
+// end and last at most a timer's length (<= 50 us plus its interrupt), so those in view are the
+// ones ending up to 100 us past it; each pixel column keeps the last drawn, so the cost is bounded
+// by the columns once the extensions in view outnumber them.
+void TimelinePainter::paintSliceExts(QPainter& p, const QRect& r, const TimeAxis& axis, const TimelineData& d,
+                                     const TimelineLayout& L, bool dark) {
+    if (!d.trace) return;
+    const sched::SliceExts& x = d.trace->sliceExts;
+    const int x0 = r.left() + L.gutter, h = std::max(3, L.lane / 6);
+    const QColor used = sliceExtUsedColor(dark), cut = sliceExtCutColor(dark);
+    std::vector<std::vector<uint8_t>> cols(size_t(d.trace->cpus),
+                                           std::vector<uint8_t>(size_t(axis.width), 0));
+    const auto mark = [&](int cpu, Time a, Time b, uint8_t code) {
+        if (cpu < 0 || cpu >= d.trace->cpus || b < axis.start || a >= axis.end) return;
+        const int xa = std::clamp(int(axis.toX(a)), 0, axis.width - 1);
+        const int xb = std::clamp(int(std::ceil(axis.toX(b))), xa + 2, axis.width);
+        std::fill(cols[size_t(cpu)].begin() + xa, cols[size_t(cpu)].begin() + xb, code);
+    };
+    if (x.size() > 0) {
+        const auto first = std::lower_bound(x.end.begin(), x.end.end(), axis.start) - x.end.begin();
+        for (size_t i = size_t(first); i < x.size() && x.end[i] < axis.end + 100 * sched::kNsPerUs; ++i)
+            mark(x.cpu[i], x.granted[i], x.end[i], x.how[i] == uint8_t(sched::SliceExtEnd::Yielded) ? 1 : 2);
+    }
+    for (size_t c = 0; c < d.live.sliceExtSince.size(); ++c)
+        if (d.live.sliceExtSince[c] >= 0) mark(int(c), d.live.sliceExtSince[c], d.live.now, 3);
+    p.save();
+    p.setPen(Qt::NoPen);
+    for (int cpu = 0; cpu < d.trace->cpus; ++cpu) {
+        const std::vector<uint8_t>& col = cols[size_t(cpu)];
+        const int y = r.top() + L.laneTop(cpu);
+        for (int a = 0; a < axis.width;) {
+            const uint8_t code = col[size_t(a)];
+            int b = a + 1;
+            while (b < axis.width && col[size_t(b)] == code)
+                ++b;
+            if (code) {
+                QColor c = code == 2 ? cut : used;
+                if (code == 3) c.setAlpha(150); // still held: lighter until it ends
+                p.fillRect(QRect(x0 + a, y, b - a, h), c);
+            }
+            a = b;
+        }
+    }
+    p.restore();
 }
 
 void TimelinePainter::paintMarkers(QPainter& p, const QRect& r, const TimeAxis& axis, const TimelineData& d,

@@ -29,7 +29,9 @@ struct LiveState {
     std::vector<std::array<bool, 2>> flag;
     std::vector<std::array<Time, 2>> flagSetAt;
     std::vector<std::array<uint8_t, 2>> flagReason; // ReschedReason of a bit still set
-    int hz = 0; // for tick marks at high zoom; 0 = unknown (an imported trace)
+    std::vector<Time>
+        sliceExtSince; // per CPU: when the running task's RSEQ slice extension was granted, or -1
+    int hz = 0;        // for tick marks at high zoom; 0 = unknown (an imported trace)
 };
 
 struct TimelineData {
@@ -97,6 +99,8 @@ class TimelinePainter {
                                  const TimelineData& d, const TimelineLayout& L, bool dark);
     static void paintFlags(QPainter& p, int cpu, const QRect& r, const TimeAxis& axis, const TimelineData& d,
                            const TimelineLayout& L, bool dark, const LaneSummary& sum);
+    static void paintSliceExts(QPainter& p, const QRect& r, const TimeAxis& axis, const TimelineData& d,
+                               const TimelineLayout& L, bool dark);
     static void paintTaskLanes(QPainter& p, const QRect& r, const TimeAxis& axis, const TimelineData& d,
                                const TimelineLayout& L, const QPalette& pal);
     static void paintMarkers(QPainter& p, const QRect& r, const TimeAxis& axis, const TimelineData& d,

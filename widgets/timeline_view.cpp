@@ -230,13 +230,14 @@ TimelineView::PictureKey TimelineView::pictureKey(const QRect& shown) const {
     k.axis = axis_;
     k.trace = data_.trace;
     if (const sched::Trace* t = data_.trace)
-        k.lengths = {t->slices.size(),     t->flags.size(),   t->wakeups.size(),
-                     t->migrations.size(), t->markers.size(), t->tasks.size()};
+        k.lengths = {t->slices.size(),  t->flags.size(), t->wakeups.size(),  t->migrations.size(),
+                     t->markers.size(), t->tasks.size(), t->sliceExts.size()};
     k.now = data_.live.now;
     k.curr = data_.live.curr;
     k.sliceStart = data_.live.sliceStart;
     k.flag = data_.live.flag;
     k.flagSetAt = data_.live.flagSetAt;
+    k.sliceExtSince = data_.live.sliceExtSince;
     k.selection = data_.selection;
     k.markerA = data_.markerA;
     k.markerB = data_.markerB;

@@ -79,12 +79,13 @@ class TimelineView : public QWidget {
         qreal dpr = 0;
         TimeAxis axis;
         const sched::Trace* trace = nullptr;
-        std::array<size_t, 6> lengths{};
+        std::array<size_t, 7> lengths{};
         Time now = 0;
         std::vector<TaskId> curr, selection;
         std::vector<Time> sliceStart;
         std::vector<std::array<bool, 2>> flag;
         std::vector<std::array<Time, 2>> flagSetAt;
+        std::vector<Time> sliceExtSince;
         std::optional<Time> markerA, markerB;
         bool taskLanes = false;
         int lane = 0;

@@ -53,6 +53,8 @@ Options of run (each overrides the scenario's own setting):
                          1 + log2(min(cpus, 8)) (0.7ms on 2 CPUs gives 1.4ms)
   --sysctl-base-slice D  the scaled value, as written to /sys/kernel/debug/sched/base_slice_ns
   --feature NAME=on|off  a scheduler feature, e.g. PREEMPT_SHORT=off (repeatable)
+  --rseq-slice-ext D     7.0's RSEQ slice extension, 5us..50us (/sys/kernel/debug/rseq/slice_ext_nsec),
+                         or off: a kernel built without CONFIG_RSEQ_SLICE_EXTENSION
   --seed N               random seed (default: the scenario's, else 1)
   --duration D           simulated time, e.g. 500ms, 10s
   --repeat N             run N times with seeds seed, seed+1, ...; the perf stat block then
@@ -188,6 +190,14 @@ std::string parseRunOptions(const std::vector<std::string>& args, RunOptions& o)
                 return e;
         } else if (a == "--duration") {
             if (auto e = durationArg(a, v, kNsPerUs, 3600 * kNsPerSec, o.duration); !e.empty()) return e;
+        } else if (a == "--rseq-slice-ext") {
+            if (v == "off") {
+                o.sliceExt = 0;
+            } else if (auto e = durationArg(a, v, SchedConfig::kSliceExtMin, SchedConfig::kSliceExtMax,
+                                            o.sliceExt);
+                       !e.empty()) {
+                return e + " (or off: a kernel without CONFIG_RSEQ_SLICE_EXTENSION)";
+            }
         } else if (a == "--feature") {
             const size_t eq = v.find('=');
             const std::string name = v.substr(0, eq);
@@ -281,6 +291,7 @@ std::string applyOverrides(const RunOptions& o, scen::Scenario& s) {
     }
     if (o.baseSlice) c.normalizedBaseSlice = *o.baseSlice;
     if (o.sysctlBaseSlice) c.baseSliceOverride = *o.sysctlBaseSlice;
+    if (o.sliceExt) c.sliceExtNsec = *o.sliceExt;
     for (const auto& [f, on] : o.features)
         c.features.set(f, on);
     if (o.duration) s.duration = *o.duration;

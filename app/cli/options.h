@@ -14,6 +14,7 @@ struct RunOptions {
     std::optional<std::string> kernel, arch;
     std::optional<int> cpus, hz;
     std::optional<sched::Time> baseSlice, sysctlBaseSlice, duration;
+    std::optional<sched::Time> sliceExt; // --rseq-slice-ext: debugfs rseq/slice_ext_nsec, 0 = off
     std::vector<std::pair<sched::Feature, bool>> features;
     std::optional<uint64_t> seed;
     int repeat = 1;

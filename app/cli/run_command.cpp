@@ -12,6 +12,7 @@
 #include "scenarios/builtin_scenarios.h"
 
 #include <cstdio>
+#include <numeric>
 #include <sstream>
 
 using namespace sched;
@@ -108,7 +109,11 @@ int runCommand(const RunOptions& o, std::ostream& out, std::ostream& err, Timeli
             j << "],\n     \"cpu_busy_ns\": [";
             for (size_t c = 0; c < runs[r].cpu.size(); ++c)
                 j << (c ? ", " : "") << runs[r].cpu[c].busy;
-            j << "],\n     \"tool_output\": {";
+            j << "],\n     \"rseq_slice_ext\": {";
+            for (size_t k = 0; k < runs[r].sliceExts.size(); ++k)
+                j << (k ? ", " : "") << jsonQuote(std::string(sliceExtEndName(SliceExtEnd(k)))) << ": "
+                  << runs[r].sliceExts[k];
+            j << "},\n     \"tool_output\": {";
             for (size_t w = 0; w < s.workloads.size(); ++w)
                 j << (w ? ", " : "") << jsonQuote(s.workloads[w].tool + " " + s.workloads[w].args) << ": "
                   << jsonQuote(runs[r].toolOutput[w]);
@@ -139,6 +144,14 @@ int runCommand(const RunOptions& o, std::ostream& out, std::ostream& err, Timeli
         std::snprintf(b, sizeof b, "   CPU%-3zu %6.2f%% busy  %9lld slices\n", c,
                       100.0 * double(runs[0].cpu[c].busy) / double(span), (long long)runs[0].cpu[c].switches);
         out << b;
+    }
+    if (const auto& x = runs[0].sliceExts; std::accumulate(x.begin(), x.end(), uint64_t(0)) > 0) {
+        // the grants' outcomes as debugfs rseq/stats counts them (s_yielded, s_expired, s_revoked, s_aborted)
+        out << "\n RSEQ slice extensions (run 1): " << std::accumulate(x.begin(), x.end(), uint64_t(0))
+            << " granted:";
+        for (size_t k = 0; k < x.size(); ++k)
+            out << (k ? ", " : " ") << x[k] << " " << sliceExtEndName(SliceExtEnd(k));
+        out << "\n";
     }
     for (size_t w = 0; w < s.workloads.size(); ++w) // each tool's own output, as it prints it
         out << "\n$ " << s.workloads[w].tool << " " << s.workloads[w].args << "   (run 1)\n"

@@ -32,8 +32,11 @@ RunResult simulate(const scen::Scenario& s, uint64_t seed, const LatencyOptions&
     // LatencyFold); the foreground check stays every 10 ms, which decides when the run ends.
     constexpr Time kFoldEvery = 2 * kNsPerMs;
     LatencyFold fold(e.config().cpus);
+    RunResult r;
     const auto foldAndForget = [&] {
         fold.add(e.trace());
+        for (uint8_t how : e.trace().sliceExts.how)
+            r.sliceExts[how]++;
         e.forgetRecorded();
     };
     for (Time t = 0; t < s.duration && !e.halted() && (background.empty() || !foregroundDone());) {
@@ -45,7 +48,6 @@ RunResult simulate(const scen::Scenario& s, uint64_t seed, const LatencyOptions&
     }
     e.finish();
     foldAndForget();
-    RunResult r;
     const std::vector<TraceTask>& tasks = e.trace().tasks;
     r.rows = fold.rows(tasks, lo);
     r.switches = fold.switches();

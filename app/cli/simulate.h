@@ -8,6 +8,7 @@
 #include "metrics/latency.h"
 #include "scenarios/scenario.h"
 
+#include <array>
 #include <string>
 #include <vector>
 
@@ -15,6 +16,8 @@ struct RunResult {
     std::vector<sched::LatencyRow> rows;
     sched::SwitchCounts switches;
     std::vector<sched::CpuUsage> cpu;
+    std::array<uint64_t, size_t(sched::SliceExtEnd::Count)>
+        sliceExts{}; // RSEQ slice extensions by how they ended
     sched::Time elapsed = 0;
     std::string engineError;
     bool halted = false; // the run stopped at a limit (engineError says which): its numbers are not a run's

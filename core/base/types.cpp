@@ -89,10 +89,27 @@ std::string_view execModeName(ExecMode m) {
 
 std::string_view reschedReasonName(ReschedReason r) {
     static constexpr std::array<std::string_view, size_t(ReschedReason::Count)> names{
-        "wakeup preemption",  "slice expired",       "slice protection ended",  "lazy promoted at tick",
-        "wakeup on idle CPU", "higher-class wakeup", "RR slice expired",        "hrtick",
-        "attribute change",   "fair_server started", "fair_server budget used", "RT throttled"};
+        "wakeup preemption",
+        "slice expired",
+        "slice protection ended",
+        "lazy promoted at tick",
+        "wakeup on idle CPU",
+        "higher-class wakeup",
+        "RR slice expired",
+        "hrtick",
+        "attribute change",
+        "fair_server started",
+        "fair_server budget used",
+        "RT throttled",
+        "RSEQ slice extension expired",
+        "RSEQ slice extension ended"};
     return names[size_t(r)];
+}
+
+std::string_view sliceExtEndName(SliceExtEnd e) {
+    static constexpr std::array<std::string_view, size_t(SliceExtEnd::Count)> names{"yielded", "expired",
+                                                                                    "revoked", "aborted"};
+    return names[size_t(e)];
 }
 
 std::string_view switchPointName(SwitchPoint p) {

@@ -73,6 +73,8 @@ enum class ReschedReason : uint8_t {
     FairServerStart,    // the fair_server queued (zero laxity reached: fair tasks starved by RT)
     FairServerThrottle, // the fair_server used its budget for this period: RT runs again
     RtThrottle,         // RT throttling: the RT class used sched_rt_runtime_us of this period
+    SliceExtExpired,    // the RSEQ slice extension's timer fired (7.0: set_need_resched_current())
+    SliceExtEnded,      // a system call ended an RSEQ slice extension (rseq_slice_yield() or another)
     Count
 };
 std::string_view reschedReasonName(ReschedReason r);
@@ -93,6 +95,12 @@ enum class SwitchPoint : uint8_t {
     Count
 };
 std::string_view switchPointName(SwitchPoint p);
+
+// How an RSEQ time-slice extension (7.0) ended, as the kernel's debugfs rseq/stats counts them:
+// the task called rseq_slice_yield() in time, the enforcement timer fired first, another
+// need-resched arrived at an interrupt return while it was granted, or another system call.
+enum class SliceExtEnd : uint8_t { Yielded, Expired, Revoked, Aborted, Count };
+std::string_view sliceExtEndName(SliceExtEnd e);
 // SM_PREEMPT switches print prev_state "R+" and never count as voluntary (kernel/sched/core.c:
 // __schedule(); include/trace/events/sched.h: __trace_sched_switch_state()).
 inline bool isPreemptMode(SwitchPoint p) {

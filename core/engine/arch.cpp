@@ -10,8 +10,9 @@ namespace {
 // ARCH_HAS_PREEMPT_LAZY: the architectures 7dadeaa6e851's message names (arm64, loongarch, powerpc,
 // riscv, s390, x86). ARCH_NO_PREEMPT: alpha, hexagon and m68k (but ColdFire) select it; um did until
 // 6.11 (cd01672d64a3 "um: Enable preemption in UML").
-// CONFIG_HRTIMER_REARM_DEFERRED needs GENERIC_ENTRY and HAVE_GENERIC_TIF_BITS: x86 has both; for the
-// others it was not verified, so they keep HRTICK off as every earlier kernel does.
+// CONFIG_HRTIMER_REARM_DEFERRED and CONFIG_RSEQ_SLICE_EXTENSION need GENERIC_ENTRY and
+// HAVE_GENERIC_TIF_BITS: x86 has both; for the others it was not verified, so they keep HRTICK off
+// as every earlier kernel does and have no slice extension.
 constexpr std::array<ArchInfo, 12> kArchs{{
     {"x86_64", true, false, true},
     {"arm64", true, false, false},

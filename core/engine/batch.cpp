@@ -78,6 +78,7 @@ void Engine::accountProgress(CpuId c) {
 void Engine::planBatch(CpuId c) {
     CpuRq& rq = rqs_[size_t(c)];
     const Task& t = tasks_[size_t(rq.curr)];
+    if (t.sliceRequest || t.sliceGranted) return; // an interrupt's return may grant or end an extension
     // The current op's Segment: the pending one if it already stands for the op's end (or the
     // resumption), else the one reprogram() is about to push.
     const Time opEnd = now_ + t.overhead + t.remaining;
@@ -204,7 +205,7 @@ bool Engine::continueAsBatch(CpuId c) {
         drew = true;
         if (next.kind == OpKind::Run)
             mode = next.mode;
-        else if (next.kind != OpKind::Loop && next.kind != OpKind::Exit)
+        else if (isSyscall(next))
             mode = ExecMode::Kernel;
         if (dur > 0) return dur;
     }

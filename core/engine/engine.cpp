@@ -146,6 +146,8 @@ bool Engine::isLive(const Event& e) const {
         return e.gen == rqs_[size_t(e.a)].fairServer.timerGen;
     case EventKind::RtPeriod:
         return e.gen == rtPeriodGen_;
+    case EventKind::SliceExt:
+        return e.gen == tasks_[size_t(e.a)].sliceTimerGen;
     default:
         return true;
     }
@@ -243,6 +245,9 @@ void Engine::dispatch(const Event& e) {
         break;
     case EventKind::RtPeriod:
         onRtPeriod();
+        break;
+    case EventKind::SliceExt:
+        onSliceExtTimer(e.a);
         break;
     case EventKind::Change: {
         const std::string err = apply(changes_[size_t(e.a)]);

@@ -173,6 +173,7 @@ class Engine {
     std::string describePick(CpuId cpu) const;
     std::string describePendingSwitch(CpuId cpu) const;   // which bit is set and where it will act
     std::string describeStarvationGuard(CpuId cpu) const; // fair_server / RT throttling, when RT runs
+    std::string describeSliceExt(CpuId cpu) const;        // an RSEQ slice extension asked for or held
     // The last error a task program hit (empty if none), e.g. a spin without progress.
     const std::string& error() const { return error_; }
     // The run stopped at a limit (base/limits.h: too many tasks, time that does not advance) and
@@ -182,7 +183,8 @@ class Engine {
   private:
     // rewind.cpp
     struct TraceMark {
-        size_t tasks = 0, slices = 0, flags = 0, wakeups = 0, migrations = 0, samples = 0, markers = 0;
+        size_t tasks = 0, slices = 0, flags = 0, wakeups = 0, migrations = 0, samples = 0, markers = 0,
+               sliceExts = 0;
         uint32_t forgets = 0; // forgetRecorded() calls before: another count means the lengths are stale
     };
     TraceMark markOf(const Trace& t) const;
@@ -289,6 +291,13 @@ class Engine {
     void clearFlags(CpuId c, uint8_t clearedBy); // a SwitchPoint, or kStillRunning at the end
     bool preemptionPoint(CpuId c, SwitchPoint p);
     void irqReturn(CpuId c);
+
+    // rseq_slice_ext.cpp (7.0's RSEQ time-slice extension)
+    bool grantSliceExt(CpuId c);
+    void onSliceExtTimer(TaskId id);
+    void endSliceExt(CpuId c, TaskId id, SliceExtEnd how);
+    bool sliceExtSyscall(CpuId c, TaskId id, bool yield);
+    void sliceExtSwitchedOut(CpuId c, TaskId prev);
     void syncProgress(CpuId c);
     void reprogram(CpuId c);
     void onTick(CpuId c);

@@ -31,7 +31,8 @@ enum class EventKind : uint8_t {
     TaskStart, // a = task: the scenario starts this task (wake_up_new_task)
     Change,    // a = index of a scheduled parameter change
     DlTimer,   // a = cpu, gen = its fair_server's timer generation (dl_server.cpp)
-    RtPeriod   // gen = the RT bandwidth period timer's generation (rt_bandwidth.cpp)
+    RtPeriod,  // gen = the RT bandwidth period timer's generation (rt_bandwidth.cpp)
+    SliceExt   // a = task, gen = its RSEQ slice extension timer's generation (rseq_slice_ext.cpp)
 };
 
 struct Event {

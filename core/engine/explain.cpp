@@ -71,8 +71,28 @@ std::string Engine::describePick(CpuId c) const {
              std::to_string(ge.load.weight) + " of the group's " + std::to_string(groups_[size_t(g)].shares) +
              " shares.";
     }
+    s += describeSliceExt(c);
     s += describePendingSwitch(c);
     return s;
+}
+
+// The running task's RSEQ time-slice extension (rseq_slice_ext.cpp), asked for or granted.
+std::string Engine::describeSliceExt(CpuId c) const {
+    const Task& t = tasks_[size_t(rqs_[size_t(c)].curr)];
+    const std::string us = " us";
+    if (t.sliceGranted)
+        return " It holds an RSEQ slice extension granted " +
+               std::to_string((now_ - t.sliceGrantedAt) / kNsPerUs) + us +
+               " ago: the reschedule an interrupt asked for was deferred, until it calls "
+               "rseq_slice_yield() (or any other system call) or the extension's " +
+               std::to_string(cfg_.sliceExtNsec / kNsPerUs) + us + " timer fires.";
+    if (!t.sliceRequest) return {};
+    if (!cfg_.sliceExtAvailable())
+        return " It has set its rseq slice_ctrl.request, which this kernel ignores (no RSEQ slice extension "
+               "before 7.0, on this architecture, or with machine.rseq_slice_ext false).";
+    return " It has set its rseq slice_ctrl.request: a reschedule at its next interrupt return to user mode "
+           "is deferred by up to " +
+           std::to_string(cfg_.sliceExtNsec / kNsPerUs) + us + ".";
 }
 
 // What will stop the running RT task from starving the fair class on this CPU.

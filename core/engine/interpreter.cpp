@@ -17,7 +17,7 @@ void Engine::beginOp(Task& t, const Op& op) {
     t.remaining = op.cycle >= 0 && op.kind == OpKind::Run ? cycleDraw(t, op) : cpuPhase(op, t.rng);
     if (op.kind == OpKind::Run)
         t.opMode = op.mode;
-    else if (op.kind != OpKind::Loop && op.kind != OpKind::Exit)
+    else if (isSyscall(op))
         t.opMode = ExecMode::Kernel; // a syscall: its kernel path runs preemptible (no cond_resched() points)
 }
 
@@ -89,6 +89,12 @@ Engine::Step Engine::runProgram(CpuId c, TaskId id) {
         // most of a step's own work (callgrind, messaging at 1/10: 33 M of runProgram()'s 55 M).
         const Op& op = prog.ops[cur.ip];
         if (!cur.opStarted) {
+            // A system call ends an RSEQ slice extension at its entry (rseq_slice_ext.cpp).
+            if (cur.sliceGranted &&
+                (isSyscall(op) || op.kind == OpKind::Exit ||
+                 (op.kind == OpKind::Run && op.mode != ExecMode::User)) &&
+                sliceExtSyscall(c, id, false))
+                return Step::Switched;
             beginOp(cur, op);
             if (cur.remaining > 0) return Step::Continue;
         }
@@ -194,6 +200,18 @@ Engine::Step Engine::doOpAction(CpuId c, TaskId id, const Op& op) {
         schedule(c, SwitchPoint::Yield);
         return rqs_[size_t(c)].curr != before ? Step::Switched : Step::Continue;
     }
+    case OpKind::SliceRequest:
+        t.sliceRequest = true; // a store to the rseq area: the kernel reads it at an interrupt's return
+        advanceOp(t);
+        return Step::Continue;
+    case OpKind::SliceYield:
+        t.sliceRequest = false;
+        if (!t.sliceGranted) { // not granted: user space only clears its request
+            advanceOp(t);
+            return Step::Continue;
+        }
+        t.resume = Resume::ExitToUserNext; // rseq_slice_yield() returns to user mode after the switch
+        return sliceExtSyscall(c, id, true) ? Step::Switched : Step::Continue;
     case OpKind::Exit:
         exitTask(c, id);
         return Step::Exited;

@@ -168,6 +168,19 @@ constexpr std::array<RuleInfo, kRuleCount> kRules{{
      "protection are scaled by old / new weight and it goes back at V - vlag, without place_entity() and "
      "its lag inflation; place_entity() restores a relative deadline only with PLACE_REL_DEADLINE again",
      "acts on group entities: a task's renice dequeues it first"},
+    {"rseq-slice-ext", "7.0",
+     "dfb630f548a7 (rseq_grant_slice_extension(); the series merged for 7.0 with 0ac3b5c3dc45 the "
+     "enforcement timer, dd0a04606937 the syscall entry work, 7ee58f98b59b the reset when scheduled, "
+     "e1d7f54900f1 and 21c0e92d0681 the debugfs knob and its 5 us default)",
+     "rseq_grant_slice_extension(), exit_to_user_mode_loop(), the rseq syscall entry work",
+     "a user task that set its rseq slice_ctrl.request before a critical section keeps the CPU when an "
+     "interrupt returns to user mode with a need-resched bit set: the bits are cleared and a timer of "
+     "debugfs rseq/slice_ext_nsec (5 us by default, 5 - 50 us) armed; rseq_slice_yield() or any other "
+     "system call ends the extension and reschedules, the timer's expiry or a second reschedule revokes "
+     "it, and a switch clears the request",
+     "the ops {\"slice_ext\": \"request\"} and {\"slice_ext\": \"yield\"}, machine.rseq_slice_ext "
+     "(false: a kernel built without it); on x86_64, the one architecture checked to have "
+     "GENERIC_ENTRY and HAVE_GENERIC_TIF_BITS"},
     {"hrtick-default", "7.1", "9213aa4784cf sched: Default enable HRTICK when deferred rearming is enabled",
      "kernel/sched/features.h",
      "HRTICK and HRTICK_DL are on by default where CONFIG_HRTIMER_REARM_DEFERRED is set: a fair task's "
@@ -204,8 +217,9 @@ const RuleSet kV6_18_45 = (kV6_18_44 | rulesOf({Rule::VlagVprotSplit, Rule::Rewe
 // as well (the wakeup_preempt_fair() fixes, 3da56dc063cd), but for 1842bf97af10
 // (dl-server-revised-only-running), which reached mainline in the 7.2 cycle; 7.0 adds the
 // restricted models and the split.
-const RuleSet kV7_0 = (kV6_18_44 | rulesOf({Rule::RestrictPreemptModels, Rule::VlagVprotSplit})) &
-                      ~rulesOf({Rule::DlServerRevisedOnlyRunning});
+const RuleSet kV7_0 =
+    (kV6_18_44 | rulesOf({Rule::RestrictPreemptModels, Rule::VlagVprotSplit, Rule::RseqSliceExt})) &
+    ~rulesOf({Rule::DlServerRevisedOnlyRunning});
 // 7.1: the reweight_entity() revert and HRTICK by default (its other changes: docs/kernels.md).
 const RuleSet kV7_1 = (kV7_0 | rulesOf({Rule::ReweightRescale, Rule::HrtickDefault})) &
                       ~rulesOf({Rule::ReweightPlace, Rule::RelDeadlineAlways});
@@ -221,8 +235,7 @@ const std::array<KernelSpec, 7> kSpecs{{
     {"6.18.44", KernelBuild::Dynamic, KernelProfile::V6_18_44, "6.18.44 stable PREEMPT_DYNAMIC", kV6_18_44},
     {"6.18.45", KernelBuild::Dynamic, KernelProfile::V6_18_45, "6.18.45 stable PREEMPT_DYNAMIC", kV6_18_45},
     {"7.0", KernelBuild::Dynamic, KernelProfile::V7_0, "7.0 PREEMPT_DYNAMIC", kV7_0,
-     "the RSEQ time-slice extension (prctl(PR_RSEQ_SLICE_EXTENSION), rseq_slice_yield(), debugfs "
-     "rseq/slice_ext_nsec 5-50 us; dd0a04606937, 0ac3b5c3dc45, 21c0e92d0681); 95a0155224a6 (an hrtick "
+     "95a0155224a6 (an hrtick "
      "does only the entity's accounting: no effect while HRTICK is off, as 7.0 has it); titles read, code "
      "not: the 6.19 dl_server rework (the fair_server's idle wait), 4b603f1551a7 (rq->avg_idle updated "
      "when a task moves to an idle CPU), 704069649b5b and 5324953c06bd (wakeup_preempt() across classes)"},

@@ -43,6 +43,7 @@ enum class Rule : uint8_t {
     RestrictPreemptModels, // none and voluntary gone where lazy preemption exists (7.0)
     VlagVprotSplit,        // se->vprot no longer shares storage with se->vlag (7.0, 6.18.45)
     ReweightRescale,       // reweight_entity() keeps V and rescales, no re-placement (7.1, 6.18.45)
+    RseqSliceExt,          // a user task may ask, through rseq, for a time-slice extension (7.0)
     HrtickDefault,         // HRTICK on by default with CONFIG_HRTIMER_REARM_DEFERRED (7.1)
     Count
 };

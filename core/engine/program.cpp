@@ -23,6 +23,10 @@ std::string_view opKindName(OpKind k) {
         return "wait-child";
     case OpKind::Yield:
         return "yield";
+    case OpKind::SliceRequest:
+        return "slice-request";
+    case OpKind::SliceYield:
+        return "slice-yield";
     case OpKind::Loop:
         return "loop";
     case OpKind::Exit:

@@ -22,6 +22,8 @@ enum class OpKind : uint8_t {
     WaitChildren, // wait() until none is left: block until every child has exited
     WaitChild,    // wait() once: reap one exited child, blocking until one exits (make's jobserver)
     Yield,        // sched_yield()
+    SliceRequest, // rseq: set slice_ctrl.request before a critical section (a store, no syscall)
+    SliceYield,   // rseq: after it, clear the request; if the kernel granted an extension, rseq_slice_yield()
     Loop,         // jump back to `target` (count times, 0 = forever)
     Exit
 };
@@ -54,6 +56,14 @@ struct Op {
 };
 constexpr int kMaxCycles = 127;
 
+// Whether the op's CPU phase is a system call's kernel time, run in kernel mode before its action:
+// every op but a run, a loop, an exit (do_exit() has no such phase here) and the stores to the
+// rseq area that ask for and give back a slice extension.
+inline bool isSyscall(const Op& op) {
+    return op.kind != OpKind::Run && op.kind != OpKind::Loop && op.kind != OpKind::Exit &&
+           op.kind != OpKind::SliceRequest && op.kind != OpKind::SliceYield;
+}
+
 // A syscall op's kernel time is base + a uniform draw below range: cost +- costJitter, or exactly
 // cost (range 0, nothing drawn). The batch planner's loop patterns (loop_pattern.cpp) keep the two.
 inline Time syscallCostBase(const Op& op) {
@@ -71,6 +81,8 @@ inline Time cpuPhase(const Op& op, Rng& rng) {
         return op.duration.sample(rng);
     case OpKind::Loop:
     case OpKind::Exit:
+    case OpKind::SliceRequest: // stores to the rseq area (rseq_slice_yield() itself is not timed)
+    case OpKind::SliceYield:
         return 0;
     default: {
         const uint64_t range = syscallCostRange(op);

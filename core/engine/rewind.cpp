@@ -12,8 +12,9 @@ template <class V> void cut(V& v, size_t n) {
 } // namespace
 
 Engine::TraceMark Engine::markOf(const Trace& t) const {
-    return TraceMark{t.tasks.size(),      t.slices.size(),  t.flags.size(),   t.wakeups.size(),
-                     t.migrations.size(), t.samples.size(), t.markers.size(), forgets_};
+    return TraceMark{t.tasks.size(),   t.slices.size(),     t.flags.size(),
+                     t.wakeups.size(), t.migrations.size(), t.samples.size(),
+                     t.markers.size(), t.sliceExts.size(),  forgets_};
 }
 
 // Every member but the trace. tst_rewind replays from restored snapshots and compares with
@@ -64,7 +65,8 @@ Engine Engine::snapshot() const {
 void Engine::restore(const Engine& snap) {
     copyStateFrom(snap);
     TraceMark m = snap.snapMark_;
-    if (m.forgets != forgets_) m.slices = m.flags = m.wakeups = m.migrations = m.samples = 0; // dropped since
+    if (m.forgets != forgets_) // dropped since
+        m.slices = m.flags = m.wakeups = m.migrations = m.samples = m.sliceExts = 0;
     cutTrace(m);
     trace_.endTime = 0;
 }
@@ -88,13 +90,16 @@ void Engine::cutTrace(const TraceMark& m) {
     EevdfSamples& sm = t.samples;
     cut(sm.time, m.samples), cut(sm.task, m.samples), cut(sm.cpu, m.samples), cut(sm.vruntime, m.samples),
         cut(sm.deadline, m.samples), cut(sm.avgVruntime, m.samples), cut(sm.onRq, m.samples);
+    SliceExts& se = t.sliceExts;
+    cut(se.granted, m.sliceExts), cut(se.end, m.sliceExts), cut(se.task, m.sliceExts),
+        cut(se.cpu, m.sliceExts), cut(se.how, m.sliceExts);
     cut(t.markers, m.markers);
 }
 
 // Every event column cut to nothing (a column's clear keeps its memory); tasks and markers stay.
 void Engine::forgetRecorded() {
     TraceMark m = markOf(trace_);
-    m.slices = m.flags = m.wakeups = m.migrations = m.samples = 0;
+    m.slices = m.flags = m.wakeups = m.migrations = m.samples = m.sliceExts = 0;
     cutTrace(m);
     forgets_++;
 }

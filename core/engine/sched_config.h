@@ -63,6 +63,11 @@ struct SchedConfig {
     Time rtRuntime = 950 * kNsPerMs;
     Time rtPeriod = 1000 * kNsPerMs;
     FixedCosts costs;
+    // debugfs rseq/slice_ext_nsec (7.0, e1d7f54900f1, 21c0e92d0681): how long an RSEQ time-slice
+    // extension may defer a reschedule, 5 - 50 us; 0 = a kernel built without
+    // CONFIG_RSEQ_SLICE_EXTENSION or booted with rseq_slice_ext=0.
+    Time sliceExtNsec = 5 * kNsPerUs;
+    static constexpr Time kSliceExtMin = 5 * kNsPerUs, kSliceExtMax = 50 * kNsPerUs;
 
     Time tickNsec() const { return (kNsPerSec + hz / 2) / hz; } // TICK_NSEC
     Time normalizedSlice() const;
@@ -73,6 +78,10 @@ struct SchedConfig {
     // Whether this build and profile have a rule (kernel_rules.h), less rulesOff.
     bool has(Rule r) const { return kernelRules(build, profile)[size_t(r)] && !rulesOff[size_t(r)]; }
     bool lazyAvailable() const { return has(Rule::LazyModel) && archInfo(arch).preemptLazy; }
+    // RSEQ_SLICE_EXTENSION needs GENERIC_ENTRY and HAVE_GENERIC_TIF_BITS (arch.h).
+    bool sliceExtAvailable() const {
+        return sliceExtNsec > 0 && has(Rule::RseqSliceExt) && archInfo(arch).genericEntryTifBits;
+    }
     // Empty if this kernel, build and architecture boot with model m; else why not.
     std::string whyNoModel(PreemptModel m) const;
     // The model the kernel's Kconfig defaults to on this architecture.

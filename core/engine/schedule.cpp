@@ -135,9 +135,13 @@ void Engine::irqReturn(CpuId c) {
     CpuRq& rq = rqs_[size_t(c)];
     if (rq.curr < 0) return;
     switch (effectiveMode(tasks_[size_t(rq.curr)])) {
-    case ExecMode::User:
+    case ExecMode::User: {
+        // exit_to_user_mode_loop(): a task that asked for an RSEQ slice extension may get one instead.
+        const Task& t = tasks_[size_t(rq.curr)];
+        if ((t.sliceRequest || t.sliceGranted) && (rq.flag[0] || rq.flag[1]) && grantSliceExt(c)) break;
         preemptionPoint(c, SwitchPoint::ExitToUser);
         break;
+    }
     case ExecMode::Kernel:
         preemptionPoint(c, SwitchPoint::IrqReturn);
         break;
@@ -171,6 +175,8 @@ void Engine::schedule(CpuId c, SwitchPoint point) {
         reprogram(c);
         return;
     }
+    if (prev >= 0 && (tasks_[size_t(prev)].sliceRequest || tasks_[size_t(prev)].sliceGranted))
+        sliceExtSwitchedOut(c, prev);
     rq.nrSwitches++;
     switchesSeen_++;
     if (prev >= 0) {

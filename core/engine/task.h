@@ -85,6 +85,14 @@ struct alignas(64) Task {
     Time wakeeFlipDecayAt = 0;
     int rrTicksLeft = 0;
     bool rrExpired = false;
+    // The RSEQ time-slice extension (7.0, rseq_slice_ext.cpp): the user's request byte
+    // (rseq->slice_ctrl.request), the kernel's grant (rseq.slice.state.granted) since when, whether
+    // its timer fired, and the timer's generation.
+    bool sliceRequest = false;
+    bool sliceGranted = false;
+    bool sliceExpired = false;
+    Time sliceGrantedAt = 0;
+    uint32_t sliceTimerGen = 0;
 
     // scheduler state and accounting
     // For task_hot(): when it last left a CPU (se.exec_start); kNeverRan: never ran here = cold.

@@ -46,9 +46,10 @@ struct FlagIntervals {
     TraceColumn<Time> set, clear;
     TraceColumn<TaskId> task;
     TraceColumn<uint16_t> cpu;
-    TraceColumn<uint8_t> bit;       // ReschedBit
-    TraceColumn<uint8_t> reason;    // ReschedReason
-    TraceColumn<uint8_t> clearedBy; // SwitchPoint of the __schedule() that cleared it, or kStillRunning
+    TraceColumn<uint8_t> bit;    // ReschedBit
+    TraceColumn<uint8_t> reason; // ReschedReason
+    TraceColumn<uint8_t>
+        clearedBy; // SwitchPoint of the __schedule() that cleared it, kStillRunning, or kClearedBySliceExt
     size_t size() const { return set.size(); }
     void push(Time s, Time c, TaskId t, uint16_t onCpu, uint8_t b, uint8_t why, uint8_t by) {
         set.push_back(s);
@@ -91,6 +92,24 @@ struct Migrations {
     }
 };
 
+// RSEQ time-slice extensions (7.0): each from its grant to its end, and how it ended (SliceExtEnd).
+struct SliceExts {
+    TraceColumn<Time> granted, end;
+    TraceColumn<TaskId> task;
+    TraceColumn<uint16_t> cpu;
+    TraceColumn<uint8_t> how;
+    size_t size() const { return granted.size(); }
+    void push(Time g, Time e, TaskId t, uint16_t c, uint8_t h) {
+        granted.push_back(g);
+        end.push_back(e);
+        task.push_back(t);
+        cpu.push_back(c);
+        how.push_back(h);
+    }
+};
+// A flag interval's clearedBy when an RSEQ slice extension's grant cleared the bits (no switch).
+constexpr uint8_t kClearedBySliceExt = 0xfe;
+
 // vruntime / deadline / vlag of one task and V of its runqueue, at a decision that changed them.
 struct EevdfSamples {
     TraceColumn<Time> time;
@@ -115,6 +134,7 @@ struct Trace {
     Wakeups wakeups;
     Migrations migrations;
     EevdfSamples samples;
+    SliceExts sliceExts;
     std::vector<Marker> markers;
     Time endTime = 0;
 

@@ -54,6 +54,8 @@ class TestCli : public QObject {
         QTest::newRow("slice") << QStringList{"--base-slice", "0.7"}
                                << "--base-slice: '0.7' is not a duration";
         QTest::newRow("slice range") << QStringList{"--base-slice", "1s"} << "accepted: 0.1ms to 100ms";
+        QTest::newRow("rseq slice ext")
+            << QStringList{"--rseq-slice-ext", "3us"} << "accepted: 5us to 50us (or off: a kernel without";
         QTest::newRow("feature") << QStringList{"--feature", "FOO=on"}
                                  << "--feature: unknown feature 'FOO'; accepted: PLACE_LAG";
         QTest::newRow("feature state")
@@ -128,6 +130,24 @@ class TestCli : public QObject {
         QVERIFY(out.find("voluntary context-switches") != std::string::npos);
         QVERIFY(out.find("0.500000000 seconds time elapsed") != std::string::npos);
         QVERIFY(out.find("CPU1") != std::string::npos);
+    }
+    // The RSEQ slice extensions of run 1, by outcome (debugfs rseq/stats' s_yielded ...); none
+    // where the kernel is built without them, and JSON carries the counts of every run.
+    void runCountsTheRseqSliceExtensions() {
+        const std::string on = runOk({"rseq-lock", "--duration", "200ms"});
+        QVERIFY2(on.find("RSEQ slice extensions (run 1): ") != std::string::npos &&
+                     on.find(" yielded, ") != std::string::npos,
+                 on.c_str());
+        const std::string off = runOk({"rseq-lock", "--duration", "200ms", "--rseq-slice-ext", "off"});
+        QVERIFY(off.find("RSEQ slice extensions") == std::string::npos);
+        const std::string json = runOk({"rseq-lock", "--duration", "200ms", "--json"});
+        const QJsonObject run = QJsonDocument::fromJson(QByteArray::fromStdString(json))
+                                    .object()["runs"]
+                                    .toArray()[0]
+                                    .toObject()["rseq_slice_ext"]
+                                    .toObject();
+        QVERIFY(run["yielded"].toInt() > 0);
+        QVERIFY(run.contains("expired") && run.contains("revoked") && run.contains("aborted"));
     }
     void repeatReportsMeanAndStandardError() {
         const std::string out = runOk({"preempt-short", "--repeat", "3", "--duration", "300ms"});

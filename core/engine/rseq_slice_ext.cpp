@@ -1,0 +1,80 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// The RSEQ time-slice extension (7.0: dfb630f548a7 rseq_grant_slice_extension(), 0ac3b5c3dc45 the
+// enforcement timer, dd0a04606937 the syscall entry work, 7ee58f98b59b the reset when scheduled,
+// 21c0e92d0681 the 5 us default; include/linux/rseq_entry.h, kernel/rseq.c). A user task sets its
+// rseq slice_ctrl.request byte before a short critical section (OpKind::SliceRequest). When an
+// interrupt returns to user mode with a need-resched bit set (either bit on a non-RT kernel), and
+// the request is the only work pending, the kernel clears the bits instead of calling schedule()
+// and arms a timer of debugfs rseq/slice_ext_nsec. The task ends its critical section with
+// rseq_slice_yield() (OpKind::SliceYield: the extension was used); any other system call ends it as
+// well (aborted); the timer's expiry sets TIF_NEED_RESCHED and the interrupt's return revokes the
+// grant and schedules (expired), as does a second reschedule request while granted (revoked).
+#include "engine/engine.h"
+
+namespace sched {
+
+// rseq_grant_slice_extension() at an interrupt's exit to user mode with a need-resched bit set.
+// True when the task keeps the CPU: the extension was granted.
+bool Engine::grantSliceExt(CpuId c) {
+    const TaskId id = rqs_[size_t(c)].curr;
+    Task& t = tasks_[size_t(id)];
+    if (!cfg_.sliceExtAvailable()) return false;
+    if (t.sliceGranted) { // a reschedule while granted: the grant goes and schedule() runs
+        endSliceExt(c, id, t.sliceExpired ? SliceExtEnd::Expired : SliceExtEnd::Revoked);
+        return false;
+    }
+    if (!t.sliceRequest) return false;
+    t.sliceRequest = false; // usr_ctrl.request = 0, granted = 1
+    t.sliceGranted = true;
+    t.sliceExpired = false;
+    t.sliceGrantedAt = now_;
+    clearFlags(c, kClearedBySliceExt); // clear_tsk_need_resched(): both bits
+    // The hrtimer is armed for granted + slice_ext_nsec; its interrupt enters timer_irq later.
+    queue_.push(now_ + cfg_.sliceExtNsec + cfg_.costs.timerIrq, now_, EventKind::SliceExt, id,
+                ++t.sliceTimerGen);
+    return true;
+}
+
+// The enforcement timer (rseq_slice_expired()): still granted to the task that runs here, it
+// sets TIF_NEED_RESCHED, and the interrupt's return to user mode revokes the grant and schedules.
+void Engine::onSliceExtTimer(TaskId id) {
+    Task& t = tasks_[size_t(id)];
+    const CpuId c = t.cpu;
+    if (!t.sliceGranted || rqs_[size_t(c)].curr != id) return;
+    ctxCpu_ = c;
+    syncProgress(c);
+    t.sliceExpired = true;
+    setFlag(c, ReschedBit::Eager, ReschedReason::SliceExtExpired); // set_need_resched_current()
+    irqReturn(c);
+    reprogram(c);
+}
+
+// The grant ends: recorded from its start, its timer cancelled.
+void Engine::endSliceExt(CpuId c, TaskId id, SliceExtEnd how) {
+    Task& t = tasks_[size_t(id)];
+    trace_.sliceExts.push(t.sliceGrantedAt, now_, id, uint16_t(c), uint8_t(how));
+    t.sliceGranted = false;
+    t.sliceExpired = false;
+    t.sliceTimerGen++;
+}
+
+// A system call of a task holding an extension (the SYSCALL_WORK_SYSCALL_RSEQ_SLICE entry work):
+// the grant ends - used if the call is rseq_slice_yield(), aborted otherwise - TIF_NEED_RESCHED
+// is set and the entry work reschedules at once (preempt_enable() under full and lazy, the only
+// models of the kernels that have the extension). True if another task now runs.
+bool Engine::sliceExtSyscall(CpuId c, TaskId id, bool yield) {
+    endSliceExt(c, id, yield ? SliceExtEnd::Yielded : SliceExtEnd::Aborted);
+    setFlag(c, ReschedBit::Eager, ReschedReason::SliceExtEnded);
+    schedule(c, SwitchPoint::PreemptEnable);
+    return rqs_[size_t(c)].curr != id;
+}
+
+// 7ee58f98b59b: a task switched out loses its request and any grant (rseq_update_cpu_id() zeroes
+// slice_ctrl when it next returns to user mode).
+void Engine::sliceExtSwitchedOut(CpuId c, TaskId prev) {
+    Task& t = tasks_[size_t(prev)];
+    if (t.sliceGranted) endSliceExt(c, prev, SliceExtEnd::Revoked);
+    t.sliceRequest = false;
+}
+
+} // namespace sched
