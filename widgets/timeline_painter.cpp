@@ -182,11 +182,13 @@ void TimelinePainter::paintLegend(QPainter& p, const QRect& r, const TimelineLay
     // The RSEQ slice extension marks (paintSliceExts()), at the right end, once a run has any.
     const bool held =
         std::any_of(d.live.sliceExtSince.begin(), d.live.sliceExtSince.end(), [](Time t) { return t >= 0; });
-    if (d.trace->sliceExts.size() > 0 || held) {
-        const std::array<std::pair<QString, QColor>, 2> keys{
-            std::pair{QCoreApplication::translate("TimelinePainter", "RSEQ extension yielded"),
-                      sliceExtUsedColor(dark)},
-            std::pair{QCoreApplication::translate("TimelinePainter", "cut short"), sliceExtCutColor(dark)}};
+    const std::array<std::pair<QString, QColor>, 2> keys{
+        std::pair{QCoreApplication::translate("TimelinePainter", "RSEQ extension yielded"),
+                  sliceExtUsedColor(dark)},
+        std::pair{QCoreApplication::translate("TimelinePainter", "cut short"), sliceExtCutColor(dark)}};
+    const int keysWidth = fm.horizontalAdvance(keys[0].first) + fm.horizontalAdvance(keys[1].first) + 52;
+    // Only where a task's name still fits beside them: the tasks come first.
+    if ((d.trace->sliceExts.size() > 0 || held) && right - x - keysWidth >= 160) {
         for (auto it = keys.rbegin(); it != keys.rend(); ++it) {
             const int w = fm.horizontalAdvance(it->first);
             right -= w;

@@ -2,6 +2,7 @@
 #include "app/gui/compare_window.h"
 
 #include "app/gui/save_file.h"
+#include "app/gui/window_size.h"
 #include "base/duration.h"
 #include "widgets/data_table.h"
 #include "widgets/timeline_view.h"
@@ -146,7 +147,7 @@ CompareWindow::CompareWindow(Side a, Side b, Time from, Time to, QWidget* parent
     split->setStretchFactor(2, 2);
     lay->addWidget(split);
     fillTable();
-    resize(1300, 900);
+    fitToScreen(*this, {1300, 900});
 }
 
 void CompareWindow::fillTable() {

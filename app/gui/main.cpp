@@ -6,6 +6,7 @@
 #include "app/gui/session.h"
 #include "app/gui/theme.h"
 #include "app/gui/trace_window.h"
+#include "app/gui/window_size.h"
 #include "base/duration.h"
 #include "scenarios/builtin_scenarios.h"
 #include "widgets/timeline_view.h"
@@ -96,7 +97,7 @@ int main(int argc, char** argv) {
     if (scenario.isEmpty()) scenario = QSettings().value("lastScenario", scen::kDefaultScenario).toString();
     if (!w.openScenario(scenario) && scenario != scen::kDefaultScenario)
         w.openScenario(scen::kDefaultScenario);
-    w.resize(1400, 900);
+    if (!w.geometryRestored()) fitToScreen(w, {1400, 900});
     w.show();
     if (parser.isSet(deriveOpt) && !parser.isSet(traceOpt))
         qWarning("--derive: needs --trace FILE (the trace to derive the scenario from)");

@@ -160,7 +160,7 @@ MainWindow::MainWindow(Session* session, QWidget* parent) : QMainWindow(parent),
     });
 
     QSettings settings;
-    restoreGeometry(settings.value("window/geometry").toByteArray());
+    geometryRestored_ = restoreGeometry(settings.value("window/geometry").toByteArray());
     if (!restoreState(
             settings.value("window/state").toByteArray())) // first start: sizes once the window has its size
         QTimer::singleShot(0, this, [this] { defaultDockSizes_(); });
@@ -326,7 +326,10 @@ void MainWindow::buildDocks() {
     // The timeline is what people come for: side panels start narrow, inspector and metrics share
     // one column.
     defaultDockSizes_ = [this, pd, id, md, ld] {
-        resizeDocks({pd, id}, {240, 360}, Qt::Horizontal);
+        // At 1400 px wide the parameters take 240 and the inspector 360; on a narrower screen both
+        // shrink with the window (to what their contents allow), so the timeline keeps half of it.
+        const int w = width();
+        resizeDocks({pd, id}, {std::min(240, w * 17 / 100), std::min(360, w * 22 / 100)}, Qt::Horizontal);
         resizeDocks({id, md}, {420, 380}, Qt::Vertical);
         resizeDocks({ld}, {170}, Qt::Vertical);
     };

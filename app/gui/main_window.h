@@ -44,6 +44,8 @@ class MainWindow : public QMainWindow {
   public:
     explicit MainWindow(Session* session, QWidget* parent = nullptr);
     bool openScenario(const QString& nameOrPath);
+    // Whether the last session's window geometry was restored (else the window is sized to the screen).
+    bool geometryRestored() const { return geometryRestored_; }
     view::TimelineView* timeline() const { return timeline_; }
     void selectTasksByComm(const QStringList& comms); // the first task of each comm
     void select(const std::vector<int>& tasks);
@@ -82,6 +84,7 @@ class MainWindow : public QMainWindow {
     void closeEvent(QCloseEvent*) override;
 
   private:
+    bool geometryRestored_ = false;
     void buildActions();
     void buildDocks();
     void onAdvanced();

@@ -2,6 +2,7 @@
 #include "app/gui/trace_window.h"
 
 #include "app/gui/save_file.h"
+#include "app/gui/window_size.h"
 #include "metrics/latency.h"
 #include "scenarios/derive.h"
 #include "trace/file.h"
@@ -114,7 +115,7 @@ TraceWindow::TraceWindow(std::shared_ptr<const Trace> trace, const ImportReport&
     split->setStretchFactor(0, 3);
     split->setStretchFactor(1, 2);
     lay->addWidget(split, 1);
-    resize(1300, 850);
+    fitToScreen(*this, {1300, 850});
 }
 
 QString TraceWindow::deriveScenarioTo(const QString& path, QString* summary) const {
