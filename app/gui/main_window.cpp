@@ -96,7 +96,7 @@ MainWindow::MainWindow(Session* session, QWidget* parent) : QMainWindow(parent),
             [this](const QString& m) { statusBar()->showMessage(m, 8000); });
     connect(session_, &Session::playingChanged, this, [this](bool on) {
         playAct_->setText(on ? tr("Pause") : tr("Play"));
-        playAct_->setIcon(style()->standardIcon(on ? QStyle::SP_MediaPause : QStyle::SP_MediaPlay));
+        playAct_->setIcon(paletteIcon(on ? QStyle::SP_MediaPause : QStyle::SP_MediaPlay, *this));
     });
     connect(timeline_, &view::TimelineView::rangeChanged, chart_, &view::EevdfChart::setRange);
     // The log lists the visible range; a drag fires many range changes, the log follows once they settle.
@@ -237,8 +237,8 @@ void MainWindow::buildActions() {
 
     QToolBar* tb = addToolBar(tr("Run"));
     tb->setObjectName("runToolbar");
-    playAct_ = tb->addAction(style()->standardIcon(QStyle::SP_MediaPlay), tr("Play"), session_,
-                             &Session::togglePlay);
+    playAct_ =
+        tb->addAction(paletteIcon(QStyle::SP_MediaPlay, *this), tr("Play"), session_, &Session::togglePlay);
     playAct_->setShortcut(Qt::Key_Space);
     playAct_->setToolTip(tr("Play / pause (Space)"));
     // Words, not the media player's seek icons: ⏩ reads as "fast forward", not as one event.
@@ -258,8 +258,9 @@ void MainWindow::buildActions() {
     backTick->setShortcut(QKeySequence(tr("Shift+T")));
     backTick->setToolTip(tr("Back one millisecond of simulated time (Shift+T); double-click the timeline to "
                             "run or rewind to a time"));
-    QAction* reset = tb->addAction(style()->standardIcon(QStyle::SP_MediaSkipBackward), tr("Reset"), session_,
-                                   &Session::reset);
+    resetAct_ = tb->addAction(paletteIcon(QStyle::SP_MediaSkipBackward, *this), tr("Reset"), session_,
+                              &Session::reset);
+    QAction* reset = resetAct_;
     reset->setShortcut(QKeySequence(tr("Ctrl+R")));
     QAction* branch = tb->addAction(tr("Branch here..."), this, &MainWindow::branchDialog);
     branch->setShortcut(Qt::Key_B);
@@ -445,6 +446,15 @@ void MainWindow::onReloaded() {
 }
 
 // A background run owns the engine: freeze every view that reads it, show progress and Cancel.
+void MainWindow::changeEvent(QEvent* e) {
+    QMainWindow::changeEvent(e);
+    if ((e->type() == QEvent::PaletteChange || e->type() == QEvent::StyleChange) && playAct_ && resetAct_) {
+        playAct_->setIcon(
+            paletteIcon(session_->playing() ? QStyle::SP_MediaPause : QStyle::SP_MediaPlay, *this));
+        resetAct_->setIcon(paletteIcon(QStyle::SP_MediaSkipBackward, *this));
+    }
+}
+
 void MainWindow::onBusy(bool busy) {
     timeline_->setFrozen(busy);
     progress_->setValue(0);

@@ -83,8 +83,12 @@ class MainWindow : public QMainWindow {
   protected:
     void closeEvent(QCloseEvent*) override;
 
+  protected:
+    void changeEvent(QEvent* e) override; // a theme switch redraws the toolbar's icons
+
   private:
     bool geometryRestored_ = false;
+    QAction* resetAct_ = nullptr;
     void buildActions();
     void buildDocks();
     void onAdvanced();

@@ -2,9 +2,11 @@
 #include "app/gui/theme.h"
 
 #include <QApplication>
+#include <QPainter>
 #include <QPalette>
 #include <QStyle>
 #include <QStyleFactory>
+#include <QWidget>
 
 Theme themeFromName(const QString& name, bool* ok) {
     if (ok) *ok = true;
@@ -61,4 +63,21 @@ void applyTheme(Theme t) {
         QApplication::setPalette(darkPalette());
         break;
     }
+}
+
+QIcon paletteIcon(QStyle::StandardPixmap icon, const QWidget& w) {
+    const QIcon base = w.style()->standardIcon(icon, nullptr, &w);
+    QIcon out;
+    for (const int side : {16, 24, 32, 48})
+        for (const auto& [mode, group] :
+             {std::pair{QIcon::Normal, QPalette::Active}, std::pair{QIcon::Disabled, QPalette::Disabled}}) {
+            QPixmap pm = base.pixmap(QSize(side, side));
+            if (pm.isNull()) continue;
+            QPainter p(&pm);
+            p.setCompositionMode(QPainter::CompositionMode_SourceIn); // keep the shape, take the colour
+            p.fillRect(pm.rect(), w.palette().color(group, QPalette::ButtonText));
+            p.end();
+            out.addPixmap(pm, mode);
+        }
+    return out;
 }

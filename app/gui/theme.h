@@ -4,10 +4,17 @@
 // time or on QEvent::PaletteChange, so a switch applies at once.
 #pragma once
 
+#include <QIcon>
 #include <QString>
+#include <QStyle>
+
+class QWidget;
 
 enum class Theme { System, Light, Dark };
 
 Theme themeFromName(const QString& name, bool* ok = nullptr); // "system", "light", "dark"
 QString themeName(Theme t);
 void applyTheme(Theme t);
+// A style's standard icon drawn in the palette's button text colour (dimmed when disabled): the
+// Fusion style's media icons are dark grey whatever the palette, and vanish on a dark one.
+QIcon paletteIcon(QStyle::StandardPixmap icon, const QWidget& w);

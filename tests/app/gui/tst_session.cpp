@@ -5,6 +5,7 @@
 #include "app/gui/compare_window.h"
 #include "app/gui/main_window.h"
 #include "app/gui/session.h"
+#include "app/gui/theme.h"
 #include "tests/test_support.h"
 #include "widgets/timeline_view.h"
 
@@ -354,6 +355,39 @@ class TestSession : public QObject {
     }
     // A scenario opened by a relative path is remembered by its absolute one, so that File ▸ Open
     // recent works from any directory; a built-in one by its name.
+    // The toolbar's Play and Reset icons take the palette's text colour: light on the dark theme
+    // (the Fusion style's own are dark grey there, and vanished), dark on the light one.
+    void toolbarIconsAreDrawnInThePalettesTextColour() {
+        const auto iconLightness = [](const QAction* a) {
+            const QImage img = a->icon().pixmap(QSize(24, 24)).toImage();
+            double sum = 0;
+            int n = 0;
+            for (int y = 0; y < img.height(); ++y)
+                for (int x = 0; x < img.width(); ++x)
+                    if (qAlpha(img.pixel(x, y)) > 128) sum += QColor(img.pixel(x, y)).lightness(), ++n;
+            return n ? sum / n : -1.0;
+        };
+        Session s;
+        MainWindow w(&s);
+        QVERIFY(w.openScenario("fair-pair"));
+        const auto action = [&w](const QString& text) -> QAction* {
+            for (QAction* a : w.findChildren<QAction*>())
+                if (a->text() == text) return a;
+            return nullptr;
+        };
+        for (const Theme t : {Theme::Dark, Theme::Light}) {
+            applyTheme(t);
+            QApplication::processEvents();
+            for (const char* name : {"Play", "Reset"}) {
+                const QAction* a = action(name);
+                QVERIFY(a);
+                const double l = iconLightness(a);
+                QVERIFY2(t == Theme::Dark ? l > 180 : (l >= 0 && l < 80),
+                         qPrintable(QString("%1 icon lightness %2").arg(name).arg(l)));
+            }
+        }
+        applyTheme(Theme::System);
+    }
     void recentFilesAreAbsolutePaths() {
         QTemporaryDir dir;
         QFile f(dir.filePath("mine.json"));
