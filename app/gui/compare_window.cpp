@@ -205,6 +205,11 @@ void CompareWindow::fillTable() {
             .arg(ms(cmp_.busyA), ms(cmp_.busyB))
             .arg(pct(double(cmp_.busyA), double(cmp_.busyB)))
             .arg(windowB));
+    // Two runs that share no task group: said above the table, where the eye goes first.
+    if (const std::string w = unrelatedRunsWarning(cmp_); !w.empty())
+        summary_->setText(
+            QString("<b>%1</b><br>%2")
+                .arg(QString::fromStdString(w).toHtmlEscaped(), summary_->text().toHtmlEscaped()));
 }
 
 void CompareWindow::syncRange(int from, qint64 start, qint64 end) {

@@ -154,6 +154,24 @@ std::string change(double a, double b, bool percent) {
 }
 } // namespace
 
+std::string unrelatedRunsWarning(const Comparison& c) {
+    std::string a, b;
+    int na = 0, nb = 0;
+    for (const CompareRow& r : c.rows) {
+        if (r.a.tasks > 0 && r.b.tasks > 0) return {};
+        const bool inA = r.a.tasks > 0;
+        std::string& names = inA ? a : b;
+        int& n = inA ? na : nb;
+        if (r.a.tasks == 0 && r.b.tasks == 0) continue;
+        if (n < 4) names += (n ? ", " : "") + r.group;
+        n++;
+    }
+    if (na == 0 || nb == 0) return {};
+    const auto more = [](int n) { return n > 4 ? " and " + std::to_string(n - 4) + " more" : std::string(); };
+    return "A and B have no task group in common in this window (A: " + a + more(na) + "; B: " + b +
+           more(nb) + "): each row is one side's alone, so they compare different programs";
+}
+
 std::string formatComparison(const Comparison& c, const std::string& labelA, const std::string& labelB) {
     std::string out;
     char line[512];
@@ -164,7 +182,9 @@ std::string formatComparison(const Comparison& c, const std::string& labelA, con
         out += "; B " + formatDuration(c.from + c.shiftB) + " - " + formatDuration(c.to + c.shiftB) +
                ", aligned at " + (c.alignedAt.empty() ? std::string("a shift") : c.alignedAt) + " (B = A " +
                (c.shiftB < 0 ? "- " : "+ ") + formatDuration(std::abs(c.shiftB)) + ")";
-    out += "\n\n";
+    out += "\n";
+    if (const std::string w = unrelatedRunsWarning(c); !w.empty()) out += " warning: " + w + "\n";
+    out += "\n";
     std::snprintf(line, sizeof line,
                   " %-16s | %10s %10s %8s | %7s %7s %6s | %7s %7s | %9s %9s %8s | %9s %9s | %9s %9s |\n",
                   "Task group", "runtime A", "runtime B", "change", "cs A", "cs B", "change", "invol A",

@@ -45,6 +45,11 @@ Trace traceWindow(const Trace& t, Time from, Time to, size_t* clippedAtStart = n
 // A over [from, to), B over [from + shiftB, to + shiftB).
 Comparison compareRuns(const Trace& a, const Trace& b, Time from, Time to, Time shiftB = 0);
 
+// Empty, or a warning that A and B share no task group that ran in the window (say, a simulation
+// of one workload beside the trace of another): then every row is one side's alone, and the
+// comparison compares different programs. It names a few comms of each side.
+std::string unrelatedRunsWarning(const Comparison& c);
+
 // Text table in the manner of perf's: one row per group, A, B and the change for each metric.
 std::string formatComparison(const Comparison& c, const std::string& labelA, const std::string& labelB);
 

@@ -156,6 +156,23 @@ class TestCompare : public QObject {
         const std::string text = formatComparison(c, "A", "B");
         QVERIFY(text.find(" waker ") != std::string::npos);
         QVERIFY(text.find("context-switches  A ") != std::string::npos);
+        QVERIFY(unrelatedRunsWarning(c).empty());
+        QVERIFY(text.find("warning") == std::string::npos);
+    }
+
+    // A simulation of one workload beside a run of another: no task group in common, said in the
+    // table's head with a few comms of each side.
+    void runsWithNoTaskGroupInCommonAreFlagged() {
+        Engine a = hogsAndWaker();
+        Engine b = builtinEngine("pipe-pingpong");
+        b.runUntil(150 * kNsPerMs);
+        const Comparison c = compareRuns(a.trace(), b.trace(), 0, 140 * kNsPerMs);
+        const std::string w = unrelatedRunsWarning(c);
+        QVERIFY2(w.find("no task group in common") != std::string::npos &&
+                     w.find("A: hog") != std::string::npos,
+                 w.c_str());
+        QVERIFY(formatComparison(c, "A", "B").find(" warning: A and B have no task group in common") !=
+                std::string::npos);
     }
 
     // Under none the waker's wakeup waits until the hog's 20 ms kernel section returns to user
