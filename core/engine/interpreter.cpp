@@ -81,6 +81,8 @@ Engine::Step Engine::runProgram(CpuId c, TaskId id) {
         Task& cur = tasks_[size_t(id)];
         const Program& prog = programs_[size_t(cur.program)];
         if (cur.ip >= prog.ops.size()) {
+            // The end of the program is exit(): a system call, which ends an RSEQ slice extension first.
+            if (cur.sliceGranted && sliceExtSyscall(c, id, false)) return Step::Switched;
             exitTask(c, id);
             return Step::Exited;
         }

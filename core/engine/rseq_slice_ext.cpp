@@ -21,6 +21,7 @@ bool Engine::grantSliceExt(CpuId c) {
     if (!cfg_.sliceExtAvailable()) return false;
     if (t.sliceGranted) { // a reschedule while granted: the grant goes and schedule() runs
         endSliceExt(c, id, t.sliceExpired ? SliceExtEnd::Expired : SliceExtEnd::Revoked);
+        t.sliceRequest = false; // slice_ctrl.all = 0: a request made during the grant goes too
         return false;
     }
     if (!t.sliceRequest) return false;
@@ -44,7 +45,8 @@ void Engine::onSliceExtTimer(TaskId id) {
     ctxCpu_ = c;
     syncProgress(c);
     t.sliceExpired = true;
-    setFlag(c, ReschedBit::Eager, ReschedReason::SliceExtExpired); // set_need_resched_current()
+    if (!rqs_[size_t(c)].flag[size_t(ReschedBit::Eager)]) // set_need_resched_current(); set already: no-op
+        setFlag(c, ReschedBit::Eager, ReschedReason::SliceExtExpired);
     irqReturn(c);
     reprogram(c);
 }
@@ -64,7 +66,8 @@ void Engine::endSliceExt(CpuId c, TaskId id, SliceExtEnd how) {
 // models of the kernels that have the extension). True if another task now runs.
 bool Engine::sliceExtSyscall(CpuId c, TaskId id, bool yield) {
     endSliceExt(c, id, yield ? SliceExtEnd::Yielded : SliceExtEnd::Aborted);
-    setFlag(c, ReschedBit::Eager, ReschedReason::SliceExtEnded);
+    if (!rqs_[size_t(c)].flag[size_t(ReschedBit::Eager)])
+        setFlag(c, ReschedBit::Eager, ReschedReason::SliceExtEnded);
     schedule(c, SwitchPoint::PreemptEnable);
     return rqs_[size_t(c)].curr != id;
 }

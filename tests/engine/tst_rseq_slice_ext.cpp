@@ -143,6 +143,25 @@ class TestRseqSliceExt : public QObject {
             QVERIFY(t.sliceExts.end[i] - t.sliceExts.granted[i] <= 20 * kNsPerUs);
     }
 
+    // The end of a program is exit(), a system call: an extension held there ends as aborted, as
+    // at an explicit exit.
+    void theProgramsEndAbortsTheExtension() {
+        // The waker's one sleep ends at 1 ms + 50 us of slack, 35 us before the holder's work does.
+        for (const char* end : {"", R"(, {"exit": true})"}) {
+            Engine e = engineFrom(
+                std::string(R"({"duration": "5ms", "machine": {"cpus": 1, "hz": 250, "kernel": "7.0",
+                "rseq_slice_ext": "50us"}, "tasks": [
+                {"comm": "holder", "behavior": [{"sleep": "10us"}, {"slice_ext": "request"}, {"run": "1.02ms"})") +
+                end + R"(]},
+                {"comm": "waker", "behavior": [{"sleep": "1ms"}, {"run": "5us"}]}]})");
+            e.runUntil(5 * kNsPerMs);
+            const Trace& t = e.trace();
+            QVERIFY2(t.sliceExts.size() == 1, end);
+            QCOMPARE(t.sliceExts.how[0], uint8_t(SliceExtEnd::Aborted));
+            QCOMPARE(e.tasks()[size_t(taskByComm(e, "holder"))].state, TaskState::Dead);
+        }
+    }
+
     // A second reschedule request at an interrupt's return while granted revokes the grant
     // (rseq_grant_slice_extension(): state.granted) and schedules.
     void aSecondRescheduleRevokesTheGrant() {
