@@ -72,12 +72,14 @@ bool Engine::sliceExtSyscall(CpuId c, TaskId id, bool yield) {
     return rqs_[size_t(c)].curr != id;
 }
 
-// 7ee58f98b59b: a task switched out loses its request and any grant (rseq_update_cpu_id() zeroes
-// slice_ctrl when it next returns to user mode).
+// A task switched out while granted loses the grant (a revoke or a system call ends it before any
+// switch; kept as a guard). Its request stays: 7ee58f98b59b zeroes slice_ctrl at the next exit to
+// user mode only after a switch that rseq_sched_switch_event() raises - one from a user-mode
+// interrupt, where the request was granted or revoked already, or one after a CPU change (the
+// task's CPU changes in activateTask() and detachTask(), which clear it) - so a request survives a
+// sleep or a preemption in the kernel on the same CPU.
 void Engine::sliceExtSwitchedOut(CpuId c, TaskId prev) {
-    Task& t = tasks_[size_t(prev)];
-    if (t.sliceGranted) endSliceExt(c, prev, SliceExtEnd::Revoked);
-    t.sliceRequest = false;
+    if (tasks_[size_t(prev)].sliceGranted) endSliceExt(c, prev, SliceExtEnd::Revoked);
 }
 
 } // namespace sched

@@ -175,8 +175,7 @@ void Engine::schedule(CpuId c, SwitchPoint point) {
         reprogram(c);
         return;
     }
-    if (prev >= 0 && (tasks_[size_t(prev)].sliceRequest || tasks_[size_t(prev)].sliceGranted))
-        sliceExtSwitchedOut(c, prev);
+    if (prev >= 0 && tasks_[size_t(prev)].sliceGranted) sliceExtSwitchedOut(c, prev);
     rq.nrSwitches++;
     switchesSeen_++;
     if (prev >= 0) {

@@ -37,6 +37,7 @@ int64_t Engine::taskHLoad(TaskId p) const {
 
 void Engine::activateTask(CpuId c, TaskId p, bool initial) {
     Task& t = tasks_[size_t(p)];
+    if (t.cpu != c) t.sliceRequest = false; // rseq ids_changed: slice_ctrl zeroed (7ee58f98b59b)
     t.cpu = c;
     t.state = TaskState::Runnable;
     if (isRtPolicy(t.policy)) {
