@@ -177,7 +177,7 @@ constexpr std::array<RuleInfo, kRuleCount> kRules{{
      "interrupt returns to user mode with a need-resched bit set: the bits are cleared and a timer of "
      "debugfs rseq/slice_ext_nsec (5 us by default, 5 - 50 us) armed; rseq_slice_yield() or any other "
      "system call ends the extension and reschedules, the timer's expiry or a second reschedule revokes "
-     "it, and a switch clears the request",
+     "it, and a move to another CPU clears the request",
      "the ops {\"slice_ext\": \"request\"} and {\"slice_ext\": \"yield\"}, machine.rseq_slice_ext "
      "(false: a kernel built without it); on x86_64, the one architecture checked to have "
      "GENERIC_ENTRY and HAVE_GENERIC_TIF_BITS"},
