@@ -68,6 +68,13 @@ struct ColorCache {
     }
 };
 
+// Whether the run has RSEQ slice extensions to draw: recorded ones, or one held now.
+bool hasSliceExts(const TimelineData& d) {
+    return d.trace->sliceExts.size() > 0 ||
+           std::any_of(d.live.sliceExtSince.begin(), d.live.sliceExtSince.end(),
+                       [](Time t) { return t >= 0; });
+}
+
 } // namespace
 
 void TimelinePainter::paint(QPainter& p, const QRect& rect, const TimeAxis& axis, const TimelineData& d,
@@ -179,24 +186,21 @@ void TimelinePainter::paintLegend(QPainter& p, const QRect& r, const TimelineLay
     p.setPen(pal.color(QPalette::PlaceholderText));
     p.drawText(QRect(r.left(), y, L.gutter - 6, L.legend), Qt::AlignRight | Qt::AlignVCenter,
                QCoreApplication::translate("TimelinePainter", "tasks"));
-    // The RSEQ slice extension marks (paintSliceExts()), at the right end, once a run has any.
-    const bool held =
-        std::any_of(d.live.sliceExtSince.begin(), d.live.sliceExtSince.end(), [](Time t) { return t >= 0; });
-    const std::array<std::pair<QString, QColor>, 2> keys{
-        std::pair{QCoreApplication::translate("TimelinePainter", "RSEQ extension yielded"),
-                  sliceExtUsedColor(dark)},
-        std::pair{QCoreApplication::translate("TimelinePainter", "cut short"), sliceExtCutColor(dark)}};
-    const int keysWidth = fm.horizontalAdvance(keys[0].first) + fm.horizontalAdvance(keys[1].first) + 52;
-    // Only where a task's name still fits beside them: the tasks come first.
-    if ((d.trace->sliceExts.size() > 0 || held) && right - x - keysWidth >= 160) {
-        for (auto it = keys.rbegin(); it != keys.rend(); ++it) {
+    // The RSEQ slice extension marks (paintSliceExts()), at the right end, once a run has any, and
+    // only where a task's name still fits beside them: the tasks come first.
+    if (hasSliceExts(d)) {
+        const std::array<std::pair<QString, QColor>, 2> keys{
+            std::pair{QCoreApplication::translate("TimelinePainter", "RSEQ extension yielded"),
+                      sliceExtUsedColor(dark)},
+            std::pair{QCoreApplication::translate("TimelinePainter", "cut short"), sliceExtCutColor(dark)}};
+        const int keysWidth = fm.horizontalAdvance(keys[0].first) + fm.horizontalAdvance(keys[1].first) + 52;
+        const bool fit = right - x - keysWidth >= 160;
+        for (auto it = keys.rbegin(); fit && it != keys.rend(); ++it) {
             const int w = fm.horizontalAdvance(it->first);
-            right -= w;
             p.setPen(pal.color(QPalette::Text));
-            p.drawText(QRect(right, y, w, L.legend), Qt::AlignLeft | Qt::AlignVCenter, it->first);
-            right -= 16;
-            p.fillRect(QRect(right, y + L.legend / 2 - 2, 12, 4), it->second);
-            right -= 10;
+            p.drawText(QRect(right - w, y, w, L.legend), Qt::AlignLeft | Qt::AlignVCenter, it->first);
+            p.fillRect(QRect(right - w - 16, y + L.legend / 2 - 2, 12, 4), it->second);
+            right -= w + 26;
         }
     }
     for (size_t k = 0; k < tasks.size(); ++k) {
@@ -488,7 +492,7 @@ void TimelinePainter::paintFlags(QPainter& p, int cpu, const QRect& r, const Tim
 // by the columns once the extensions in view outnumber them.
 void TimelinePainter::paintSliceExts(QPainter& p, const QRect& r, const TimeAxis& axis, const TimelineData& d,
                                      const TimelineLayout& L, bool dark) {
-    if (!d.trace) return;
+    if (!d.trace || !hasSliceExts(d)) return; // most runs: no per-column scratch to fill
     const sched::SliceExts& x = d.trace->sliceExts;
     const int x0 = r.left() + L.gutter, h = std::max(3, L.lane / 6);
     const QColor used = sliceExtUsedColor(dark), cut = sliceExtCutColor(dark);

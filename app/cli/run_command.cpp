@@ -145,10 +145,10 @@ int runCommand(const RunOptions& o, std::ostream& out, std::ostream& err, Timeli
                       100.0 * double(runs[0].cpu[c].busy) / double(span), (long long)runs[0].cpu[c].switches);
         out << b;
     }
-    if (const auto& x = runs[0].sliceExts; std::accumulate(x.begin(), x.end(), uint64_t(0)) > 0) {
+    const auto& x = runs[0].sliceExts;
+    if (const uint64_t granted = std::accumulate(x.begin(), x.end(), uint64_t(0)); granted > 0) {
         // the grants' outcomes as debugfs rseq/stats counts them (s_yielded, s_expired, s_revoked, s_aborted)
-        out << "\n RSEQ slice extensions (run 1): " << std::accumulate(x.begin(), x.end(), uint64_t(0))
-            << " granted:";
+        out << "\n RSEQ slice extensions (run 1): " << granted << " granted:";
         for (size_t k = 0; k < x.size(); ++k)
             out << (k ? ", " : " ") << x[k] << " " << sliceExtEndName(SliceExtEnd(k));
         out << "\n";

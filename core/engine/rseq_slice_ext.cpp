@@ -45,8 +45,7 @@ void Engine::onSliceExtTimer(TaskId id) {
     ctxCpu_ = c;
     syncProgress(c);
     t.sliceExpired = true;
-    if (!rqs_[size_t(c)].flag[size_t(ReschedBit::Eager)]) // set_need_resched_current(); set already: no-op
-        setFlag(c, ReschedBit::Eager, ReschedReason::SliceExtExpired);
+    setFlag(c, ReschedBit::Eager, ReschedReason::SliceExtExpired); // set_need_resched_current()
     irqReturn(c);
     reprogram(c);
 }
@@ -66,8 +65,7 @@ void Engine::endSliceExt(CpuId c, TaskId id, SliceExtEnd how) {
 // models of the kernels that have the extension). True if another task now runs.
 bool Engine::sliceExtSyscall(CpuId c, TaskId id, bool yield) {
     endSliceExt(c, id, yield ? SliceExtEnd::Yielded : SliceExtEnd::Aborted);
-    if (!rqs_[size_t(c)].flag[size_t(ReschedBit::Eager)])
-        setFlag(c, ReschedBit::Eager, ReschedReason::SliceExtEnded);
+    setFlag(c, ReschedBit::Eager, ReschedReason::SliceExtEnded);
     schedule(c, SwitchPoint::PreemptEnable);
     return rqs_[size_t(c)].curr != id;
 }

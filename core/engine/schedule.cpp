@@ -34,8 +34,9 @@ ExecMode Engine::effectiveMode(const Task& t) const {
 // --- need-resched bits ---
 
 void Engine::setFlag(CpuId c, ReschedBit bit, ReschedReason why) {
-    cutBatch(c); // the next exit-to-user point acts on the bit: no more chains run ahead
     CpuRq& rq = rqs_[size_t(c)];
+    if (rq.flag[size_t(bit)]) return; // set_tsk_need_resched() on a set bit: its interval goes on as it was
+    cutBatch(c);                      // the next exit-to-user point acts on the bit: no more chains run ahead
     rq.flag[size_t(bit)] = true;
     rq.flagSetAt[size_t(bit)] = now_;
     rq.flagReason[size_t(bit)] = why;
