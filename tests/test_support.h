@@ -17,6 +17,14 @@ inline scen::Scenario scenarioFrom(const std::string& json) {
     return s;
 }
 
+// The error a scenario text is refused with, empty if it parses.
+inline std::string parseError(const std::string& json) {
+    scen::Scenario s;
+    scen::ScenarioError e;
+    if (scen::parseScenario(json, "t.json", s, e)) return {};
+    return e.text();
+}
+
 inline sched::Engine engineFrom(const std::string& json, uint64_t seed = 1, bool samples = false) {
     return scen::instantiate(scenarioFrom(json), seed, sched::TraceOptions{samples});
 }

@@ -27,13 +27,6 @@ std::string modelsOn(const char* kernel, const char* arch) {
     return s;
 }
 
-std::string parseError(const std::string& json) {
-    scen::Scenario s;
-    scen::ScenarioError e;
-    if (scen::parseScenario(json, "t.json", s, e)) return {};
-    return e.text();
-}
-
 // The longest wait of a root-level task that wakes every 50 ms beside a busy autogroup
 // (hackbench threads), over four seeds. HRTICK stays off in every kernel, so that 7.0 against 7.1
 // differs only in the reweight rule.

@@ -48,13 +48,6 @@ const SliceView* sliceAt(const std::vector<SliceView>& v, Time t) {
     return nullptr;
 }
 
-std::string parseError(const std::string& json) {
-    scen::Scenario s;
-    scen::ScenarioError e;
-    if (scen::parseScenario(json, "t.json", s, e)) return {};
-    return e.text();
-}
-
 } // namespace
 
 class TestRseqSliceExt : public QObject {
