@@ -19,4 +19,13 @@ LiveState captureLive(const sched::Engine& e) {
     return s;
 }
 
+std::vector<sched::RunningSlice> runningSlices(const sched::Engine& e) {
+    std::vector<sched::RunningSlice> r;
+    if (e.finished()) return r; // finish() recorded them in the trace
+    for (size_t c = 0; c < e.cpus().size(); ++c)
+        if (const sched::CpuRq& rq = e.cpus()[c]; rq.curr >= 0)
+            r.push_back({rq.sliceStart, rq.curr, uint16_t(c)});
+    return r;
+}
+
 } // namespace view

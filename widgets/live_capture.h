@@ -4,10 +4,13 @@
 #pragma once
 
 #include "engine/engine.h"
+#include "metrics/latency_fold.h"
 #include "widgets/timeline_painter.h"
 
 namespace view {
 
 LiveState captureLive(const sched::Engine& e);
+// Each CPU's current slice (LatencyFold::endedAt()); none for an idle CPU.
+std::vector<sched::RunningSlice> runningSlices(const sched::Engine& e);
 
 } // namespace view

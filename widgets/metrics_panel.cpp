@@ -31,11 +31,21 @@ MetricsPanel::MetricsPanel(QWidget* parent) : QWidget(parent) {
     lay->addWidget(table_, 1);
 }
 
-void MetricsPanel::refresh(const Trace& trace, Time now) {
-    const auto rows = perfSchedLatency(trace);
-    const SwitchCounts c = countSwitches(trace);
-    counts_->setText(tr("context-switches %1   voluntary %2   involuntary %3   migrations %4   (closed "
-                        "slices up to %5 ms)")
+void MetricsPanel::clear() {
+    fold_ = LatencyFold(1);
+    cursor_ = {};
+}
+
+void MetricsPanel::refresh(const Trace& trace, std::span<const RunningSlice> running, Time now) {
+    if (cursor_.slices > trace.slices.size() || cursor_.wakeups > trace.wakeups.size() ||
+        cursor_.migrations > trace.migrations.size())
+        clear(); // cut back without a clear(): never fold a stretch twice or skip one
+    fold_.add(trace, cursor_);
+    const LatencyFold soFar = fold_.endedAt(running, now);
+    const auto rows = soFar.rows(trace.tasks);
+    const SwitchCounts c = soFar.switches();
+    counts_->setText(tr("context-switches %1   voluntary %2   involuntary %3   migrations %4   (run so "
+                        "far: %5 ms, the running tasks counted up to now)")
                          .arg(QString::fromStdString(groupThousands(double(c.total))))
                          .arg(QString::fromStdString(groupThousands(double(c.voluntary))))
                          .arg(QString::fromStdString(groupThousands(double(c.involuntary))))

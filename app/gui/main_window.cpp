@@ -83,6 +83,7 @@ MainWindow::MainWindow(Session* session, QWidget* parent) : QMainWindow(parent),
     connect(session_, &Session::reloaded, this, &MainWindow::onReloaded);
     connect(session_, &Session::rewound, this, [this] { // drop what the views indexed
         eventLog_->clear();
+        metrics_->clear();
         timeline_->clearRun();
         chart_->setTrace(nullptr);
     });
@@ -431,6 +432,7 @@ void MainWindow::runToDialog() {
 void MainWindow::onReloaded() {
     inspectAt_.reset();
     eventLog_->clear();
+    metrics_->clear();
     const Engine& e = session_->engine();
     timeline_->clearRun();
     chart_->setTrace(nullptr);
@@ -500,7 +502,7 @@ void MainWindow::refreshPanels(bool force) {
     } else {
         inspector_->refresh(e);
     }
-    metrics_->refresh(e.trace(), e.now());
+    metrics_->refresh(e.trace(), view::runningSlices(e), e.now());
     eventLog_->refresh(timeline_->data(), timeline_->axis().start, timeline_->axis().end);
     histogram_->refresh(e.trace());
 }

@@ -58,7 +58,8 @@ QString MainWindow::exportMetricsTo(const QString& path) {
     if (!json && !path.endsWith(".csv", Qt::CaseInsensitive))
         return tr("%1: use a .csv or .json file name").arg(path);
     const Engine& e = session_->engine();
-    return saveFile(path, json ? metricsJson(e.trace(), e.now()) : metricsCsv(e.trace(), e.now()));
+    const Trace soFar = e.traceSoFar(); // the running tasks counted up to now, as the panel does
+    return saveFile(path, json ? metricsJson(soFar, e.now()) : metricsCsv(soFar, e.now()));
 }
 
 QString MainWindow::exportFtraceTo(const QString& path) {

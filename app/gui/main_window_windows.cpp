@@ -151,7 +151,7 @@ CompareWindow* MainWindow::compareWithTrace(TraceWindow* t) {
                  QString::fromStdString(std::string(preemptModelName(e.config().preempt))));
     const Time to = std::min(e.now(), t->trace().endTime);
     auto* w = new CompareWindow(
-        CompareWindow::Side{simLabel, std::make_shared<const Trace>(e.trace()), simLive},
+        CompareWindow::Side{simLabel, std::make_shared<const Trace>(e.traceSoFar()), simLive},
         CompareWindow::Side{tr("trace %1").arg(QFileInfo(t->path()).fileName()), t->sharedTrace(), traceLive},
         0, to, nullptr);
     w->setGeometry(geometry());

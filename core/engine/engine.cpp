@@ -344,4 +344,20 @@ void Engine::finish() {
     finished_ = true;
 }
 
+// finish()'s closing records, made on a copy: the same order (each CPU's bits, then its slice).
+Trace Engine::traceSoFar() const {
+    Trace t = trace_;
+    if (finished_) return t;
+    for (CpuId c = 0; c < CpuId(rqs_.size()); ++c) {
+        const CpuRq& rq = rqs_[size_t(c)];
+        for (size_t b = 0; b < 2; ++b)
+            if (rq.flag[b] && opts_.flags)
+                t.flags.push(rq.flagSetAt[b], now_, rq.curr, uint16_t(c), uint8_t(b),
+                             uint8_t(rq.flagReason[b]), kStillRunning);
+        if (rq.curr >= 0) t.slices.push(rq.sliceStart, now_, rq.curr, uint16_t(c), kStillRunning, kNoReason);
+    }
+    t.endTime = now_;
+    return t;
+}
+
 } // namespace sched

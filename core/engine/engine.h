@@ -151,6 +151,10 @@ class Engine {
     bool finished() const { return finished_; } // finish() closed the open slices at now()
     const SchedConfig& config() const { return cfg_; }
     const Trace& trace() const { return trace_; }
+    // A copy of the trace as finish() would leave it now: the running slices and the bits still
+    // set closed at now(), the end time now(). What a view that compares or exports the run so
+    // far needs without ending the run (finish() is terminal).
+    Trace traceSoFar() const;
     const std::vector<Task>& tasks() const { return tasks_; }
     const std::vector<SchedEntity>& entities() const { return ents_; }
     const std::vector<TaskGroup>& groups() const { return groups_; }

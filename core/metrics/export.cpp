@@ -2,6 +2,9 @@
 #include "metrics/export.h"
 
 #include <cstdio>
+#include <map>
+#include <utility>
+#include <vector>
 
 namespace sched {
 
@@ -41,22 +44,56 @@ std::string latencyRowJson(const LatencyRow& r) {
            ", \"sum_delay_ns\": " + std::to_string(r.totalDelay) + "}";
 }
 
-std::string metricsCsv(const Trace& trace, Time now) {
-    std::string out =
-        "task,pid,merged,runtime_ns,switches,avg_delay_ns,max_delay_ns,sum_delay_ns,max_delay_start_ns\n";
-    for (const LatencyRow& r : perfSchedLatency(trace)) {
-        out += csvField(r.comm) + "," + std::to_string(r.pid) + "," + std::to_string(r.merged) + "," +
+// One table, as perf sched latency prints it: a row per task, then TOTAL. A task's switch-outs
+// (voluntary: it blocked or exited, perf stat's nvcsw) and migrations are columns of its row, so
+// a spreadsheet or pandas reads the file as it is; the run-wide counts with the idle task's
+// switches and each CPU's busy time are in the JSON export.
+std::string metricsCsv(const Trace& trace, Time /*now*/) {
+    struct Outs {
+        int64_t voluntary = 0, involuntary = 0, migrations = 0;
+    };
+    std::vector<Outs> outs(trace.tasks.size());
+    const Slices& s = trace.slices;
+    for (size_t i = 0; i < s.size(); ++i) {
+        if (size_t(s.task[i]) >= outs.size() || s.endPoint[i] == kStillRunning) continue;
+        const auto p = SwitchPoint(s.endPoint[i]);
+        (p == SwitchPoint::Block || p == SwitchPoint::Exit ? outs[size_t(s.task[i])].voluntary
+                                                           : outs[size_t(s.task[i])].involuntary)++;
+    }
+    for (size_t i = 0; i < trace.migrations.size(); ++i)
+        if (size_t(trace.migrations.task[i]) < outs.size())
+            outs[size_t(trace.migrations.task[i])].migrations++;
+    std::map<std::pair<int32_t, std::string>, Outs> byTask; // latency rows name a task by pid and comm
+    for (size_t t = 0; t < trace.tasks.size(); ++t) {
+        Outs& o = byTask[{trace.tasks[t].pid, trace.tasks[t].comm}];
+        o.voluntary += outs[t].voluntary, o.involuntary += outs[t].involuntary,
+            o.migrations += outs[t].migrations;
+    }
+    std::string out = "task,pid,merged,runtime_ns,switches,avg_delay_ns,max_delay_ns,sum_delay_ns,"
+                      "max_delay_start_ns,voluntary,involuntary,migrations\n";
+    LatencyRow total;
+    total.comm = "TOTAL";
+    total.merged = 0;
+    Outs all;
+    const auto row = [&](const LatencyRow& r, const std::string& pid, const Outs& o) {
+        out += csvField(r.comm) + "," + pid + "," + std::to_string(r.merged) + "," +
                std::to_string(r.runtime) + "," + std::to_string(r.count) + "," +
                std::to_string(r.avgDelay()) + "," + std::to_string(r.maxDelay) + "," +
-               std::to_string(r.totalDelay) + "," + std::to_string(r.maxStart) + "\n";
+               std::to_string(r.totalDelay) + "," + std::to_string(r.maxStart) + "," +
+               std::to_string(o.voluntary) + "," + std::to_string(o.involuntary) + "," +
+               std::to_string(o.migrations) + "\n";
+    };
+    for (const LatencyRow& r : perfSchedLatency(trace)) {
+        const Outs o = std::exchange(byTask[{r.pid, r.comm}], Outs{}); // once, if a pid was reused
+        row(r, std::to_string(r.pid), o);
+        total.merged += r.merged;
+        total.runtime += r.runtime;
+        total.count += r.count;
+        total.totalDelay += r.totalDelay;
+        if (r.maxDelay > total.maxDelay) total.maxDelay = r.maxDelay, total.maxStart = r.maxStart;
+        all.voluntary += o.voluntary, all.involuntary += o.involuntary, all.migrations += o.migrations;
     }
-    const SwitchCounts c = countSwitches(trace);
-    out += "\nmetric,value\nsimulated_ns," + std::to_string(now) + "\ncontext_switches," +
-           std::to_string(c.total) + "\nvoluntary," + std::to_string(c.voluntary) + "\ninvoluntary," +
-           std::to_string(c.involuntary) + "\nmigrations," + std::to_string(c.migrations) + "\n";
-    const auto use = cpuUsage(trace);
-    for (size_t i = 0; i < use.size(); ++i)
-        out += "cpu" + std::to_string(i) + "_busy_ns," + std::to_string(use[i].busy) + "\n";
+    row(total, "", all);
     return out;
 }
 

@@ -13,18 +13,31 @@ LatencyFold::LatencyFold(int cpus) : last_(size_t(std::max(cpus, 1))), use_(size
 // atom that switch-out opens — the walk over each task's sorted wake-ups in latency.cpp does the
 // same.
 void LatencyFold::add(const Trace& t) {
+    FoldCursor from;
+    add(t, from);
+}
+
+void LatencyFold::add(const Trace& t, FoldCursor& at) {
     if (tasks_.size() < t.tasks.size()) tasks_.resize(t.tasks.size());
     const Slices& s = t.slices;
     const Wakeups& w = t.wakeups;
-    size_t j = 0;
-    for (size_t i = 0; i < s.size(); ++i) {
+    size_t j = at.wakeups;
+    for (size_t i = at.slices; i < s.size(); ++i) {
         for (; j < w.size() && w.time[j] <= s.end[i]; ++j)
             if (!w.isNew[j]) wake(w.time[j], w.wakee[j]); // sched_wakeup_new opens no atom
         slice(s.start[i], s.end[i], s.task[i], s.cpu[i], s.endPoint[i]);
     }
     for (; j < w.size(); ++j)
         if (!w.isNew[j]) wake(w.time[j], w.wakee[j]);
-    counts_.migrations += int64_t(t.migrations.size());
+    counts_.migrations += int64_t(t.migrations.size() - std::min(at.migrations, t.migrations.size()));
+    at = FoldCursor{s.size(), w.size(), t.migrations.size()};
+}
+
+LatencyFold LatencyFold::endedAt(std::span<const RunningSlice> running, Time now) const {
+    LatencyFold f = *this;
+    for (const RunningSlice& r : running)
+        if (r.task >= 0) f.slice(r.start, std::max(now, r.start), r.task, r.cpu, kStillRunning);
+    return f;
 }
 
 void LatencyFold::wake(Time at, TaskId task) {

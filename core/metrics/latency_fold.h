@@ -10,9 +10,23 @@
 
 #include "metrics/latency.h"
 
+#include <span>
 #include <vector>
 
 namespace sched {
+
+// A slice switched in and not yet switched out: a CPU's current task while the run goes on.
+struct RunningSlice {
+    Time start = 0;
+    TaskId task = kNoTask;
+    uint16_t cpu = 0;
+};
+
+// How far a fold has read a trace that keeps growing (the live engine's, which is never
+// dropped): the next slice, wake-up and migration to fold.
+struct FoldCursor {
+    size_t slices = 0, wakeups = 0, migrations = 0;
+};
 
 class LatencyFold {
   public:
@@ -23,6 +37,14 @@ class LatencyFold {
     // switch-out, pushed then; wake-ups by time), as a simulated trace always is. An imported
     // trace may not be: the whole-trace functions in latency.h sort what needs sorting.
     void add(const Trace& t);
+    // The same for what t recorded after `at`, which moves to t's end: a view that folds the live
+    // engine's trace a refresh at a time, and starts again from an empty fold when the trace is
+    // cut back (a rewind).
+    void add(const Trace& t, FoldCursor& at);
+
+    // This fold as it would read if the run ended at `now`: each running slice closed there, as
+    // Engine::finish() records it (still running; its switch-in closes the atom it ends).
+    LatencyFold endedAt(std::span<const RunningSlice> running, Time now) const;
 
     // What the whole-trace functions give for everything folded (tasks: the trace's task table).
     std::vector<LatencyRow> rows(const std::vector<TraceTask>& tasks, const LatencyOptions& opts = {}) const;

@@ -127,6 +127,58 @@ class TestLatencyFold : public QObject {
         compareFold(fold, whole.trace());
     }
 
+    // The GUI's metrics panel: the live engine's trace folded a refresh at a time (never dropped),
+    // then each CPU's running slice closed at now (endedAt()), must read as the same run ended
+    // there by finish() — the CLI's numbers; and traceSoFar() must be the trace finish() leaves.
+    void theLiveFoldWithItsRunningSlicesEqualsTheRunEndedNow_data() {
+        foldingStretchByStretchEqualsTheWholeTrace_data();
+    }
+    void theLiveFoldWithItsRunningSlicesEqualsTheRunEndedNow() {
+        QFETCH(QString, json);
+        QFETCH(qint64, until);
+        QFETCH(qint64, stretch);
+        const scen::Scenario s = scenarioFrom(json.toStdString());
+        const TraceOptions opts{.samples = false, .batchOps = true};
+        { // cut inside the run's middle slice, so that a task is running there
+            Engine probe = scen::instantiate(s, 3, opts);
+            probe.runUntil(until);
+            const Slices& m = probe.trace().slices;
+            const size_t mid = m.size() / 2;
+            until = m.start[mid] + (m.end[mid] - m.start[mid]) / 2 + 1;
+        }
+        Engine whole = scen::instantiate(s, 3, opts);
+        whole.runUntil(until);
+        whole.finish();
+
+        Engine e = scen::instantiate(s, 3, opts);
+        LatencyFold fold(e.config().cpus);
+        FoldCursor at;
+        const Time step = stretch ? stretch : 100 * kNsPerUs;
+        for (Time t = 0; t < until;)
+            e.runUntil(t = std::min(Time(until), t + step)), fold.add(e.trace(), at);
+        QVERIFY(!e.finished());
+        std::vector<RunningSlice> running;
+        for (size_t c = 0; c < e.cpus().size(); ++c)
+            if (e.cpus()[c].curr >= 0)
+                running.push_back({e.cpus()[c].sliceStart, e.cpus()[c].curr, uint16_t(c)});
+        QVERIFY2(!running.empty(), "the run must end with a task running for this test to mean anything");
+        compareFold(fold.endedAt(running, e.now()), whole.trace());
+
+        const Trace soFar = e.traceSoFar();
+        const Trace& w = whole.trace();
+        QCOMPARE(soFar.endTime, w.endTime);
+        QCOMPARE(soFar.slices.size(), w.slices.size());
+        for (size_t i = 0; i < w.slices.size(); ++i)
+            QVERIFY(soFar.slices.start[i] == w.slices.start[i] && soFar.slices.end[i] == w.slices.end[i] &&
+                    soFar.slices.task[i] == w.slices.task[i] &&
+                    soFar.slices.endPoint[i] == w.slices.endPoint[i]);
+        QCOMPARE(soFar.flags.size(), w.flags.size());
+        for (size_t i = 0; i < w.flags.size(); ++i)
+            QVERIFY(soFar.flags.set[i] == w.flags.set[i] && soFar.flags.clear[i] == w.flags.clear[i] &&
+                    soFar.flags.clearedBy[i] == w.flags.clearedBy[i]);
+        QCOMPARE(e.trace().slices.size() + running.size(), w.slices.size()); // e itself is untouched
+    }
+
     // latency_wakeup_event(): the first wake-up at or after a sleep's switch-out opens the delay, one
     // at the same nanosecond included — whether it was recorded before the switch-out, after it,
     // or in the stretch before (the walk in latency.cpp sorts; the fold must not need to).

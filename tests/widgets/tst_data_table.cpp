@@ -4,6 +4,7 @@
 // cell's text fits its column.
 #include "tests/test_support.h"
 #include "widgets/data_table.h"
+#include "widgets/live_capture.h"
 #include "widgets/metrics_panel.h"
 
 #include <QHeaderView>
@@ -44,7 +45,7 @@ class TestDataTable : public QObject {
               {"run": {"dist": "exponential", "mean": "300us"}}, {"sleep": {"dist": "exponential", "mean": "700us"}}]}]} ]})J");
         e.runUntil(2 * kNsPerSec);
         MetricsPanel panel;
-        panel.refresh(e.trace(), e.now());
+        panel.refresh(e.trace(), view::runningSlices(e), e.now());
         const auto* t = panel.findChild<QTableWidget*>();
         QVERIFY(t);
         QVERIFY(t->rowCount() >= 1);

@@ -175,15 +175,32 @@ class TestSession : public QObject {
         QFile c(csv);
         QVERIFY(c.open(QIODevice::ReadOnly));
         const QString text = QString::fromUtf8(c.readAll());
-        QVERIFY(text.startsWith("task,pid,merged,runtime_ns,switches"));
+        // One table (a header, a row per task, TOTAL last), every row as wide as the header.
+        const QStringList lines = text.trimmed().split('\n');
+        QCOMPARE(lines.front(),
+                 QString("task,pid,merged,runtime_ns,switches,avg_delay_ns,max_delay_ns,sum_delay_ns,"
+                         "max_delay_start_ns,voluntary,involuntary,migrations"));
+        for (const QString& l : lines)
+            QCOMPARE(l.count(','), 11);
         QVERIFY(text.contains("\nwaker,1002,1,"));
-        QVERIFY(text.contains("context_switches,"));
+        const QStringList total = lines.back().split(',');
+        QCOMPARE(total[0], QString("TOTAL"));
         QFile j(json);
         QVERIFY(j.open(QIODevice::ReadOnly));
         QJsonParseError e;
         const QJsonDocument d = QJsonDocument::fromJson(j.readAll(), &e);
         QCOMPARE(e.error, QJsonParseError::NoError);
         QCOMPARE(d.object()["simulated_ns"].toDouble(), 500e6);
+        // The TOTAL row's switch-outs and runtime are the run's, counted another way in the JSON:
+        // its switch counts and the CPUs' busy time (the running slices counted up to now in both).
+        QCOMPARE(total[9].toLongLong() + total[10].toLongLong(),
+                 d.object()["voluntary"].toInteger() + d.object()["involuntary"].toInteger());
+        QCOMPARE(total[11].toLongLong(), d.object()["migrations"].toInteger());
+        qint64 busy = 0;
+        for (const QJsonValue v : d.object()["cpu_busy_ns"].toArray())
+            busy += v.toInteger();
+        QCOMPARE(total[3].toLongLong(), busy);
+        QVERIFY(busy > 500 * kNsPerMs); // both CPUs' running slices count up to now
         QVERIFY(w.exportMetricsTo(dir.filePath("nodir/m.csv")).contains("cannot write"));
         QVERIFY(w.exportMetricsTo(dir.filePath("m.txt")).contains(".csv or .json"));
     }
