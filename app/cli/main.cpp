@@ -30,6 +30,10 @@ int runCli(std::vector<std::string> args) {
         std::cout << kCliHelp;
         return args.empty() ? 2 : 0;
     }
+    if (args[0] == "--version" || args[0] == "-v") { // as schedscope (Qt's addVersionOption)
+        std::cout << "schedscope-cli " << PROJECT_VERSION << "\n";
+        return 0;
+    }
     const std::string cmd = args[0];
     args.erase(args.begin());
     for (const auto& a : args)
@@ -59,10 +63,15 @@ int main(int argc, char** argv) {
     const int rc = runCli(std::vector<std::string>(argv + 1, argv + argc));
     // What a command printed went to standard output; a write that failed there (a full disk,
     // /dev/full) must not end as a success. The stream keeps the failure; errno still says why.
-    errno = 0;
-    std::cout.flush();
+    // A write that failed during the command (output longer than the stream's buffer) left errno
+    // set, as long as the command wrote last; one that fails at this flush sets it now.
+    int e = std::cout ? 0 : errno;
+    if (std::cout) {
+        errno = 0;
+        std::cout.flush();
+        e = errno;
+    }
     if (!std::cout) {
-        const int e = errno;
         std::cerr << "schedscope-cli: cannot write to standard output: "
                   << (e ? std::generic_category().message(e) : std::string("write error")) << "\n";
         return rc != 0 ? rc : 1;
