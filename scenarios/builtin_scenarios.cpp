@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "scenarios/builtin_scenarios.h"
 
+#include "scenarios/experiment.h"
 #include "scenarios/workload.h"
 
 #include <filesystem>
@@ -36,6 +37,43 @@ bool loadRtAppScenario(const std::string& text, const std::string& file, Scenari
     return true;
 }
 
+namespace {
+
+// An experiment as one scenario: its first configuration at the quick size. The description
+// names the other configurations (what to branch or compare to) and what the post published.
+bool experimentScenario(const std::string& text, const std::string& name, Scenario& out, ScenarioError& err) {
+    Experiment x;
+    if (!parseExperiment(text, "builtin:" + name, true, x, err)) return false;
+    if (x.configs.empty()) {
+        err = ScenarioError{"builtin:" + name, 0, 0, "configurations", "the experiment has no configuration"};
+        return false;
+    }
+    out = x.configs.front().scenario;
+    out.name = name;
+    out.source = "builtin:" + name;
+    std::string others;
+    for (size_t i = 1; i < x.configs.size(); ++i)
+        others += (others.empty() ? "" : ", ") + x.configs[i].label;
+    out.description = x.title + ". This is the configuration " + x.configs.front().label +
+                      " at the experiment's quick size; the others: " + others +
+                      " (schedscope-cli experiment runs them all and prints the post's table).";
+    // What the post published: its summary line where it has one, else every line.
+    std::string published;
+    for (const std::string& line : x.reference) {
+        const size_t text = line.find_first_not_of(' ');
+        if (text == std::string::npos) continue;
+        if (line.starts_with("Summary: ")) {
+            published = line.substr(9);
+            break;
+        }
+        published += (published.empty() ? "" : "; ") + line.substr(text);
+    }
+    if (!published.empty()) out.description += " Published: " + published + ".";
+    return true;
+}
+
+} // namespace
+
 bool loadScenario(const std::string& nameOrPath, Scenario& out, ScenarioError& err) {
     std::error_code ec;
     // Anything that exists under that name is read as a file (readTextFile() refuses a FIFO, a
@@ -48,9 +86,15 @@ bool loadScenario(const std::string& nameOrPath, Scenario& out, ScenarioError& e
     }
     for (const auto& b : builtinScenarios())
         if (nameOrPath == b.name) return parseScenario(b.text, std::string("builtin:") + b.name, out, err);
+    for (const auto& b : libraryScenarios())
+        if (nameOrPath == b.name)
+            return nameOrPath.starts_with("experiments/")
+                       ? experimentScenario(b.text, b.name, out, err)
+                       : parseScenario(b.text, std::string("builtin:") + b.name, out, err);
     std::string names;
-    for (const auto& b : builtinScenarios())
-        names += std::string(names.empty() ? "" : ", ") + b.name;
+    for (const auto* list : {&builtinScenarios(), &libraryScenarios()})
+        for (const auto& b : *list)
+            names += std::string(names.empty() ? "" : ", ") + b.name;
     err =
         ScenarioError{nameOrPath, 0, 0, "", "no such file, and not a built-in scenario; built-in: " + names};
     return false;

@@ -15,10 +15,15 @@ struct BuiltinScenario {
 };
 
 const std::vector<BuiltinScenario>& builtinScenarios();
+// The seeds' experiments ("experiments/preempt-short") and the real-machine scenarios
+// ("real-machine/cyclictest-i1000-l5000"), embedded from scenarios/experiments and
+// scenarios/real-machine so that an installed program has them too.
+const std::vector<BuiltinScenario>& libraryScenarios();
 constexpr const char* kDefaultScenario = "kernel-hogs-waker";
 
-// A path to a scenario file, or the name of a built-in scenario.
-// A built-in name, a scenario file, or an rt-app JSON file.
+// A scenario file, an rt-app JSON file, the name of a built-in scenario, or a library name: a
+// real-machine scenario, or an experiment, which opens as its first configuration at its quick
+// size (the description says what the experiment compares and what the post published).
 bool loadScenario(const std::string& nameOrPath, Scenario& out, ScenarioError& err);
 bool loadRtAppScenario(const std::string& text, const std::string& file, Scenario& out, ScenarioError& err);
 

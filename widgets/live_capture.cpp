@@ -19,6 +19,18 @@ LiveState captureLive(const sched::Engine& e) {
     return s;
 }
 
+TimelineData finishedRunData(const sched::Engine& e, LaneIndex& lanes, FlagIndex& flags) {
+    lanes.update(e.trace());
+    flags.update(e.trace());
+    TimelineData d;
+    d.trace = &e.trace();
+    d.lanes = &lanes;
+    d.flags = &flags;
+    d.live.now = e.now();
+    d.live.hz = e.config().hz;
+    return d;
+}
+
 std::vector<sched::RunningSlice> runningSlices(const sched::Engine& e) {
     std::vector<sched::RunningSlice> r;
     if (e.finished()) return r; // finish() recorded them in the trace

@@ -5,11 +5,16 @@
 
 #include "engine/engine.h"
 #include "metrics/latency_fold.h"
+#include "widgets/model/flag_index.h"
+#include "widgets/model/lane_index.h"
 #include "widgets/timeline_painter.h"
 
 namespace view {
 
 LiveState captureLive(const sched::Engine& e);
+// What the painter needs to draw a finished run: its trace, the lane and flag indexes (built
+// here, held by the caller) and the run's end; nothing is live.
+TimelineData finishedRunData(const sched::Engine& e, LaneIndex& lanes, FlagIndex& flags);
 // Each CPU's current slice (LatencyFold::endedAt()); none for an idle CPU.
 std::vector<sched::RunningSlice> runningSlices(const sched::Engine& e);
 

@@ -37,9 +37,12 @@ Usage:
                                           commit (--markdown: docs/kernels.md); with two names,
                                           the rules that differ between them
   schedscope-cli --help
+  schedscope-cli --version
 
-SCENARIO is a scenario file (JSON, see scenarios/README.md) or the name of a built-in scenario
-(schedscope-cli list). The default scenario is kernel-hogs-waker.
+SCENARIO is a scenario file (JSON, see scenarios/README.md) or the name of a scenario the program
+ships: a built-in one, a real-machine one (real-machine/cyclictest-i1000-l5000) or an experiment's
+first configuration at its quick size (experiments/preempt-short); schedscope-cli list shows them
+all. The default scenario is kernel-hogs-waker.
 
 Options of run (each overrides the scenario's own setting):
   --preempt MODEL        none | voluntary | full | lazy   (/sys/kernel/debug/sched/preempt)

@@ -6,6 +6,7 @@
 #include "app/gui/session.h"
 #include "app/gui/theme.h"
 #include "app/gui/trace_window.h"
+#include "app/gui/welcome_dialog.h"
 #include "app/gui/window_size.h"
 #include "base/duration.h"
 #include "scenarios/builtin_scenarios.h"
@@ -13,6 +14,7 @@
 
 #include <QApplication>
 #include <QCommandLineParser>
+#include <QIcon>
 #include <QSettings>
 #include <QTimer>
 #include <optional>
@@ -80,6 +82,8 @@ int main(int argc, char** argv) {
             }
     QApplication app(argc, argv);
     parser.process(app);
+    QApplication::setWindowIcon(QIcon(":/io.github.schedscope.SchedScope.svg"));
+    QGuiApplication::setDesktopFileName("io.github.schedscope.SchedScope"); // the .desktop file it belongs to
     // --dark / --theme apply to this start only; otherwise the theme chosen in View > Theme.
     Theme theme = themeFromName(QSettings().value("theme", "system").toString());
     if (parser.isSet(themeOpt)) {
@@ -94,11 +98,15 @@ int main(int argc, char** argv) {
     Session session;
     MainWindow w(&session);
     QString scenario = parser.positionalArguments().value(0);
+    // Started with nothing to open: the last scenario behind the welcome screen's gallery (until
+    // the user unticks its "Show at start").
+    const bool welcome = scenario.isEmpty() && !parser.isSet(traceOpt) && WelcomeDialog::showAtStart();
     if (scenario.isEmpty()) scenario = QSettings().value("lastScenario", scen::kDefaultScenario).toString();
     if (!w.openScenario(scenario) && scenario != scen::kDefaultScenario)
         w.openScenario(scen::kDefaultScenario);
     if (!w.geometryRestored()) fitToScreen(w, {1400, 900});
     w.show();
+    if (welcome) w.showWelcome();
     if (parser.isSet(deriveOpt) && !parser.isSet(traceOpt))
         qWarning("--derive: needs --trace FILE (the trace to derive the scenario from)");
     // What follows the scenario's opening; with --trace it waits for the import (a background job),

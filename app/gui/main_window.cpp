@@ -4,9 +4,12 @@
 #include "app/gui/compare_window.h"
 #include "app/gui/session.h"
 #include "app/gui/theme.h"
+#include "app/gui/tour_dialog.h"
 #include "app/gui/trace_window.h"
+#include "app/gui/welcome_dialog.h"
 #include "base/duration.h"
 #include "scenarios/builtin_scenarios.h"
+#include "scenarios/gallery.h"
 #include "trace/trace_dat.h"
 #include "widgets/eevdf_chart.h"
 #include "widgets/event_log_panel.h"
@@ -172,22 +175,25 @@ void MainWindow::buildActions() {
     QMenu* file = menuBar()->addMenu(tr("&File"));
     file->addAction(style()->standardIcon(QStyle::SP_DialogOpenButton), tr("&Open scenario..."),
                     QKeySequence::Open, this, &MainWindow::openDialog);
+    file->addAction(tr("Open from &gallery..."), QKeySequence(tr("Ctrl+Shift+O")), this,
+                    &MainWindow::showWelcome);
+    // Every shipped scenario in the gallery's groups, its description in the tooltip.
     builtinMenu_ = file->addMenu(tr("Open &built-in"));
-    for (const auto& b : scen::builtinScenarios()) {
-        const QString name = b.name;
-        builtinMenu_->addAction(name, this, [this, name] { openScenario(name); });
+    builtinMenu_->setToolTipsVisible(true);
+    for (const scen::GalleryGroup& g : scen::galleryGroups()) {
+        QMenu* sub = builtinMenu_->addMenu(QString::fromStdString(g.title));
+        sub->setToolTipsVisible(true);
+        for (const std::string& n : g.names) {
+            const QString name = QString::fromStdString(n);
+            QAction* a = sub->addAction(name.section('/', -1), this, [this, name] { openScenario(name); });
+            scen::Scenario s;
+            scen::ScenarioError e;
+            if (scen::loadScenario(n, s, e)) a->setToolTip(QString::fromStdString(s.description));
+        }
     }
     recentMenu_ = file->addMenu(tr("Open &recent"));
     file->addSeparator();
-    file->addAction(tr("Open &trace..."), QKeySequence(tr("Ctrl+T")), this, [this] {
-        const QString path =
-            QFileDialog::getOpenFileName(this, tr("Open a trace from a real machine"), QString(),
-                                         tr("Traces (*.txt *.trace *.dat *.xz *.gz *.zst);;All files (*)"));
-        if (path.isEmpty()) return;
-        openTrace(path, [this](TraceWindow* w, const QString& err) {
-            if (!w) QMessageBox::warning(this, tr("Cannot open the trace"), err);
-        });
-    });
+    file->addAction(tr("Open &trace..."), QKeySequence(tr("Ctrl+T")), this, &MainWindow::openTraceDialog);
     file->addSeparator();
     file->addAction(tr("&Export timeline (PNG, SVG, PDF)..."), QKeySequence(tr("Ctrl+E")), this,
                     &MainWindow::exportDialog);
@@ -358,6 +364,8 @@ void MainWindow::buildDocks() {
     compareMenu->addAction(tr("&Branch here..."), this, &MainWindow::branchDialog);
     compareMenu->addAction(tr("With another &kernel..."), this, &MainWindow::compareKernelDialog);
     QMenu* help = menuBar()->addMenu(tr("&Help"));
+    help->addAction(tr("&Welcome and gallery..."), this, &MainWindow::showWelcome);
+    help->addAction(tr("&Tour..."), this, &MainWindow::showTour);
     help->addAction(tr("&Keys"), this, [this] {
         QMessageBox::information(
             this, tr("Keys"),
@@ -370,6 +378,99 @@ void MainWindow::buildDocks() {
                "W/S or Up/Down zoom, A/D or Left/Right pan, Home fit, 1/2 set markers A/B,\n"
                "click a slice to select its task."));
     });
+    help->addSeparator();
+    help->addAction(tr("&About SchedScope"), this, [this] {
+        QStringList kernels;
+        for (const KernelSpec& k : kernelSpecs())
+            kernels << QString::fromUtf8(k.name.data(), qsizetype(k.name.size()));
+        QMessageBox::about(
+            this, tr("About SchedScope"),
+            tr("<h3>SchedScope %1</h3>"
+               "<p>A laboratory for the Linux CPU scheduler: a deterministic simulator of EEVDF, the "
+               "preemption models and the need-resched bits, with the workloads of the kernel "
+               "discussions it grew from and real machines' traces beside it.</p>"
+               "<p>Kernel profiles: %2 (<tt>schedscope-cli kernels</tt> lists each one's rules and "
+               "commits).</p>"
+               "<p>Licence: GNU General Public License, version 3 or later. Built with Qt %3 and "
+               "QCustomPlot (GPL-3.0). There is no warranty.</p>")
+                .arg(QCoreApplication::applicationVersion(), kernels.join(", "),
+                     QString::fromLatin1(qVersion())));
+    });
+    help->addAction(tr("About &Qt"), qApp, &QApplication::aboutQt);
+}
+
+WelcomeDialog* MainWindow::showWelcome() {
+    auto* d = new WelcomeDialog(QSettings().value("recentFiles").toStringList(), this);
+    d->setAttribute(Qt::WA_DeleteOnClose);
+    connect(d, &QDialog::accepted, this, [this, d] {
+        switch (d->choice()) {
+        case WelcomeDialog::Choice::Scenario:
+            openScenario(d->chosenScenario());
+            break;
+        case WelcomeDialog::Choice::ScenarioFile:
+            openDialog();
+            break;
+        case WelcomeDialog::Choice::Trace:
+            openTraceDialog();
+            break;
+        case WelcomeDialog::Choice::None:
+            break;
+        }
+    });
+    d->open();
+    return d;
+}
+
+TourDialog* MainWindow::showTour() {
+    std::vector<TourPage> pages{
+        {tr("A lane is a CPU"),
+         tr("<p>Each lane of the timeline is one CPU. A coloured block is a <b>slice</b>: one task running "
+            "from its switch-in to its switch-out, in the task's colour; an empty stretch is the CPU idle. "
+            "Blue triangles on a lane's top edge are wakeups landing on that CPU, orange diamonds on its "
+            "bottom edge tasks migrating onto it, and at high zoom grey marks show the ticks.</p>"
+            "<p>Click a block to select its task (the chart and the inspector follow it), Ctrl+click to add "
+            "one; the wheel zooms at the cursor, a drag pans.</p>"),
+         timeline_->grab()},
+        {tr("The need-resched bits"),
+         tr("<p>Under each lane, the thin <b>resched</b> row shows when the kernel asked the running task to "
+            "give up the CPU. Its lower half is red while <tt>TIF_NEED_RESCHED</tt> is set: the task is "
+            "preempted at the next preemption point the model allows. Its upper half is amber while "
+            "<tt>TIF_NEED_RESCHED_LAZY</tt> is set: under the lazy model the task may run on until the next "
+            "tick or its return to user mode.</p><p>A bar ends where <tt>schedule()</tt> cleared the bit, so "
+            "its length is how long the preemption model let the task keep the CPU; under "
+            "<tt>preempt=none</tt> a long bar is a task in the kernel without a <tt>cond_resched()</tt> "
+            "point. The event log says who set each bit and why.</p>"),
+         timeline_->grab(QRect(0, 0, timeline_->width(), // the ruler, CPU 0's lane and its resched row
+                               timeline_->layout().laneTop(0) + timeline_->layout().lane +
+                                   timeline_->layout().flagLane + 2))},
+        {tr("The EEVDF chart"),
+         tr("<p>For the selected tasks: <b>vruntime</b> (solid) and <b>deadline</b> (dashed) against time, "
+            "and <b>V</b>, the runqueue's weighted average vruntime (<tt>avg_vruntime()</tt>). Below, each "
+            "task's <b>lag</b> V &minus; v: a task with lag &ge; 0 has had no more than its share and is "
+            "<i>eligible</i>; EEVDF runs the eligible task with the earliest deadline "
+            "(<tt>pick_eevdf()</tt>). A task's deadline is its vruntime plus its slice scaled by its "
+            "weight, so a shorter slice or a higher weight runs sooner.</p>"),
+         chart_->grab()},
+        {tr("The inspector"),
+         tr("<p>The inspector says in words why the running task runs and what the next pick would be: "
+            "each task's vruntime and deadline relative to V, whether it is eligible, which bits are set "
+            "and what the preemption model will do with them. Click a moment on the timeline to inspect "
+            "that earlier state; <b>Now</b> returns to the present.</p>"),
+         inspector_->grab()},
+        {tr("Drive the run, change the kernel"),
+         tr("<p><b>Play</b> runs at the chosen speed, <b>Step</b> is one scheduler event, <b>Next tick</b> "
+            "and <b>Next switch</b> jump ahead, <b>Step back</b> rewinds. In <b>Parameters</b> change the "
+            "preemption model, the base slice, HZ, a task's slice or a scheduler feature while it runs: "
+            "the change applies now, as writing <tt>/sys/kernel/debug/sched/</tt> would.</p>"
+            "<p><b>Compare &gt; Branch here</b> runs the future twice, as it is and with a change, side by "
+            "side; <b>With another kernel</b> runs the scenario under another kernel profile. The Metrics "
+            "panel prints what <tt>perf sched latency</tt> would.</p>"),
+         params_->grab()},
+    };
+    auto* d = new TourDialog(pages, this);
+    d->setAttribute(Qt::WA_DeleteOnClose);
+    d->open();
+    return d;
 }
 
 bool MainWindow::openScenario(const QString& nameOrPath) {
@@ -399,6 +500,16 @@ void MainWindow::updateRecentMenu() {
     for (const QString& r : QSettings().value("recentFiles").toStringList())
         recentMenu_->addAction(r, this, [this, r] { openScenario(r); });
     recentMenu_->setEnabled(!recentMenu_->isEmpty());
+}
+
+void MainWindow::openTraceDialog() {
+    const QString path =
+        QFileDialog::getOpenFileName(this, tr("Open a trace from a real machine"), QString(),
+                                     tr("Traces (*.txt *.trace *.dat *.xz *.gz *.zst);;All files (*)"));
+    if (path.isEmpty()) return;
+    openTrace(path, [this](TraceWindow* w, const QString& err) {
+        if (!w) QMessageBox::warning(this, tr("Cannot open the trace"), err);
+    });
 }
 
 void MainWindow::openDialog() {

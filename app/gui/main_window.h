@@ -25,6 +25,8 @@ class QPushButton;
 class Session;
 class CompareWindow;
 class TraceWindow;
+class TourDialog;
+class WelcomeDialog;
 struct TraceImport;
 namespace sched {
 class Engine;
@@ -79,6 +81,10 @@ class MainWindow : public QMainWindow {
 
     // Run ▸ Run to time: asks for a time with its unit, then runs or rewinds there.
     void runToDialog();
+    // Help ▸ Welcome: the gallery (window-modal); opens what the user picks there.
+    WelcomeDialog* showWelcome();
+    // Help ▸ Tour: what a lane, a flag bit, the chart and the inspector mean, on this window's parts.
+    TourDialog* showTour();
 
   protected:
     void closeEvent(QCloseEvent*) override;
@@ -97,6 +103,7 @@ class MainWindow : public QMainWindow {
     void refreshPanels(bool force);
     void updateRecentMenu();
     void openDialog();
+    void openTraceDialog();
     void exportDialog();
     void branchDialog();
     void compareKernelDialog();

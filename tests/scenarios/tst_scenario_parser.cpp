@@ -5,10 +5,12 @@
 
 #include "base/limits.h"
 #include "scenarios/builtin_scenarios.h"
+#include "scenarios/gallery.h"
 
 #include <QTemporaryDir>
 
 #include <fstream>
+#include <map>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -28,6 +30,41 @@ class TestScenarioParser : public QObject {
             eng.runUntil(20 * kNsPerMs);
             QVERIFY2(eng.contextSwitches() > 0, b.name);
         }
+    }
+    // The welcome screen's gallery lists every shipped scenario once, and each of its names opens:
+    // the built-ins, the real-machine scenarios and the experiments (their first configuration at
+    // the quick size, with what the post published in the description).
+    void theGalleryListsEveryShippedScenarioOnceAndEachOpens() {
+        std::map<std::string, int> listed;
+        for (const scen::GalleryGroup& g : scen::galleryGroups()) {
+            QVERIFY(!g.title.empty() && !g.blurb.empty() && !g.names.empty());
+            for (const std::string& n : g.names)
+                listed[n]++;
+        }
+        size_t shipped = 0;
+        for (const auto* list : {&scen::builtinScenarios(), &scen::libraryScenarios()})
+            for (const auto& b : *list) {
+                shipped++;
+                QVERIFY2(listed[b.name] == 1, (std::string(b.name) + " is not listed exactly once").c_str());
+            }
+        QCOMPARE(listed.size(), shipped); // and nothing listed that is not shipped
+        QVERIFY(scen::libraryScenarios().size() >= 8);
+        for (const auto& [name, count] : listed) {
+            scen::Scenario s;
+            scen::ScenarioError e;
+            QVERIFY2(scen::loadScenario(name, s, e), (name + ": " + e.text()).c_str());
+            QVERIFY2(!s.description.empty(), name.c_str());
+            QCOMPARE(s.name, name.starts_with("experiments/") ? name : s.name);
+        }
+        scen::Scenario x;
+        scen::ScenarioError e;
+        QVERIFY(scen::loadScenario("experiments/preempt-short", x, e));
+        QVERIFY(x.description.find("NO_PREEMPT_SHORT at the experiment's quick size") != std::string::npos);
+        QVERIFY(x.description.find("Published: cyclictest avg 0.448-0.475 -> 0.370-0.374 ms") !=
+                std::string::npos);
+        QCOMPARE(x.duration, 12 * kNsPerSec); // the quick size, not the post's 302 s
+        QVERIFY(!scen::loadScenario("experiments/no-such", x, e));
+        QVERIFY(e.message.find("real-machine/cyclictest-i1000-l5000") != std::string::npos); // listed
     }
     void parsesEveryField() {
         const std::string json = R"J({

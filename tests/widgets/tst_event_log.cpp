@@ -16,13 +16,8 @@ struct Indexed {
     LaneIndex lanes;
     FlagIndex flags;
     TimelineData data(const Engine& e) {
-        lanes.update(e.trace());
-        flags.update(e.trace());
-        TimelineData d;
-        d.trace = &e.trace();
-        d.lanes = &lanes;
-        d.flags = &flags;
-        d.live = captureLive(e);
+        TimelineData d = finishedRunData(e, lanes, flags);
+        d.live = captureLive(e); // the run may still be going on
         return d;
     }
 };

@@ -35,13 +35,7 @@ int writeTimelineImage(const RunOptions& o, const scen::Scenario& s, std::ostrea
     e.finish();
     view::LaneIndex lanes;
     view::FlagIndex flags;
-    lanes.update(e.trace());
-    flags.update(e.trace());
-    view::TimelineData d;
-    d.trace = &e.trace();
-    d.lanes = &lanes;
-    d.flags = &flags;
-    d.live.now = e.now();
+    const view::TimelineData d = view::finishedRunData(e, lanes, flags);
     const sched::Time end = o.rangeEnd < 0 ? s.duration : o.rangeEnd;
     QFont font("DejaVu Sans", 9);
     view::ExportFormat fmt = view::ExportFormat::Png; // the option's parser checked the name
