@@ -10,8 +10,9 @@ install(TARGETS schedscope schedscope-cli RUNTIME DESTINATION ${CMAKE_INSTALL_BI
 install(FILES ${linux_dir}/${SCHEDSCOPE_APP_ID}.desktop DESTINATION ${CMAKE_INSTALL_DATADIR}/applications)
 install(FILES ${linux_dir}/${SCHEDSCOPE_APP_ID}.svg DESTINATION ${CMAKE_INSTALL_DATADIR}/icons/hicolor/scalable/apps)
 install(FILES ${linux_dir}/${SCHEDSCOPE_APP_ID}.metainfo.xml DESTINATION ${CMAKE_INSTALL_DATADIR}/metainfo)
-# The built-ins are compiled into both programs; the files are installed as examples to copy
-# and change, with the seeds' experiments and the real-machine scenarios, which are not built in.
+# Every shipped scenario is compiled into both programs (by name: kernel-hogs-waker,
+# experiments/preempt-short, real-machine/...); the files are installed as examples to copy and
+# change.
 install(DIRECTORY ${PROJECT_SOURCE_DIR}/scenarios/builtin ${PROJECT_SOURCE_DIR}/scenarios/experiments
                   ${PROJECT_SOURCE_DIR}/scenarios/real-machine
         DESTINATION ${CMAKE_INSTALL_DATADIR}/schedscope/scenarios FILES_MATCHING PATTERN "*.json")
@@ -26,7 +27,8 @@ foreach(src ${linux_dir}/schedscope.1 ${linux_dir}/schedscope-cli.1 ${linux_dir}
   set(gz ${CMAKE_BINARY_DIR}/packaging/${name}.gz)
   add_custom_command(OUTPUT ${gz}
     COMMAND ${CMAKE_COMMAND} -E make_directory ${CMAKE_BINARY_DIR}/packaging
-    COMMAND ${GZIP_PROGRAM} -9n -c ${src} > ${gz}
+    COMMAND ${GZIP_PROGRAM} -9n -c ${src} > ${gz}.tmp
+    COMMAND ${CMAKE_COMMAND} -E rename ${gz}.tmp ${gz}
     DEPENDS ${src} VERBATIM)
   list(APPEND gz_outputs ${gz})
 endforeach()
@@ -42,8 +44,9 @@ set(CPACK_PACKAGE_NAME schedscope)
 set(CPACK_PACKAGE_VENDOR "The SchedScope developers")
 set(CPACK_PACKAGE_CONTACT "The SchedScope developers <schedscope@users.noreply.github.com>")
 set(CPACK_PACKAGE_DESCRIPTION_SUMMARY "laboratory for the Linux CPU scheduler")
-# Debian wraps nothing: each line of the extended description at most 79 characters.
-set(CPACK_PACKAGE_DESCRIPTION
+# Debian wraps nothing: each line of the extended description at most 79 characters. One string:
+# set() with several would make a list, joined by ';'.
+string(CONCAT CPACK_PACKAGE_DESCRIPTION
     "SchedScope simulates the Linux CPU scheduler step by step or at any speed:\n"
     " EEVDF, the preemption models none, voluntary, full and lazy, and the\n"
     " need-resched bits TIF_NEED_RESCHED and TIF_NEED_RESCHED_LAZY. It draws\n"

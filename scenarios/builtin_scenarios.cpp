@@ -2,6 +2,7 @@
 #include "scenarios/builtin_scenarios.h"
 
 #include "scenarios/experiment.h"
+#include "scenarios/json_value.h"
 #include "scenarios/workload.h"
 
 #include <filesystem>
@@ -39,18 +40,26 @@ bool loadRtAppScenario(const std::string& text, const std::string& file, Scenari
 
 namespace {
 
+// An experiment file (scenarios/experiments/): a JSON object with "configurations".
+bool looksLikeExperiment(const std::string& text) {
+    JsonValue root;
+    JsonError je;
+    return parseJson(text, root, je) && root.isObject() && root.find("configurations");
+}
+
 // An experiment as one scenario: its first configuration at the quick size. The description
 // names the other configurations (what to branch or compare to) and what the post published.
-bool experimentScenario(const std::string& text, const std::string& name, Scenario& out, ScenarioError& err) {
+bool experimentScenario(const std::string& text, const std::string& source, const std::string& name,
+                        Scenario& out, ScenarioError& err) {
     Experiment x;
-    if (!parseExperiment(text, "builtin:" + name, true, x, err)) return false;
+    if (!parseExperiment(text, source, true, x, err)) return false;
     if (x.configs.empty()) {
-        err = ScenarioError{"builtin:" + name, 0, 0, "configurations", "the experiment has no configuration"};
+        err = ScenarioError{source, 0, 0, "configurations", "the experiment has no configuration"};
         return false;
     }
     out = x.configs.front().scenario;
     out.name = name;
-    out.source = "builtin:" + name;
+    out.source = source;
     std::string others;
     for (size_t i = 1; i < x.configs.size(); ++i)
         others += (others.empty() ? "" : ", ") + x.configs[i].label;
@@ -81,16 +90,21 @@ bool loadScenario(const std::string& nameOrPath, Scenario& out, ScenarioError& e
     if (std::filesystem::exists(std::filesystem::symlink_status(nameOrPath, ec))) {
         std::string text;
         if (!readTextFile(nameOrPath, text, err)) return false;
+        if (looksLikeExperiment(text)) return experimentScenario(text, nameOrPath, nameOrPath, out, err);
         return looksLikeRtApp(text) ? loadRtAppScenario(text, nameOrPath, out, err)
                                     : parseScenario(text, nameOrPath, out, err);
     }
     for (const auto& b : builtinScenarios())
         if (nameOrPath == b.name) return parseScenario(b.text, std::string("builtin:") + b.name, out, err);
-    for (const auto& b : libraryScenarios())
-        if (nameOrPath == b.name)
-            return nameOrPath.starts_with("experiments/")
-                       ? experimentScenario(b.text, b.name, out, err)
-                       : parseScenario(b.text, std::string("builtin:") + b.name, out, err);
+    for (const auto& b : libraryScenarios()) {
+        if (nameOrPath != b.name) continue;
+        const std::string source = std::string("builtin:") + b.name;
+        if (nameOrPath.starts_with("experiments/"))
+            return experimentScenario(b.text, source, b.name, out, err);
+        if (!parseScenario(b.text, source, out, err)) return false;
+        out.name = b.name; // the name it opens by, not the file's "name" field
+        return true;
+    }
     std::string names;
     for (const auto* list : {&builtinScenarios(), &libraryScenarios()})
         for (const auto& b : *list)

@@ -1,7 +1,10 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "scenarios/experiment.h"
 
+#include "scenarios/builtin_scenarios.h"
 #include "scenarios/json_value.h"
+
+#include <filesystem>
 
 namespace scen {
 
@@ -198,6 +201,12 @@ bool parseExperiment(const std::string& text, const std::string& fileName, bool 
 }
 
 bool loadExperimentFile(const std::string& path, bool quick, Experiment& out, ScenarioError& err) {
+    std::error_code ec;
+    // A file first; else an experiment the programs ship, by name ("experiments/preempt-short").
+    if (!std::filesystem::exists(std::filesystem::symlink_status(path, ec)))
+        for (const auto& b : libraryScenarios())
+            if (path == b.name && path.starts_with("experiments/"))
+                return parseExperiment(b.text, std::string("builtin:") + b.name, quick, out, err);
     std::string text;
     return readTextFile(path, text, err) && parseExperiment(text, path, quick, out, err);
 }

@@ -2,7 +2,8 @@
 // The welcome screen's gallery: every scenario the programs ship, in groups that follow how
 // scheduling is taught (when the woken task runs, EEVDF on one CPU, weights, slices, classes and
 // balancing), then the seeds' experiments, the real machine and the engine's benchmarks. Names
-// are loadScenario() names; tst_gallery checks that each shipped scenario is in exactly one group.
+// are loadScenario() names; tst_scenario_parser checks that each shipped scenario is in exactly one
+// group.
 #pragma once
 
 #include <string>

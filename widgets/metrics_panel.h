@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // The perf sched latency table and the context-switch counts of the run so far, as
-// `schedscope-cli run --until now` prints them: the running slices count up to now. Folded a
+// `schedscope-cli run --duration NOW` prints them: the running slices count up to now. Folded a
 // refresh at a time (LatencyFold), so a refresh reads what was recorded since the last one.
 #pragma once
 

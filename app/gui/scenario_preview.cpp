@@ -4,10 +4,14 @@
 #include "widgets/live_capture.h"
 #include "widgets/timeline_export.h"
 
-QImage scenarioPreview(const scen::Scenario& s, QSize box, const QPalette& palette, const QFont& font) {
+QImage scenarioPreview(const scen::Scenario& s, QSize box, const QPalette& palette, const QFont& font,
+                       const std::function<bool()>& cancelled) {
     sched::Engine e = scen::instantiate(s, s.seed, sched::TraceOptions{.samples = false});
     const sched::Time span = std::min(s.duration, kPreviewSpan);
-    e.runUntil(span);
+    for (sched::Time t = 0; t < span;) {
+        if (cancelled()) return {};
+        e.runUntil(t = std::min(span, t + 5 * sched::kNsPerMs));
+    }
     e.finish();
     view::LaneIndex lanes;
     view::FlagIndex flags;

@@ -9,8 +9,12 @@
 #include <QFont>
 #include <QImage>
 #include <QPalette>
+#include <functional>
 
 inline constexpr sched::Time kPreviewSpan = 250 * sched::kNsPerMs;
 
-// At most box.width() x box.height() pixels (a machine with many CPUs is scaled down to fit).
-QImage scenarioPreview(const scen::Scenario& s, QSize box, const QPalette& palette, const QFont& font);
+// At most box.width() x box.height() pixels (a machine with many CPUs is scaled down to fit). The
+// run goes in steps of simulated time and stops, with a null image, as soon as cancelled() says so:
+// a 64-CPU scenario's preview takes seconds, and a newer selection supersedes it.
+QImage scenarioPreview(const scen::Scenario& s, QSize box, const QPalette& palette, const QFont& font,
+                       const std::function<bool()>& cancelled);

@@ -219,13 +219,16 @@ void WelcomeDialog::setPreview(const QImage& img, sched::Time duration) {
 }
 
 // On the JobRunner's worker thread (the preview is a QImage, no widget); a later selection
-// supersedes it and its picture is dropped.
+// cancels it (the run stops within 5 ms of simulated time) and its picture is dropped.
 void WelcomeDialog::requestPreview(const scen::Scenario& s, const QString& name) {
     const QPalette pal = palette();
     const QFont font = this->font();
     previewJobs_.start<QImage>(
-        [s, pal, font](JobControl&) { return scenarioPreview(s, kPreviewBox, pal, font); },
+        [s, pal, font](JobControl& job) {
+            return scenarioPreview(s, kPreviewBox, pal, font, [&job] { return job.cancelled(); });
+        },
         [this, name, duration = s.duration](QImage img) {
+            if (img.isNull()) return; // cancelled: a newer selection's preview is coming
             previews_.insert(name, img);
             const QTreeWidgetItem* cur = tree_->currentItem();
             if (cur && cur->data(0, kNameRole).toString() == name) setPreview(img, duration);

@@ -3,7 +3,6 @@
 
 #include <cstdio>
 #include <map>
-#include <utility>
 #include <vector>
 
 namespace sched {
@@ -44,8 +43,8 @@ std::string latencyRowJson(const LatencyRow& r) {
            ", \"sum_delay_ns\": " + std::to_string(r.totalDelay) + "}";
 }
 
-// One table, as perf sched latency prints it: a row per task, then TOTAL. A task's switch-outs
-// (voluntary: it blocked or exited, perf stat's nvcsw) and migrations are columns of its row, so
+// One table, as perf sched latency prints it: a row per comm, then TOTAL. Its tasks' switch-outs
+// (voluntary: they blocked or exited, perf stat's nvcsw) and migrations are columns of the row, so
 // a spreadsheet or pandas reads the file as it is; the run-wide counts with the idle task's
 // switches and each CPU's busy time are in the JSON export.
 std::string metricsCsv(const Trace& trace, Time /*now*/) {
@@ -63,9 +62,11 @@ std::string metricsCsv(const Trace& trace, Time /*now*/) {
     for (size_t i = 0; i < trace.migrations.size(); ++i)
         if (size_t(trace.migrations.task[i]) < outs.size())
             outs[size_t(trace.migrations.task[i])].migrations++;
-    std::map<std::pair<int32_t, std::string>, Outs> byTask; // latency rows name a task by pid and comm
+    // perf sched latency merges its rows by comm (a row "hog:(8)" is eight tasks): the switch-outs
+    // and migrations are summed the same way.
+    std::map<std::string, Outs> byComm;
     for (size_t t = 0; t < trace.tasks.size(); ++t) {
-        Outs& o = byTask[{trace.tasks[t].pid, trace.tasks[t].comm}];
+        Outs& o = byComm[trace.tasks[t].comm];
         o.voluntary += outs[t].voluntary, o.involuntary += outs[t].involuntary,
             o.migrations += outs[t].migrations;
     }
@@ -84,8 +85,8 @@ std::string metricsCsv(const Trace& trace, Time /*now*/) {
                std::to_string(o.migrations) + "\n";
     };
     for (const LatencyRow& r : perfSchedLatency(trace)) {
-        const Outs o = std::exchange(byTask[{r.pid, r.comm}], Outs{}); // once, if a pid was reused
-        row(r, std::to_string(r.pid), o);
+        const Outs o = byComm[r.comm];
+        row(r, r.merged > 1 ? std::string() : std::to_string(r.pid), o); // a merged row has no one pid
         total.merged += r.merged;
         total.runtime += r.runtime;
         total.count += r.count;

@@ -14,7 +14,7 @@ std::string jsonQuote(const std::string& s);
 // One perf sched latency row as a JSON object.
 std::string latencyRowJson(const LatencyRow& r);
 
-// One table: perf sched latency's row per task with its switch-outs and migrations, TOTAL last.
+// One table: perf sched latency's row per comm with its tasks' switch-outs and migrations, TOTAL last.
 std::string metricsCsv(const Trace& trace, Time now);
 // The table, the run's switch counts (perf stat's, the idle task's switches included) and each
 // CPU's busy time.

@@ -5,10 +5,12 @@
 
 #include "base/limits.h"
 #include "scenarios/builtin_scenarios.h"
+#include "scenarios/experiment.h"
 #include "scenarios/gallery.h"
 
 #include <QTemporaryDir>
 
+#include <algorithm>
 #include <fstream>
 #include <map>
 #include <sys/stat.h>
@@ -54,7 +56,19 @@ class TestScenarioParser : public QObject {
             scen::ScenarioError e;
             QVERIFY2(scen::loadScenario(name, s, e), (name + ": " + e.text()).c_str());
             QVERIFY2(!s.description.empty(), name.c_str());
-            QCOMPARE(s.name, name.starts_with("experiments/") ? name : s.name);
+            if (std::any_of(scen::libraryScenarios().begin(), scen::libraryScenarios().end(),
+                            [&](const auto& b) { return name == b.name; }))
+                QCOMPARE(s.name, name); // the name it opens by, shown in titles and reports
+        }
+        { // an experiment file opens as its first configuration too, and experiment finds it by name
+            scen::Scenario s;
+            scen::ScenarioError e;
+            QVERIFY2(scen::loadScenario(SCHEDSCOPE_SCENARIO_DIR "/experiments/preempt-short.json", s, e),
+                     e.text().c_str());
+            QCOMPARE(s.duration, 12 * kNsPerSec);
+            scen::Experiment x;
+            QVERIFY2(scen::loadExperimentFile("experiments/preempt-short", true, x, e), e.text().c_str());
+            QCOMPARE(x.configs.size(), size_t(2));
         }
         scen::Scenario x;
         scen::ScenarioError e;
