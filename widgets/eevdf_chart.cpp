@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "widgets/eevdf_chart.h"
 
+#include "widgets/plot_style.h"
+
 #include "widgets/task_colors.h"
 
 #include <QEvent>
@@ -17,7 +19,7 @@ bool isDark(const QPalette& pal) {
 }
 // Task colours are fills; as lines on a light background they need more contrast.
 QColor lineColor(const sched::Trace& tr, sched::TaskId t, bool dark) {
-    const QColor c = taskColor(t, tr.tasks[size_t(t)].comm, dark);
+    const QColor c = taskColor(tr, t, dark);
     return dark ? c : c.darker(150);
 }
 } // namespace
@@ -60,11 +62,8 @@ EevdfChart::EevdfChart(QWidget* parent) : QWidget(parent) {
     lagNeg_->setBrush(QColor(210, 60, 60, 90));
     lagNeg_->setLineStyle(QCPGraph::lsLine);
     plot_->legend->setVisible(true);
-    QFont small = font();
-    small.setPointSizeF(small.pointSizeF() * 0.85);
-    plot_->legend->setFont(small);
-    // The legend gets its own strip above the plots, in rows of four: inside the axis rect it
-    // would hide the lines wherever the zoom puts them.
+    // The legend gets its own strip above the plots, in as many columns as fit (stylePlot()):
+    // inside the axis rect it would hide the lines wherever the zoom puts them.
     auto* strip = new QCPLayoutGrid;
     plot_->plotLayout()->insertRow(0);
     plot_->plotLayout()->addElement(0, 0, strip);
@@ -72,7 +71,6 @@ EevdfChart::EevdfChart(QWidget* parent) : QWidget(parent) {
     top->insetLayout()->take(plot_->legend);
     strip->addElement(0, 0, plot_->legend);
     plot_->legend->setFillOrder(QCPLayoutGrid::foColumnsFirst);
-    plot_->legend->setWrap(4);
     plot_->legend->setRowSpacing(0);
     plot_->legend->setColumnSpacing(12);
     plot_->legend->setBorderPen(Qt::NoPen);
@@ -108,12 +106,19 @@ void EevdfChart::applyPalette() {
             s.d->setPen(QPen(c, 1.2, Qt::DashLine));
             if (s.lag) s.lag->setPen(QPen(c, 1.2));
         }
+    stylePlot(plot_, font());
     plot_->replot(QCustomPlot::rpQueuedReplot);
 }
 
 void EevdfChart::changeEvent(QEvent* e) {
-    if (e->type() == QEvent::PaletteChange) applyPalette();
+    if (e->type() == QEvent::PaletteChange || e->type() == QEvent::FontChange) applyPalette();
     QWidget::changeEvent(e);
+}
+
+void EevdfChart::resizeEvent(QResizeEvent* e) {
+    QWidget::resizeEvent(e);
+    stylePlot(plot_, font()); // the legend's columns for the new width
+    plot_->replot(QCustomPlot::rpQueuedReplot);
 }
 
 void EevdfChart::setTrace(const sched::Trace* trace) {
@@ -268,6 +273,7 @@ void EevdfChart::rebuild() {
         widen(s.v, yr, any);
         widen(s.d, yr, any);
     }
+    widen(V_, yr, any); // V too: it may lie below every charted vruntime
     if (any) {
         const double pad = std::max(0.05, yr.size() * 0.08);
         plot_->axisRect(0)->axis(QCPAxis::atLeft)->setRange(yr.lower - pad, yr.upper + pad);

@@ -32,7 +32,8 @@ class EevdfChart : public QWidget {
     QCustomPlot* plot() const { return plot_; }
 
   protected:
-    void changeEvent(QEvent* e) override;
+    void changeEvent(QEvent* e) override; // the palette and the font reach the plot
+    void resizeEvent(QResizeEvent* e) override;
 
   private:
     struct Series {

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "widgets/latency_histogram.h"
 
+#include "widgets/plot_style.h"
+
 #include "base/duration.h"
 #include "metrics/latency.h"
 
@@ -56,11 +58,12 @@ void LatencyHistogram::applyPalette() {
         a->setTickLabelColor(fg);
         a->setLabelColor(fg);
     }
+    stylePlot(plot_, font());
     plot_->replot(QCustomPlot::rpQueuedReplot);
 }
 
 void LatencyHistogram::changeEvent(QEvent* e) {
-    if (e->type() == QEvent::PaletteChange) applyPalette();
+    if (e->type() == QEvent::PaletteChange || e->type() == QEvent::FontChange) applyPalette();
     QWidget::changeEvent(e);
 }
 

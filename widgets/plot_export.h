@@ -12,7 +12,9 @@ class QCustomPlot;
 
 namespace view {
 
-// width/height 0 = the plot's size on screen. Returns an empty string or what went wrong.
-QString renderPlot(QCustomPlot* plot, ExportFormat format, int width, int height, QByteArray& out);
+// width/height 0 = the plot's size on screen; pixelRatio as renderPicture() takes it. An SVG is
+// clipped to each axis rect as the screen is. Returns an empty string or what went wrong.
+QString renderPlot(QCustomPlot* plot, ExportFormat format, int width, int height, QByteArray& out,
+                   int pixelRatio = 1);
 
 } // namespace view

@@ -2,19 +2,61 @@
 #include "widgets/task_colors.h"
 
 #include <cstdint>
+#include <cstdlib>
+#include <iterator>
+#include <mutex>
+#include <unordered_map>
 
 namespace view {
 
-QColor taskColor(int taskId, const std::string& comm, bool dark) {
-    // Hue from the comm (so a group reads as one family), offset by the task within it.
-    uint32_t h = 2166136261u;
-    for (char c : comm)
-        h = (h ^ uint8_t(c)) * 16777619u;
-    const int hue = int((h % 360 + uint32_t(taskId) * 37u) % 360);
-    const int sat = 140 + int((uint32_t(taskId) * 53u) % 80);
-    const int val =
-        dark ? 200 + int((uint32_t(taskId) * 29u) % 50) : 170 + int((uint32_t(taskId) * 29u) % 60);
-    return QColor::fromHsv(hue, sat, val);
+namespace {
+
+// Okabe & Ito (2008), without black (slices carry black or white labels); yellow last among them,
+// the weakest on white. Then Paul Tol's "muted" scheme (2021) for runs with more comms.
+constexpr QRgb kPalette[] = {0x0072B2, 0xE69F00, 0x009E73, 0xCC79A7, 0x56B4E9, 0xD55E00, 0xF0E442, 0xCC6677,
+                             0x332288, 0xDDCC77, 0x117733, 0x88CCEE, 0x882255, 0x44AA99, 0x999933, 0xAA4499};
+constexpr int kColors = int(std::size(kPalette));
+// The tasks within a comm: the base colour, then mixed with white (> 0) or black (< 0) by turns,
+// in percent.
+constexpr int kShades[] = {0, 30, -25, 50, -45};
+constexpr int kShadeCount = int(std::size(kShades));
+
+struct Registry {
+    std::mutex lock;
+    std::unordered_map<std::string, int> slot;
+};
+Registry& registry() {
+    static Registry r;
+    return r;
+}
+
+} // namespace
+
+int commSlot(const sched::Trace& trace, const std::string& comm) {
+    Registry& r = registry();
+    std::lock_guard guard(r.lock);
+    if (const auto it = r.slot.find(comm); it != r.slot.end()) return it->second;
+    for (const sched::TraceTask& t : trace.tasks) // first appearance: the trace's task table
+        r.slot.try_emplace(t.comm, int(r.slot.size()));
+    return r.slot.try_emplace(comm, int(r.slot.size())).first->second;
+}
+
+QColor paletteColor(int slot, int shade, bool dark) {
+    QColor c = QColor::fromRgb(kPalette[slot % kColors]);
+    // Past the palette's end the colours come round again, one shade step apart from the first round.
+    const int step = (shade + slot / kColors) % kShadeCount;
+    const int mix = kShades[step];
+    const int toward = mix > 0 ? 255 : 0, a = std::abs(mix);
+    const auto blend = [&](int v) { return (v * (100 - a) + toward * a) / 100; };
+    c = QColor(blend(c.red()), blend(c.green()), blend(c.blue()));
+    if (dark && c.lightness() < 90) c = c.lighter(160); // indigo and wine would vanish on a dark base
+    return c;
+}
+
+QColor taskColor(const sched::Trace& trace, sched::TaskId t, bool dark) {
+    if (t < 0 || size_t(t) >= trace.tasks.size()) return QColor(128, 128, 128);
+    const sched::TraceTask& task = trace.tasks[size_t(t)];
+    return paletteColor(commSlot(trace, task.comm), int(uint32_t(task.pid) % kShadeCount), dark);
 }
 
 QColor eagerFlagColor(bool dark) {

@@ -24,11 +24,22 @@ bool exportFormatFromPath(const QString& path, ExportFormat& out) {
 }
 
 QString renderPicture(ExportFormat fmt, QSize size, const QString& title, const QColor& background,
-                      const std::function<bool(QPaintDevice&, double)>& paint, QByteArray& out) {
+                      const std::function<bool(QPaintDevice&, double)>& paint, QByteArray& out,
+                      int pixelRatio) {
+    if (pixelRatio < 1 || pixelRatio > 4)
+        return QObject::tr("a pixel ratio of %1; accepted: 1..4").arg(pixelRatio);
     if (size.width() < 1 || size.height() < 1 || size.width() > 32768 || size.height() > 32768)
         return QObject::tr("a picture of %1 x %2 pixels; accepted: 1..32768 each way")
             .arg(size.width())
             .arg(size.height());
+    if (fmt == ExportFormat::Png) {
+        size *= pixelRatio;
+        if (size.width() > 32768 || size.height() > 32768)
+            return QObject::tr("%1 x %2 device pixels at pixel ratio %3; accepted: 1..32768 each way")
+                .arg(size.width())
+                .arg(size.height())
+                .arg(pixelRatio);
+    }
     out.clear();
     QBuffer buffer(&out); // in memory: the caller writes the file
     buffer.open(QIODevice::WriteOnly);
@@ -36,9 +47,9 @@ QString renderPicture(ExportFormat fmt, QSize size, const QString& title, const 
     if (fmt == ExportFormat::Png) {
         QImage img(size, QImage::Format_ARGB32_Premultiplied);
         img.fill(background);
-        painted = paint(img, 1.0) && img.save(&buffer, "PNG");
+        painted = paint(img, double(pixelRatio)) && img.save(&buffer, "PNG");
     } else if (fmt == ExportFormat::Svg) {
-        QSvgGenerator gen;
+        QSvgGenerator gen; // its size is the layout's: pixelRatio is for PNG only
         gen.setOutputDevice(&buffer);
         gen.setSize(size);
         gen.setViewBox(QRect(QPoint(0, 0), size));
@@ -63,7 +74,8 @@ QString renderPicture(ExportFormat fmt, QSize size, const QString& title, const 
 }
 
 QString renderTimeline(ExportFormat format, const TimelineData& data, Time start, Time end, int width,
-                       int height, const QPalette& palette, const QFont& font, QByteArray& out) {
+                       int height, const QPalette& palette, const QFont& font, QByteArray& out,
+                       int pixelRatio) {
     if (!data.trace) return QObject::tr("nothing to export: no run is loaded");
     if (end <= start) return QObject::tr("the time range is empty");
     TimelineLayout layout;
@@ -84,7 +96,7 @@ QString renderTimeline(ExportFormat format, const TimelineData& data, Time start
             TimelinePainter::paint(p, rect, axis, data, layout, palette, font);
             return p.end();
         },
-        out);
+        out, pixelRatio);
 }
 
 } // namespace view

@@ -18,15 +18,20 @@ namespace view {
 enum class ExportFormat { Png, Svg, Pdf };
 bool exportFormatFromPath(const QString& path, ExportFormat& out);
 
-// A picture of size pixels (PNG) or the same size in points (SVG, PDF) into out. paint() draws onto
-// the device at the given scale (device pixels per picture pixel) and returns false if it could
-// not. Returns an empty string or what went wrong.
+// A picture of size pixels (PNG) or the same size in points (SVG, PDF) into out: the same layout in
+// every format. paint() draws onto the device at the given scale (device pixels per picture pixel)
+// and returns false if it could not. A PNG has pixelRatio device pixels per picture pixel (2: crisp
+// text on a high-density screen or a printout) and the same layout. Returns an empty string or what
+// went wrong.
 QString renderPicture(ExportFormat format, QSize size, const QString& title, const QColor& background,
-                      const std::function<bool(QPaintDevice&, double scale)>& paint, QByteArray& out);
+                      const std::function<bool(QPaintDevice&, double scale)>& paint, QByteArray& out,
+                      int pixelRatio = 1);
 
 // Renders [start, end) at width x height pixels (PNG) or the same size in points (SVG, PDF) into
-// out. Returns an empty string on success, else what went wrong.
+// out: what the view shows, without the hover cursor (the widget draws that itself). Returns an
+// empty string on success, else what went wrong.
 QString renderTimeline(ExportFormat format, const TimelineData& data, Time start, Time end, int width,
-                       int height, const QPalette& palette, const QFont& font, QByteArray& out);
+                       int height, const QPalette& palette, const QFont& font, QByteArray& out,
+                       int pixelRatio = 1);
 
 } // namespace view

@@ -28,8 +28,8 @@ bool isDark(const QPalette& pal) {
 }
 
 QColor colorFor(const TimelineData& d, TaskId t, bool dark) {
-    if (t < 0 || !d.trace || size_t(t) >= d.trace->tasks.size()) return QColor(128, 128, 128);
-    return taskColor(t, d.trace->tasks[size_t(t)].comm, dark);
+    if (!d.trace) return QColor(128, 128, 128);
+    return taskColor(*d.trace, t, dark);
 }
 
 // Raster targets (the widget, PNG) get lanes written pixel by pixel into one image each: a
@@ -76,6 +76,25 @@ bool hasSliceExts(const TimelineData& d) {
 }
 
 } // namespace
+
+TimelineLayout timelineLayoutFor(const QFont& font) {
+    TimelineLayout L;
+    const QFontMetrics fm(font);
+    // The defaults were laid out for DejaVu Sans 9 pt (a line of 15 px at 96 dpi).
+    const double f = std::max(1.0, fm.height() / 15.0);
+    if (f == 1.0) return L;
+    const auto grow = [f](int v) { return int(std::lround(v * f)); };
+    L.gutter = std::max(grow(L.gutter), fm.horizontalAdvance("CPU000") + 8);
+    L.ruler = grow(L.ruler);
+    L.markerBand = grow(L.markerBand);
+    L.lane = grow(L.lane);
+    L.flagLane = grow(L.flagLane);
+    L.gap = grow(L.gap);
+    L.taskRow = grow(L.taskRow);
+    L.legend = grow(L.legend);
+    L.minLane = grow(L.minLane);
+    return L;
+}
 
 void TimelinePainter::paint(QPainter& p, const QRect& rect, const TimeAxis& axis, const TimelineData& d,
                             const TimelineLayout& L, const QPalette& pal, const QFont& font) {
@@ -574,7 +593,8 @@ void TimelinePainter::paintMarkers(QPainter& p, const QRect& r, const TimeAxis& 
     };
     vline(d.markerA, QColor(0, 160, 80), "A");
     vline(d.markerB, QColor(0, 160, 80), "B");
-    vline(d.cursor, pal.color(QPalette::Text), QString());
+    // The hover cursor is not part of the picture: the widget draws it over the painted image
+    // (timeline_view.cpp), and an export leaves it out.
     p.restore();
 }
 

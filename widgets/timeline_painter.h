@@ -60,6 +60,7 @@ struct TimelineLayout {
     int gap = 7;
     int taskRow = 13; // optional per-task lanes
     int legend = 18;  // the colour legend under the CPU lanes
+    int minLane = 22; // the lowest a CPU lane gets when many share the height
     int laneTop(int cpu) const { return ruler + markerBand + cpu * (lane + flagLane + gap); }
     int legendTop(int cpus) const { return laneTop(cpus); }
     int taskTop(int cpus, int task) const { return laneTop(cpus) + legend + 14 + task * taskRow; }
@@ -68,6 +69,10 @@ struct TimelineLayout {
     }
     int cpuAt(int y, int cpus) const; // -1 if y is not on a CPU lane
 };
+
+// The layout for a font: the defaults at the normal size (9 pt) and below, every band grown with
+// the text above it (the presentation mode's larger text), so no label is cut.
+TimelineLayout timelineLayoutFor(const QFont& font);
 
 // What one CPU lane shows at one zoom, computed before painting (and off the painting thread).
 struct LaneSummary {

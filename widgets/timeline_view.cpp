@@ -58,7 +58,7 @@ void TimelineView::setShowTaskLanes(bool on) {
 
 void TimelineView::updateMinimumHeight() {
     TimelineLayout minimal = layout_;
-    minimal.lane = 22;
+    minimal.lane = layout_.minLane;
     const int cpus = data_.trace ? data_.trace->cpus : 1;
     const int tasks = data_.taskLanes ? int(data_.trace->tasks.size()) : 0;
     setMinimumHeight(minimal.height(cpus, tasks));
@@ -126,6 +126,17 @@ void TimelineView::changed() {
     update();
 }
 
+void TimelineView::changeEvent(QEvent* e) {
+    QWidget::changeEvent(e);
+    if (e->type() != QEvent::FontChange) return;
+    layout_ = timelineLayoutFor(font()); // larger text, taller bands and a wider gutter
+    axis_.width = std::max(1, width() - layout_.gutter);
+    updateMinimumHeight();
+    fitLanes();
+    updateGeometry();
+    update();
+}
+
 void TimelineView::resizeEvent(QResizeEvent*) {
     axis_.width = std::max(1, width() - layout_.gutter);
     fitLanes();
@@ -137,7 +148,8 @@ void TimelineView::fitLanes() {
     const int taskRows = data_.taskLanes && data_.trace ? int(data_.trace->tasks.size()) : 0;
     const int avail = height() - layout_.ruler - layout_.markerBand - layout_.legend - 4 -
                       (taskRows ? 14 + taskRows * layout_.taskRow : 0);
-    layout_.lane = std::clamp(avail / cpus - layout_.flagLane - layout_.gap, 22, 80);
+    layout_.lane = std::clamp(avail / cpus - layout_.flagLane - layout_.gap, layout_.minLane,
+                              std::max(layout_.minLane, 80 * layout_.minLane / 22));
 }
 
 void TimelineView::setFrozen(bool frozen) {
@@ -215,8 +227,12 @@ void TimelineView::paintEvent(QPaintEvent*) {
                          .arg(QString::fromStdString(
                              sched::formatDuration(std::llabs(*data_.markerB - *data_.markerA))));
         p.setPen(palette().color(QPalette::Text));
-        p.drawText(QRect(x + 4, layout_.ruler, 400, layout_.markerBand), Qt::AlignLeft | Qt::AlignVCenter,
-                   label);
+        // Right of the line while it fits, else left of it: near the right edge it was cut.
+        const int w = p.fontMetrics().horizontalAdvance(label) + 4;
+        const QRect box = x + 4 + w <= width()
+                              ? QRect(x + 4, layout_.ruler, w, layout_.markerBand)
+                              : QRect(std::max(0, x - 4 - w), layout_.ruler, w, layout_.markerBand);
+        p.drawText(box, Qt::AlignLeft | Qt::AlignVCenter, label);
     }
 }
 

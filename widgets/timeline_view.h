@@ -55,6 +55,7 @@ class TimelineView : public QWidget {
 
   protected:
     void paintEvent(QPaintEvent*) override;
+    void changeEvent(QEvent* e) override; // a new font (presentation mode) resizes the bands
     void resizeEvent(QResizeEvent*) override;
     void wheelEvent(QWheelEvent*) override;
     void mousePressEvent(QMouseEvent*) override;

@@ -37,6 +37,8 @@ int main(int argc, char** argv) {
                              "name");
     QCommandLineOption taskLanes("task-lanes", "show a lane per task under the CPU lanes");
     QCommandLineOption dark("dark", "use the dark theme for this start (same as --theme dark)");
+    QCommandLineOption presentation("presentation",
+                                    "large text for a projector, for this start (View > Presentation)");
     QCommandLineOption themeOpt(
         "theme", "colour theme for this start: system, light or dark (default: as chosen in View > Theme)",
         "name");
@@ -70,8 +72,9 @@ int main(int argc, char** argv) {
         "with --compare-trace: line the trace up with the simulation at an event both have "
         "(start, run:COMM, wake:COMM, marker:TEXT)",
         "event");
-    parser.addOptions({play, runTo, range, select, chart, taskLanes, dark, themeOpt, eventLog, inspect,
-                       branch, branchFor, compareKernel, traceOpt, compareTrace, deriveOpt, alignOpt});
+    parser.addOptions({play, runTo, range, select, chart, taskLanes, dark, presentation, themeOpt, eventLog,
+                       inspect, branch, branchFor, compareKernel, traceOpt, compareTrace, deriveOpt,
+                       alignOpt});
     // --help and --version need no display: they are answered (and the program ends) before the
     // GUI connects to one.
     for (int i = 1; i < argc; ++i)
@@ -94,18 +97,32 @@ int main(int argc, char** argv) {
     }
     if (parser.isSet(dark)) theme = Theme::Dark;
     applyTheme(theme);
+    if (parser.isSet(presentation))
+        applyTextScale(kPresentationScale);
+    else if (const double scale = QSettings().value("textScale", 1.0).toDouble(); scale != 1.0)
+        applyTextScale(scale);
 
     Session session;
     MainWindow w(&session);
     QString scenario = parser.positionalArguments().value(0);
     // Started with nothing to open: the last scenario behind the welcome screen's gallery (until
     // the user unticks its "Show at start").
-    const bool welcome = scenario.isEmpty() && !parser.isSet(traceOpt) && WelcomeDialog::showAtStart();
+    // A command line that sets up a view (--run-to, --select, --trace, ...) is a run the user asked
+    // for: no welcome screen over it.
+    bool viewOptions = false;
+    for (const QCommandLineOption* o :
+         {&play, &runTo, &range, &select, &chart, &taskLanes, &eventLog, &inspect, &branch, &branchFor,
+          &compareKernel, &traceOpt, &compareTrace, &deriveOpt})
+        viewOptions = viewOptions || parser.isSet(*o);
+    const bool welcome = scenario.isEmpty() && !viewOptions && WelcomeDialog::showAtStart();
+    // The scenario opened by default is not one the user chose: it does not enter the recent files.
+    const bool chosen = !scenario.isEmpty() || QSettings().contains("lastScenario");
     if (scenario.isEmpty()) scenario = QSettings().value("lastScenario", scen::kDefaultScenario).toString();
-    if (!w.openScenario(scenario) && scenario != scen::kDefaultScenario)
-        w.openScenario(scen::kDefaultScenario);
+    if (!w.openScenario(scenario, chosen) && scenario != scen::kDefaultScenario)
+        w.openScenario(scen::kDefaultScenario, false);
     if (!w.geometryRestored()) fitToScreen(w, {1400, 900});
     w.show();
+    if (textScale() >= kPresentationScale) w.setPresentationLayout(true);
     if (welcome) w.showWelcome();
     if (parser.isSet(deriveOpt) && !parser.isSet(traceOpt))
         qWarning("--derive: needs --trace FILE (the trace to derive the scenario from)");

@@ -4,9 +4,7 @@
 #include "app/gui/compare_window.h"
 #include "app/gui/session.h"
 #include "app/gui/theme.h"
-#include "app/gui/tour_dialog.h"
 #include "app/gui/trace_window.h"
-#include "app/gui/welcome_dialog.h"
 #include "base/duration.h"
 #include "scenarios/builtin_scenarios.h"
 #include "scenarios/gallery.h"
@@ -202,9 +200,7 @@ void MainWindow::buildActions() {
             QFileDialog::getSaveFileName(this, tr("Export chart"), "chart.png",
                                          tr("PNG image (*.png);;SVG drawing (*.svg);;PDF document (*.pdf)"));
         if (path.isEmpty()) return;
-        const bool png = path.endsWith(".png", Qt::CaseInsensitive);
-        const QString err = exportChartTo(path, png ? 2 * charts_->currentWidget()->width() : 0,
-                                          png ? 2 * charts_->currentWidget()->height() : 0);
+        const QString err = exportChartTo(path, 0, 0, 2); // as on screen; a PNG at twice the pixels
         if (!err.isEmpty())
             QMessageBox::warning(this, tr("Export failed"), err);
         else
@@ -324,7 +320,13 @@ void MainWindow::buildDocks() {
     metrics_ = new view::MetricsPanel(this);
     eventLog_ = new view::EventLogPanel(this);
     QMenu* viewMenu = menuBar()->addMenu(tr("&View"));
-    QDockWidget* pd = dock(params_, tr("Parameters"), "paramsDock", Qt::LeftDockWidgetArea);
+    // The parameters scroll rather than set the dock's minimum width: their form and feature list
+    // are wider than a side column on a 1024 px screen or with presentation text.
+    auto* paramsScroll = new QScrollArea(this);
+    paramsScroll->setWidget(params_);
+    paramsScroll->setWidgetResizable(true);
+    paramsScroll->setFrameShape(QFrame::NoFrame);
+    QDockWidget* pd = dock(paramsScroll, tr("Parameters"), "paramsDock", Qt::LeftDockWidgetArea);
     QDockWidget* id = dock(inspector_, tr("Inspector"), "inspectorDock", Qt::RightDockWidgetArea);
     QDockWidget* md = dock(metrics_, tr("Metrics"), "metricsDock", Qt::RightDockWidgetArea);
     // The log needs width for its lines: it sits under the charts, between the side columns.
@@ -333,11 +335,12 @@ void MainWindow::buildDocks() {
     QDockWidget* ld = dock(eventLog_, tr("Event log"), "eventLogDock", Qt::BottomDockWidgetArea);
     // The timeline is what people come for: side panels start narrow, inspector and metrics share
     // one column.
+    docks_ = {pd, id, md, ld};
     defaultDockSizes_ = [this, pd, id, md, ld] {
-        // At 1400 px wide the parameters take 240 and the inspector 360; on a narrower screen both
-        // shrink with the window (to what their contents allow), so the timeline keeps half of it.
+        // At 1400 px wide the parameters take 260 and the inspector 360; on a narrower screen both
+        // shrink with the window (the parameters scroll), so the timeline keeps half of it or more.
         const int w = width();
-        resizeDocks({pd, id}, {std::min(240, w * 17 / 100), std::min(360, w * 22 / 100)}, Qt::Horizontal);
+        resizeDocks({pd, id}, {std::min(260, w * 21 / 100), std::min(360, w * 22 / 100)}, Qt::Horizontal);
         resizeDocks({id, md}, {420, 380}, Qt::Vertical);
         resizeDocks({ld}, {170}, Qt::Vertical);
     };
@@ -359,6 +362,19 @@ void MainWindow::buildDocks() {
             QSettings().setValue("theme", themeName(t));
         });
     }
+    // Text size for every window: larger and smaller by steps, and the presentation size.
+    QMenu* textMenu = viewMenu->addMenu(tr("Text &size"));
+    textMenu->addAction(tr("&Larger text"), QKeySequence::ZoomIn, this,
+                        [this] { setTextScale(textScale() * 1.15); });
+    textMenu->addAction(tr("&Smaller text"), QKeySequence::ZoomOut, this,
+                        [this] { setTextScale(textScale() / 1.15); });
+    textMenu->addAction(tr("&Normal size"), QKeySequence(tr("Ctrl+0")), this, [this] { setTextScale(1.0); });
+    presentationAct_ = viewMenu->addAction(tr("&Presentation (large text)"));
+    presentationAct_->setShortcut(QKeySequence(tr("Ctrl+Shift+P")));
+    presentationAct_->setCheckable(true);
+    presentationAct_->setChecked(textScale() >= kPresentationScale);
+    connect(presentationAct_, &QAction::triggered, this,
+            [this](bool on) { setTextScale(on ? kPresentationScale : 1.0); });
     // Comparisons: a branch at this moment, or the whole scenario under another kernel.
     QMenu* compareMenu = menuBar()->addMenu(tr("&Compare"));
     compareMenu->addAction(tr("&Branch here..."), this, &MainWindow::branchDialog);
@@ -379,106 +395,17 @@ void MainWindow::buildDocks() {
                "click a slice to select its task."));
     });
     help->addSeparator();
-    help->addAction(tr("&About SchedScope"), this, [this] {
-        QStringList kernels;
-        for (const KernelSpec& k : kernelSpecs())
-            kernels << QString::fromUtf8(k.name.data(), qsizetype(k.name.size()));
-        QMessageBox::about(
-            this, tr("About SchedScope"),
-            tr("<h3>SchedScope %1</h3>"
-               "<p>A laboratory for the Linux CPU scheduler: a deterministic simulator of EEVDF, the "
-               "preemption models and the need-resched bits, with the workloads of the kernel "
-               "discussions it grew from and real machines' traces beside it.</p>"
-               "<p>Kernel profiles: %2 (<tt>schedscope-cli kernels</tt> lists each one's rules and "
-               "commits).</p>"
-               "<p>Licence: GNU General Public License, version 3 or later. Built with Qt %3 and "
-               "QCustomPlot (GPL-3.0). There is no warranty.</p>")
-                .arg(QCoreApplication::applicationVersion(), kernels.join(", "),
-                     QString::fromLatin1(qVersion())));
-    });
+    help->addAction(tr("&About SchedScope"), this, &MainWindow::showAbout);
     help->addAction(tr("About &Qt"), qApp, &QApplication::aboutQt);
 }
 
-WelcomeDialog* MainWindow::showWelcome() {
-    auto* d = new WelcomeDialog(QSettings().value("recentFiles").toStringList(), this);
-    d->setAttribute(Qt::WA_DeleteOnClose);
-    connect(d, &QDialog::accepted, this, [this, d] {
-        switch (d->choice()) {
-        case WelcomeDialog::Choice::Scenario:
-            openScenario(d->chosenScenario());
-            break;
-        case WelcomeDialog::Choice::ScenarioFile:
-            openDialog();
-            break;
-        case WelcomeDialog::Choice::Trace:
-            openTraceDialog();
-            break;
-        case WelcomeDialog::Choice::None:
-            break;
-        }
-    });
-    d->open();
-    return d;
-}
-
-TourDialog* MainWindow::showTour() {
-    std::vector<TourPage> pages{
-        {tr("A lane is a CPU"),
-         tr("<p>Each lane of the timeline is one CPU. A coloured block is a <b>slice</b>: one task running "
-            "from its switch-in to its switch-out, in the task's colour; an empty stretch is the CPU idle. "
-            "Blue triangles on a lane's top edge are wakeups landing on that CPU, orange diamonds on its "
-            "bottom edge tasks migrating onto it, and at high zoom grey marks show the ticks.</p>"
-            "<p>Click a block to select its task (the chart and the inspector follow it), Ctrl+click to add "
-            "one; the wheel zooms at the cursor, a drag pans.</p>"),
-         timeline_->grab()},
-        {tr("The need-resched bits"),
-         tr("<p>Under each lane, the thin <b>resched</b> row shows when the kernel asked the running task to "
-            "give up the CPU. Its lower half is red while <tt>TIF_NEED_RESCHED</tt> is set: the task is "
-            "preempted at the next preemption point the model allows. Its upper half is amber while "
-            "<tt>TIF_NEED_RESCHED_LAZY</tt> is set: under the lazy model the task may run on until the next "
-            "tick or its return to user mode.</p><p>A bar ends where <tt>schedule()</tt> cleared the bit, so "
-            "its length is how long the preemption model let the task keep the CPU; under "
-            "<tt>preempt=none</tt> a long bar is a task in the kernel without a <tt>cond_resched()</tt> "
-            "point. The event log says who set each bit and why.</p>"),
-         timeline_->grab(QRect(0, 0, timeline_->width(), // the ruler, CPU 0's lane and its resched row
-                               timeline_->layout().laneTop(0) + timeline_->layout().lane +
-                                   timeline_->layout().flagLane + 2))},
-        {tr("The EEVDF chart"),
-         tr("<p>For the selected tasks: <b>vruntime</b> (solid) and <b>deadline</b> (dashed) against time, "
-            "and <b>V</b>, the runqueue's weighted average vruntime (<tt>avg_vruntime()</tt>). Below, each "
-            "task's <b>lag</b> V &minus; v: a task with lag &ge; 0 has had no more than its share and is "
-            "<i>eligible</i>; EEVDF runs the eligible task with the earliest deadline "
-            "(<tt>pick_eevdf()</tt>). A task's deadline is its vruntime plus its slice scaled by its "
-            "weight, so a shorter slice or a higher weight runs sooner.</p>"),
-         chart_->grab()},
-        {tr("The inspector"),
-         tr("<p>The inspector says in words why the running task runs and what the next pick would be: "
-            "each task's vruntime and deadline relative to V, whether it is eligible, which bits are set "
-            "and what the preemption model will do with them. Click a moment on the timeline to inspect "
-            "that earlier state; <b>Now</b> returns to the present.</p>"),
-         inspector_->grab()},
-        {tr("Drive the run, change the kernel"),
-         tr("<p><b>Play</b> runs at the chosen speed, <b>Step</b> is one scheduler event, <b>Next tick</b> "
-            "and <b>Next switch</b> jump ahead, <b>Step back</b> rewinds. In <b>Parameters</b> change the "
-            "preemption model, the base slice, HZ, a task's slice or a scheduler feature while it runs: "
-            "the change applies now, as writing <tt>/sys/kernel/debug/sched/</tt> would.</p>"
-            "<p><b>Compare &gt; Branch here</b> runs the future twice, as it is and with a change, side by "
-            "side; <b>With another kernel</b> runs the scenario under another kernel profile. The Metrics "
-            "panel prints what <tt>perf sched latency</tt> would.</p>"),
-         params_->grab()},
-    };
-    auto* d = new TourDialog(pages, this);
-    d->setAttribute(Qt::WA_DeleteOnClose);
-    d->open();
-    return d;
-}
-
-bool MainWindow::openScenario(const QString& nameOrPath) {
+bool MainWindow::openScenario(const QString& nameOrPath, bool remember) {
     QString error;
     if (!session_->load(nameOrPath, &error)) {
         QMessageBox::warning(this, tr("Cannot open scenario"), error);
         return false;
     }
+    if (!remember) return true;
     // A file is remembered by its absolute path (a relative one fails from another directory); a
     // built-in scenario by its name.
     const QFileInfo file(nameOrPath);
@@ -667,6 +594,39 @@ void MainWindow::closeEvent(QCloseEvent* ev) {
         if (w) w->close();
     QSettings settings;
     settings.setValue("window/geometry", saveGeometry());
-    settings.setValue("window/state", saveState());
+    // The presentation layout is for the room: the next start gets the user's own.
+    settings.setValue("window/state", presenting_ ? beforePresentation_ : saveState());
     ev->accept();
+}
+
+// Presentation: the timeline and the chart take the width; the parameters, the inspector and the
+// metrics share one column as tabs (the inspector in front), the event log steps aside. Leaving it
+// restores the docks as they were.
+void MainWindow::setPresentationLayout(bool on) {
+    if (on == presenting_) return;
+    presenting_ = on;
+    if (!on) {
+        restoreState(beforePresentation_);
+        return;
+    }
+    beforePresentation_ = saveState();
+    auto [pd, id, md, ld] = docks_;
+    for (QDockWidget* d : {pd, id, md}) {
+        d->setFloating(false);
+        d->show();
+        addDockWidget(Qt::RightDockWidgetArea, d);
+    }
+    tabifyDockWidget(id, pd);
+    tabifyDockWidget(id, md);
+    id->raise();
+    ld->hide();
+    resizeDocks({id}, {width() * 30 / 100}, Qt::Horizontal);
+}
+
+void MainWindow::setTextScale(double scale) {
+    const double set = applyTextScale(scale);
+    QSettings().setValue("textScale", set);
+    presentationAct_->setChecked(set >= kPresentationScale);
+    setPresentationLayout(set >= kPresentationScale);
+    statusBar()->showMessage(tr("Text at %1 %").arg(int(std::lround(set * 100))), 3000);
 }

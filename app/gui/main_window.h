@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // The SchedScope main window: the timeline and the EEVDF chart in the middle, panels in docks
 // (parameters, inspector, metrics), a toolbar to drive the run. Each feature lives in its own
-// widget; this class only wires them to the session. Its methods are in three files:
+// widget; this class only wires them to the session. Its methods are in four files:
 // main_window.cpp (set-up, actions, docks, following the run), main_window_export.cpp (pictures,
-// metrics, trace files) and main_window_windows.cpp (branches, traces, comparisons).
+// metrics, trace files), main_window_windows.cpp (branches, traces, comparisons) and
+// main_window_help.cpp (welcome, tour, About).
 #pragma once
 
 #include "app/gui/job_runner.h"
@@ -11,6 +12,7 @@
 #include <QMainWindow>
 #include <QPointer>
 #include <QProgressDialog>
+#include <array>
 #include <functional>
 #include <memory>
 #include <optional>
@@ -18,6 +20,7 @@
 
 class QAction;
 class QComboBox;
+class QDockWidget;
 class QLabel;
 class QMenu;
 class QProgressBar;
@@ -45,7 +48,8 @@ class MainWindow : public QMainWindow {
     Q_OBJECT
   public:
     explicit MainWindow(Session* session, QWidget* parent = nullptr);
-    bool openScenario(const QString& nameOrPath);
+    // remember: record it in the recent files and as the scenario to open at the next start.
+    bool openScenario(const QString& nameOrPath, bool remember = true);
     // Whether the last session's window geometry was restored (else the window is sized to the screen).
     bool geometryRestored() const { return geometryRestored_; }
     view::TimelineView* timeline() const { return timeline_; }
@@ -56,9 +60,10 @@ class MainWindow : public QMainWindow {
     void inspectAt(qint64 time, int cpu); // the inspector shows that earlier moment
     void setTaskLanes(bool on);
     // Exports the timeline's visible range; returns an error text, empty on success.
-    QString exportTimelineTo(const QString& path, int width = 0, int height = 0);
+    // A PNG has pixelRatio device pixels per picture pixel; SVG and PDF the same layout in points.
+    QString exportTimelineTo(const QString& path, int width = 0, int height = 0, int pixelRatio = 1);
     // The chart on show (EEVDF or delay histogram) as .png/.svg/.pdf; size 0 = as on screen.
-    QString exportChartTo(const QString& path, int width = 0, int height = 0);
+    QString exportChartTo(const QString& path, int width = 0, int height = 0, int pixelRatio = 1);
     // Metrics as .csv or .json, written atomically; returns an error text, empty on success.
     QString exportMetricsTo(const QString& path);
     // The run so far as ftrace text (the kernel's layout) or, for a .dat path, trace-cmd's binary; written
@@ -85,6 +90,11 @@ class MainWindow : public QMainWindow {
     WelcomeDialog* showWelcome();
     // Help ▸ Tour: what a lane, a flag bit, the chart and the inspector mean, on this window's parts.
     TourDialog* showTour();
+    void showAbout(); // version, kernel profiles, licence
+    // View > Text size / Presentation: every window's text at scale times the platform's.
+    void setTextScale(double scale);
+    // The docks arranged for a projector (presentation text) or back as they were.
+    void setPresentationLayout(bool on);
 
   protected:
     void closeEvent(QCloseEvent*) override;
@@ -95,6 +105,10 @@ class MainWindow : public QMainWindow {
   private:
     bool geometryRestored_ = false;
     QAction* resetAct_ = nullptr;
+    QAction* presentationAct_ = nullptr;
+    std::array<QDockWidget*, 4> docks_{}; // parameters, inspector, metrics, event log
+    bool presenting_ = false;
+    QByteArray beforePresentation_; // saveState() before the presentation layout
     void buildActions();
     void buildDocks();
     void onAdvanced();

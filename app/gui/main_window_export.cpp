@@ -23,7 +23,7 @@
 
 using namespace sched;
 
-QString MainWindow::exportTimelineTo(const QString& path, int width, int height) {
+QString MainWindow::exportTimelineTo(const QString& path, int width, int height, int pixelRatio) {
     if (!session_->loaded()) return tr("no run loaded");
     view::ExportFormat fmt;
     if (!view::exportFormatFromPath(path, fmt))
@@ -35,19 +35,19 @@ QString MainWindow::exportTimelineTo(const QString& path, int width, int height)
         height > 0 ? height
                    : timeline_->layout().height(d.trace ? d.trace->cpus : 1,
                                                 d.taskLanes ? int(d.trace->tasks.size()) : 0),
-        palette(), timeline_->font(), bytes);
+        palette(), timeline_->font(), bytes, pixelRatio);
     if (!err.isEmpty()) return tr("%1: %2").arg(path, err);
     return saveFile(path, std::string_view(bytes.constData(), size_t(bytes.size())));
 }
 
-QString MainWindow::exportChartTo(const QString& path, int width, int height) {
+QString MainWindow::exportChartTo(const QString& path, int width, int height, int pixelRatio) {
     if (!session_->loaded()) return tr("no run loaded");
     view::ExportFormat fmt;
     if (!view::exportFormatFromPath(path, fmt))
         return tr("%1: unknown file type; use .png, .svg or .pdf").arg(path);
     QCustomPlot* plot = charts_->currentWidget() == histogram_ ? histogram_->plot() : chart_->plot();
     QByteArray bytes;
-    if (const QString err = view::renderPlot(plot, fmt, width, height, bytes); !err.isEmpty())
+    if (const QString err = view::renderPlot(plot, fmt, width, height, bytes, pixelRatio); !err.isEmpty())
         return tr("%1: %2").arg(path, err);
     return saveFile(path, std::string_view(bytes.constData(), size_t(bytes.size())));
 }
@@ -79,7 +79,7 @@ void MainWindow::exportDialog() {
                                      tr("PNG image (*.png);;SVG drawing (*.svg);;PDF document (*.pdf)"));
     if (path.isEmpty()) return;
     const QString err =
-        exportTimelineTo(path, path.endsWith(".png", Qt::CaseInsensitive) ? 2 * timeline_->width() : 0);
+        exportTimelineTo(path, 0, 0, 2); // the view's layout in every format; a PNG at twice the pixels
     if (!err.isEmpty())
         QMessageBox::warning(this, tr("Export failed"), err);
     else

@@ -1,6 +1,9 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "app/gui/theme.h"
 
+#include <algorithm>
+#include <cmath>
+
 #include <QApplication>
 #include <QPainter>
 #include <QPalette>
@@ -80,4 +83,28 @@ QIcon paletteIcon(QStyle::StandardPixmap icon, const QWidget& w) {
             out.addPixmap(pm, mode);
         }
     return out;
+}
+
+namespace {
+QFont& platformFont() { // the application font before any scaling, taken at the first call
+    static QFont base = QApplication::font();
+    return base;
+}
+double gTextScale = 1.0;
+} // namespace
+
+double applyTextScale(double scale) {
+    const QFont base = platformFont();
+    gTextScale = std::clamp(scale, 0.8, 2.5);
+    QFont f = base;
+    if (base.pointSizeF() > 0)
+        f.setPointSizeF(base.pointSizeF() * gTextScale);
+    else // a platform font given in pixels
+        f.setPixelSize(std::max(1, int(std::lround(base.pixelSize() * gTextScale))));
+    QApplication::setFont(f); // every widget gets a FontChange
+    return gTextScale;
+}
+
+double textScale() {
+    return gTextScale;
 }
