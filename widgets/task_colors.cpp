@@ -5,7 +5,9 @@
 #include <cstdlib>
 #include <iterator>
 #include <mutex>
+#include <string_view>
 #include <unordered_map>
+#include <vector>
 
 namespace view {
 
@@ -24,6 +26,15 @@ constexpr int kShadeCount = int(std::size(kShades));
 struct Registry {
     std::mutex lock;
     std::unordered_map<std::string, int> slot;
+    // Per trace (by address, checked against its task count and first and last pid, so a grown
+    // table or a new trace at a freed one's address is counted again): each task's rank among the
+    // tasks of its comm, in task-table order. A comm of one task gets the base colour.
+    struct Ranks {
+        size_t tasks = 0;
+        int32_t firstPid = 0, lastPid = 0;
+        std::vector<int> rank;
+    };
+    std::unordered_map<const sched::Trace*, Ranks> ranks;
 };
 Registry& registry() {
     static Registry r;
@@ -53,10 +64,34 @@ QColor paletteColor(int slot, int shade, bool dark) {
     return c;
 }
 
+namespace {
+int rankInComm(const sched::Trace& trace, sched::TaskId t) {
+    Registry& r = registry();
+    std::lock_guard guard(r.lock);
+    auto it = r.ranks.find(&trace);
+    if (it == r.ranks.end()) {
+        if (r.ranks.size() >= 64) r.ranks.clear(); // traces come and go (branches, comparisons)
+        it = r.ranks.emplace(&trace, Registry::Ranks{}).first;
+    }
+    Registry::Ranks& k = it->second;
+    const auto& tasks = trace.tasks;
+    if (k.tasks != tasks.size() || k.firstPid != tasks.front().pid || k.lastPid != tasks.back().pid) {
+        std::unordered_map<std::string_view, int> seen;
+        k.rank.resize(tasks.size());
+        for (size_t i = 0; i < tasks.size(); ++i)
+            k.rank[i] = seen[tasks[i].comm]++;
+        k.tasks = tasks.size();
+        k.firstPid = tasks.front().pid;
+        k.lastPid = tasks.back().pid;
+    }
+    return k.rank[size_t(t)];
+}
+} // namespace
+
 QColor taskColor(const sched::Trace& trace, sched::TaskId t, bool dark) {
     if (t < 0 || size_t(t) >= trace.tasks.size()) return QColor(128, 128, 128);
-    const sched::TraceTask& task = trace.tasks[size_t(t)];
-    return paletteColor(commSlot(trace, task.comm), int(uint32_t(task.pid) % kShadeCount), dark);
+    return paletteColor(commSlot(trace, trace.tasks[size_t(t)].comm), rankInComm(trace, t) % kShadeCount,
+                        dark);
 }
 
 QColor eagerFlagColor(bool dark) {

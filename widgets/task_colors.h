@@ -4,8 +4,8 @@
 // colour-vision deficiencies, then Paul Tol's nine "muted" ones) handed out per comm in the order
 // the comms first appear — in the task table of the first trace a view draws, then each new comm
 // of a later one — so a comm keeps its colour in the simulation, an imported trace, a comparison
-// and their exports alike. Tasks of one comm share its hue; their pid picks one of five
-// lightnesses, so neighbouring threads (consecutive pids) are told apart.
+// and their exports alike. Tasks of one comm share its hue in five lightnesses by their rank
+// in the comm (the first the base colour), so threads are told apart and a lone task is plain.
 #pragma once
 
 #include "trace/trace.h"

@@ -60,7 +60,9 @@ class TestTaskColors : public QObject {
         const Trace real = traceOf({{17, "tc-kworker"}, {4242, "tc-receiver"}, {4240, "tc-sender"}});
         const int sender = commSlot(sim, "tc-sender"); // the simulation is drawn first
         QCOMPARE(commSlot(sim, "tc-receiver"), sender + 1);
-        QCOMPARE(taskColor(real, 2, false), taskColor(sim, 0, false)); // pids 4240 and 1000: same shade
+        QCOMPARE(taskColor(real, 2, false), taskColor(sim, 0, false)); // each the first sender: same colour
+        QCOMPARE(taskColor(real, 1, false),
+                 paletteColor(commSlot(sim, "tc-receiver"), 0, false)); // a lone task
         QCOMPARE(commSlot(real, "tc-receiver"), commSlot(sim, "tc-receiver"));
         QVERIFY(commSlot(sim, "tc-sender") != commSlot(sim, "tc-receiver"));
         QCOMPARE(commSlot(real, "tc-kworker"), commSlot(sim, "tc-receiver") + 1); // new comms come after
