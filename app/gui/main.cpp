@@ -15,8 +15,11 @@
 #include <QApplication>
 #include <QCommandLineParser>
 #include <QIcon>
+#include <QPointer>
 #include <QSettings>
 #include <QTimer>
+
+#include <memory>
 #include <optional>
 
 int main(int argc, char** argv) {
@@ -128,7 +131,7 @@ int main(int argc, char** argv) {
         qWarning("--derive: needs --trace FILE (the trace to derive the scenario from)");
     // What follows the scenario's opening; with --trace it waits for the import (a background job),
     // since --derive opens the derived scenario first and --compare-trace compares with the trace.
-    const auto arrange = [&](TraceWindow* traceWindow) {
+    const auto runFirst = [&] {
         if (parser.isSet(runTo)) {
             const auto t = sched::parseDuration(parser.value(runTo).toStdString());
             if (!t)
@@ -141,6 +144,10 @@ int main(int argc, char** argv) {
                 session.runTo(*t);
             }
         }
+    };
+    // The rest waits for that run: a long --run-to goes to the worker thread, and a branch, a
+    // comparison or --compare-trace started while it runs would find the session busy.
+    const auto afterRun = [&](TraceWindow* traceWindow) {
         if (parser.isSet(range)) {
             const QStringList ab = parser.value(range).split('-');
             sched::Time a = 0, b = 0;
@@ -195,6 +202,20 @@ int main(int argc, char** argv) {
                 qWarning("--align: %s", why.c_str());
         }
         if (parser.isSet(play)) QTimer::singleShot(0, &session, &Session::play);
+    };
+    const auto arrange = [&](TraceWindow* traceWindow) {
+        runFirst();
+        if (!session.busy()) {
+            afterRun(traceWindow);
+            return;
+        }
+        auto once = std::make_shared<QMetaObject::Connection>();
+        *once = QObject::connect(&session, &Session::busyChanged, &session,
+                                 [&afterRun, once, tw = QPointer<TraceWindow>(traceWindow)](bool busy) {
+                                     if (busy) return;
+                                     QObject::disconnect(*once);
+                                     afterRun(tw.data());
+                                 });
     };
     if (parser.isSet(traceOpt)) {
         w.openTrace(parser.value(traceOpt), [&](TraceWindow* traceWindow, const QString& error) {
