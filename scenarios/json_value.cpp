@@ -1,6 +1,11 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "scenarios/json_value.h"
 
+#include "base/json_text.h"
+
+#include <cstdint>
+#include <cstdio>
+
 #include <cstdlib>
 
 namespace scen {
@@ -277,6 +282,105 @@ class Parser {
 bool parseJson(const std::string& text, JsonValue& out, JsonError& err) {
     Parser p(text, err);
     return p.document(out);
+}
+
+namespace {
+
+std::string scalar(const JsonValue& v) {
+    switch (v.type) {
+    case JsonValue::Type::Null:
+        return "null";
+    case JsonValue::Type::Bool:
+        return v.boolean ? "true" : "false";
+    case JsonValue::Type::Number:
+        return v.text;
+    case JsonValue::Type::String:
+        return sched::jsonQuote(v.text);
+    default:
+        return {};
+    }
+}
+
+// The value on one line, or nothing if it does not fit in `room` columns.
+std::optional<std::string> oneLine(const JsonValue& v, int room) {
+    if (room < 0) return std::nullopt;
+    if (!v.isArray() && !v.isObject()) return scalar(v);
+    std::string o = v.isArray() ? "[" : "{ ";
+    const size_t n = v.isArray() ? v.items.size() : v.members.size();
+    for (size_t i = 0; i < n; ++i) {
+        if (i) o += ", ";
+        if (v.isObject()) o += sched::jsonQuote(v.members[i].first) + ": ";
+        const auto inner = oneLine(v.isArray() ? v.items[i] : v.members[i].second, room - int(o.size()));
+        if (!inner) return std::nullopt;
+        o += *inner;
+        if (int(o.size()) > room) return std::nullopt;
+    }
+    o += v.isArray() ? "]" : (n ? " }" : "}");
+    if (v.isObject() && n == 0) o = "{}";
+    if (int(o.size()) > room) return std::nullopt;
+    return o;
+}
+
+void write(const JsonValue& v, int indent, int width, std::string& out) {
+    if (const auto line = oneLine(v, width - indent)) {
+        out += *line;
+        return;
+    }
+    const std::string pad(size_t(indent + 2), ' ');
+    const size_t n = v.isArray() ? v.items.size() : v.members.size();
+    out += v.isArray() ? "[\n" : "{\n";
+    for (size_t i = 0; i < n; ++i) {
+        out += pad;
+        if (v.isObject()) out += sched::jsonQuote(v.members[i].first) + ": ";
+        write(v.isArray() ? v.items[i] : v.members[i].second, indent + 2, width, out);
+        out += i + 1 < n ? ",\n" : "\n";
+    }
+    out += std::string(size_t(indent), ' ') + (v.isArray() ? "]" : "}");
+}
+
+} // namespace
+
+std::string writeJson(const JsonValue& v, int width) {
+    std::string out;
+    write(v, 0, width, out);
+    return out + "\n";
+}
+
+JsonValue jsonString(const std::string& s) {
+    JsonValue v;
+    v.type = JsonValue::Type::String;
+    v.text = s;
+    return v;
+}
+
+JsonValue jsonNumber(long long n) {
+    JsonValue v;
+    v.type = JsonValue::Type::Number;
+    v.number = double(n);
+    v.text = std::to_string(n);
+    return v;
+}
+
+JsonValue jsonObject() {
+    JsonValue v;
+    v.type = JsonValue::Type::Object;
+    return v;
+}
+
+void setMember(JsonValue& object, const std::string& key, JsonValue value) {
+    for (size_t i = 0; i < object.members.size(); ++i)
+        if (object.members[i].first == key) {
+            if (value.type == JsonValue::Type::Null) {
+                object.members.erase(object.members.begin() + std::ptrdiff_t(i));
+                object.keyPos.erase(object.keyPos.begin() + std::ptrdiff_t(i));
+            } else {
+                object.members[i].second = std::move(value);
+            }
+            return;
+        }
+    if (value.type == JsonValue::Type::Null) return;
+    object.members.emplace_back(key, std::move(value));
+    object.keyPos.push_back(JsonPos{});
 }
 
 } // namespace scen

@@ -56,4 +56,16 @@ struct JsonError {
 // Parses UTF-8 JSON text. Duplicate keys are an error (a typo-safe format for humans).
 bool parseJson(const std::string& text, JsonValue& out, JsonError& err);
 
+// The value as JSON text: objects and arrays of scalars on one line while they fit in `width`
+// columns, else one member or item per line, indented by two spaces per level (how the built-in
+// scenarios are written). Numbers keep their literal text; comments are not kept.
+std::string writeJson(const JsonValue& v, int width = 100);
+
+// Builders for editing a document (the scenario editor).
+JsonValue jsonString(const std::string& s);
+JsonValue jsonNumber(long long n);
+JsonValue jsonObject();
+// Sets key in an object (appended if new); removes it when value is null.
+void setMember(JsonValue& object, const std::string& key, JsonValue value);
+
 } // namespace scen

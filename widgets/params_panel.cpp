@@ -92,6 +92,7 @@ ParamsPanel::ParamsPanel(QWidget* parent) : QWidget(parent) {
            "choice: a change restarts the run"));
     form->addRow(tr("Architecture"), arch_);
     model_ = new QComboBox(this);
+    model_->setObjectName("preemptModel");
     for (auto m : {PreemptModel::None, PreemptModel::Voluntary, PreemptModel::Full, PreemptModel::Lazy})
         model_->addItem(QString::fromStdString(std::string(preemptModelName(m))), int(m));
     model_->setToolTip(tr("/sys/kernel/debug/sched/preempt: applies at the current simulated time"));

@@ -40,6 +40,7 @@ int main(int argc, char** argv) {
                              "name");
     QCommandLineOption taskLanes("task-lanes", "show a lane per task under the CPU lanes");
     QCommandLineOption dark("dark", "use the dark theme for this start (same as --theme dark)");
+    QCommandLineOption editorOpt("edit", "open the scenario editor on the scenario (File > Edit scenario)");
     QCommandLineOption presentation("presentation",
                                     "large text for a projector, for this start (View > Presentation)");
     QCommandLineOption themeOpt(
@@ -75,8 +76,8 @@ int main(int argc, char** argv) {
         "with --compare-trace: line the trace up with the simulation at an event both have "
         "(start, run:COMM, wake:COMM, marker:TEXT)",
         "event");
-    parser.addOptions({play, runTo, range, select, chart, taskLanes, dark, presentation, themeOpt, eventLog,
-                       inspect, branch, branchFor, compareKernel, traceOpt, compareTrace, deriveOpt,
+    parser.addOptions({play, runTo, range, select, chart, taskLanes, dark, presentation, editorOpt, themeOpt,
+                       eventLog, inspect, branch, branchFor, compareKernel, traceOpt, compareTrace, deriveOpt,
                        alignOpt});
     // --help and --version need no display: they are answered (and the program ends) before the
     // GUI connects to one.
@@ -126,7 +127,10 @@ int main(int argc, char** argv) {
     if (!w.geometryRestored()) fitToScreen(w, {1400, 900});
     w.show();
     if (textScale() >= kPresentationScale) w.setPresentationLayout(true);
-    if (welcome) w.showWelcome();
+    if (parser.isSet(editorOpt))
+        w.showEditor(false);
+    else if (welcome)
+        w.showWelcome();
     if (parser.isSet(deriveOpt) && !parser.isSet(traceOpt))
         qWarning("--derive: needs --trace FILE (the trace to derive the scenario from)");
     // What follows the scenario's opening; with --trace it waits for the import (a background job),

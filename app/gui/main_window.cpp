@@ -175,6 +175,9 @@ void MainWindow::buildActions() {
                     QKeySequence::Open, this, &MainWindow::openDialog);
     file->addAction(tr("Open from &gallery..."), QKeySequence(tr("Ctrl+Shift+O")), this,
                     &MainWindow::showWelcome);
+    file->addAction(tr("&New scenario..."), QKeySequence::New, this, [this] { showEditor(true); });
+    file->addAction(tr("&Edit scenario..."), QKeySequence(tr("Ctrl+Shift+E")), this,
+                    [this] { showEditor(false); });
     // Every shipped scenario in the gallery's groups, its description in the tooltip.
     builtinMenu_ = file->addMenu(tr("Open &built-in"));
     builtinMenu_->setToolTipsVisible(true);

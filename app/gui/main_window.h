@@ -28,6 +28,7 @@ class QPushButton;
 class Session;
 class CompareWindow;
 class TraceWindow;
+class ScenarioEditor;
 class TourDialog;
 class WelcomeDialog;
 struct TraceImport;
@@ -91,6 +92,8 @@ class MainWindow : public QMainWindow {
     // Help ▸ Tour: what a lane, a flag bit, the chart and the inspector mean, on this window's parts.
     TourDialog* showTour();
     void showAbout(); // version, kernel profiles, licence
+    // File > New scenario / Edit scenario: the editor window, with a new scenario or the open one.
+    ScenarioEditor* showEditor(bool fresh);
     // View > Text size / Presentation: every window's text at scale times the platform's.
     void setTextScale(double scale);
     // The docks arranged for a projector (presentation text) or back as they were.
@@ -106,6 +109,7 @@ class MainWindow : public QMainWindow {
     bool geometryRestored_ = false;
     QAction* resetAct_ = nullptr;
     QAction* presentationAct_ = nullptr;
+    QPointer<ScenarioEditor> editor_;
     std::array<QDockWidget*, 4> docks_{}; // parameters, inspector, metrics, event log
     bool presenting_ = false;
     QByteArray beforePresentation_; // saveState() before the presentation layout

@@ -1,19 +1,24 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // MainWindow's Help (main_window.h): the welcome screen with its gallery, the tour on the window's
-// own parts, and About.
+// own parts, About; and the scenario editor, the other way in for a newcomer.
 #include "app/gui/main_window.h"
 
+#include "app/gui/scenario_editor.h"
+#include "app/gui/session.h"
 #include "app/gui/tour_dialog.h"
 #include "app/gui/welcome_dialog.h"
 #include "engine/kernel_rules.h"
+#include "scenarios/builtin_scenarios.h"
 #include "widgets/eevdf_chart.h"
 #include "widgets/inspector_panel.h"
 #include "widgets/params_panel.h"
 #include "widgets/timeline_view.h"
 
 #include <QCoreApplication>
+#include <QFileInfo>
 #include <QMessageBox>
 #include <QSettings>
+#include <QStatusBar>
 
 using namespace sched;
 
@@ -112,4 +117,36 @@ TourDialog* MainWindow::showTour() {
     d->setAttribute(Qt::WA_DeleteOnClose);
     d->open();
     return d;
+}
+
+ScenarioEditor* MainWindow::showEditor(bool fresh) {
+    if (!editor_) {
+        editor_ = new ScenarioEditor(this);
+        editor_->setAttribute(Qt::WA_DeleteOnClose);
+        connect(editor_, &ScenarioEditor::runRequested, this, [this](const QString& path) {
+            if (openScenario(path)) raise();
+        });
+    }
+    if (fresh) {
+        editor_->newScenario();
+    } else if (session_->loaded()) {
+        // The open scenario's own text: its file, or the built-in one (saved elsewhere).
+        const QString src = session_->source();
+        bool loaded = false;
+        QString err;
+        if (QFileInfo(src).isFile()) loaded = editor_->openFile(src, &err);
+        for (const auto* list : {&scen::builtinScenarios(), &scen::libraryScenarios()})
+            for (const auto& b : *list)
+                if (!loaded && src == QString::fromUtf8(b.name) && !src.startsWith("experiments/"))
+                    loaded = editor_->loadText(b.text, QString());
+        if (!loaded) editor_->newScenario();
+        if (!loaded)
+            statusBar()->showMessage(
+                err.isEmpty() ? tr("%1 cannot be edited as a scenario: a new one is open instead").arg(src)
+                              : err,
+                8000);
+    }
+    editor_->show();
+    editor_->raise();
+    return editor_;
 }

@@ -19,21 +19,6 @@ std::string csvField(const std::string& s) {
 
 } // namespace
 
-std::string jsonQuote(const std::string& s) {
-    std::string o = "\"";
-    for (char c : s) {
-        if (c == '"' || c == '\\')
-            o += '\\', o += c;
-        else if (uint8_t(c) < 0x20) {
-            char b[8];
-            std::snprintf(b, sizeof b, "\\u%04x", c);
-            o += b;
-        } else
-            o += c;
-    }
-    return o + "\"";
-}
-
 std::string latencyRowJson(const LatencyRow& r) {
     return "{\"task\": " + jsonQuote(r.comm) + ", \"pid\": " + std::to_string(r.pid) +
            ", \"merged\": " + std::to_string(r.merged) + ", \"runtime_ns\": " + std::to_string(r.runtime) +

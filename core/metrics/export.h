@@ -3,14 +3,13 @@
 // per-CPU busy time. Writing the file (atomically) is the caller's business.
 #pragma once
 
+#include "base/json_text.h"
 #include "metrics/latency.h"
 
 #include <string>
 
 namespace sched {
 
-// A JSON string literal for s (quotes, backslashes and control characters escaped).
-std::string jsonQuote(const std::string& s);
 // One perf sched latency row as a JSON object.
 std::string latencyRowJson(const LatencyRow& r);
 

@@ -7,6 +7,7 @@
 #include "scenarios/builtin_scenarios.h"
 #include "scenarios/experiment.h"
 #include "scenarios/gallery.h"
+#include "scenarios/json_value.h"
 
 #include <QTemporaryDir>
 
@@ -79,6 +80,37 @@ class TestScenarioParser : public QObject {
         QCOMPARE(x.duration, 12 * kNsPerSec); // the quick size, not the post's 302 s
         QVERIFY(!scen::loadScenario("experiments/no-such", x, e));
         QVERIFY(e.message.find("real-machine/cyclictest-i1000-l5000") != std::string::npos); // listed
+    }
+    // The scenario editor's document is the file's JSON tree written back by writeJson(): every
+    // shipped scenario written that way is the same scenario (the same run), comments aside.
+    void writingTheJsonTreeBackKeepsTheScenario() {
+        for (const auto& b : scen::builtinScenarios()) {
+            scen::JsonValue tree;
+            scen::JsonError je;
+            QVERIFY2(scen::parseJson(b.text, tree, je), b.name);
+            const std::string again = scen::writeJson(tree);
+            scen::Scenario x, y;
+            scen::ScenarioError e;
+            QVERIFY2(scen::parseScenario(b.text, b.name, x, e), e.text().c_str());
+            QVERIFY2(scen::parseScenario(again, b.name, y, e),
+                     (std::string(b.name) + ": " + e.text()).c_str());
+            if (x.tasks.size() > 200) continue; // the benchmarks: parsed alike is enough
+            Engine a = scen::instantiate(x, 1, TraceOptions{false}),
+                   c = scen::instantiate(y, 1, TraceOptions{false});
+            a.runUntil(50 * kNsPerMs);
+            c.runUntil(50 * kNsPerMs);
+            QCOMPARE(c.trace().slices.size(), a.trace().slices.size());
+            for (size_t i = 0; i < a.trace().slices.size(); ++i)
+                QVERIFY2(a.trace().slices.end[i] == c.trace().slices.end[i] &&
+                             a.trace().slices.task[i] == c.trace().slices.task[i],
+                         b.name);
+            // Setting a member replaces it in place; a null removes it.
+            scen::setMember(tree, "name", scen::jsonString("renamed"));
+            scen::setMember(tree, "description", scen::JsonValue{});
+            QVERIFY(scen::parseScenario(scen::writeJson(tree), b.name, y, e));
+            QCOMPARE(y.name, std::string("renamed"));
+            QVERIFY(y.description.empty());
+        }
     }
     void parsesEveryField() {
         const std::string json = R"J({

@@ -1,0 +1,76 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// File > New scenario / Edit scenario: a scenario made and changed in the app. The machine (CPUs,
+// HZ, kernel, model, base slice, duration), the tasks in a table (add, duplicate, remove; comm,
+// count, policy, nice, RT priority, slice, affinity, start), each task's program as its JSON
+// operations with templates for compute, sleep, kernel sections with or without cond_resched(),
+// timers, channels and fork, and the whole file as JSON for what the form does not show
+// (channels, programs, changes). Every edit is checked by the loader at once (its message, with
+// line and field, under the form), can be undone, and Run opens the saved file in the main window,
+// which restarts the run from it. The document is the file's JSON tree (scenarios/json_value.h),
+// so fields the form does not know are kept; comments are not.
+#pragma once
+
+#include "scenarios/json_value.h"
+
+#include <QUndoStack>
+#include <QWidget>
+#include <functional>
+
+class QComboBox;
+class QLabel;
+class QLineEdit;
+class QPlainTextEdit;
+class QPushButton;
+class QSpinBox;
+class QTableWidget;
+
+class ScenarioEditor : public QWidget {
+    Q_OBJECT
+  public:
+    explicit ScenarioEditor(QWidget* parent = nullptr);
+    void newScenario();                                            // a machine and one task
+    bool loadText(const std::string& text, const QString& source); // false: the text is not JSON
+    bool openFile(const QString& path, QString* error);
+    bool saveTo(const QString& path, QString* error);
+    QString path() const { return path_; }
+    std::string json() const { return scen::writeJson(doc_); }
+    QString problem() const { return problem_; } // the loader's message, empty when the scenario is valid
+    QUndoStack* undoStack() { return &undo_; }
+
+  signals:
+    void runRequested(const QString& path); // the saved scenario, to open in the main window
+
+  private:
+    friend class EditCommand;
+    void build();
+    void fromDoc(); // the document into the widgets
+    void showSelectedProgram();
+    void edit(const QString& what, const std::function<void(scen::JsonValue&)>& change); // undoable
+    void setDoc(const scen::JsonValue& doc);
+    void validate();
+    scen::JsonValue* selectedTask();
+    void taskCellEdited(int row, int column);
+    void applyBehavior();
+    void insertOp(const char* json);
+    void save(bool as);
+
+    scen::JsonValue doc_;
+    QString path_;
+    QString problem_;
+    QUndoStack undo_;
+    bool loading_ = false; // the widgets are being filled from the document: no edits
+    QLineEdit* name_ = nullptr;
+    QLineEdit* description_ = nullptr;
+    QLineEdit* duration_ = nullptr;
+    QSpinBox* cpus_ = nullptr;
+    QComboBox* hz_ = nullptr;
+    QComboBox* kernel_ = nullptr;
+    QComboBox* preempt_ = nullptr;
+    QLineEdit* baseSlice_ = nullptr;
+    QTableWidget* tasks_ = nullptr;
+    QPlainTextEdit* behavior_ = nullptr;
+    QLabel* behaviorLabel_ = nullptr;
+    QPlainTextEdit* whole_ = nullptr;
+    QLabel* status_ = nullptr;
+    QPushButton* run_ = nullptr;
+};
