@@ -25,6 +25,7 @@ InspectorPanel::InspectorPanel(QWidget* parent) : QWidget(parent) {
     when_ = new QLabel(this);
     top->addWidget(when_, 1);
     now_ = new QPushButton(tr("Now"), this);
+    now_->setObjectName("inspectorNow");
     now_->setToolTip(
         tr("Follow the present again (click a lane in the timeline to inspect an earlier moment)"));
     top->addWidget(now_);

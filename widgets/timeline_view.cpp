@@ -92,7 +92,7 @@ void TimelineView::setRange(Time t0, Time t1) {
 
 void TimelineView::zoomToFit() {
     const Time end = std::max<Time>(data_.live.now, sched::kNsPerMs);
-    axis_.setRange(0, end + end / 50);
+    axis_.setRange(0, end + end / 50); // zoomBy() stops zooming out here too
     changed();
 }
 
@@ -269,8 +269,26 @@ void TimelineView::wheelEvent(QWheelEvent* e) {
     const double steps = e->angleDelta().y() / 120.0;
     if (steps == 0) return;
     setFollow(false); // the user moved the view: the Follow button unchecks
-    axis_.zoomAt(e->position().x() - layout_.gutter, std::pow(1.25, steps));
+    zoomBy(e->position().x() - layout_.gutter, std::pow(1.25, steps));
     changed();
+}
+
+// Zooming out ends at the whole run, as Home shows it, and never shows time before 0: anchored at
+// the cursor, the range used to slide off past the run's start while its end stayed out of view.
+void TimelineView::zoomBy(double x, double factor) {
+    const Time beforeStart = axis_.start, beforeEnd = axis_.end;
+    axis_.zoomAt(x, factor);
+    if (factor >= 1 || data_.live.now <= 0) return; // nothing run yet: no whole run to stop at
+    const Time runEnd = std::max<Time>(data_.live.now, sched::kNsPerMs);
+    const Time fullEnd = runEnd + runEnd / 50;
+    if (axis_.span() >= fullEnd) {
+        // Out to the whole run, or, if more than the run was on show already, no further.
+        if (beforeEnd - beforeStart >= fullEnd)
+            axis_.setRange(beforeStart, beforeEnd);
+        else
+            axis_.setRange(0, fullEnd);
+    }
+    if (axis_.start < 0) axis_.setRange(0, axis_.span());
 }
 
 void TimelineView::mousePressEvent(QMouseEvent* e) {
@@ -344,7 +362,7 @@ void TimelineView::keyPressEvent(QKeyEvent* e) {
         break;
     case Qt::Key_S:
     case Qt::Key_Down:
-        axis_.zoomAt(w / 2, 1 / 1.5);
+        zoomBy(w / 2, 1 / 1.5);
         break;
     case Qt::Key_A:
     case Qt::Key_Left:

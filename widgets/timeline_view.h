@@ -56,6 +56,7 @@ class TimelineView : public QWidget {
   protected:
     void paintEvent(QPaintEvent*) override;
     void changeEvent(QEvent* e) override; // a new font (presentation mode) resizes the bands
+    void zoomBy(double x, double factor); // at x pixels into the axis; out no further than the run
     void resizeEvent(QResizeEvent*) override;
     void wheelEvent(QWheelEvent*) override;
     void mousePressEvent(QMouseEvent*) override;

@@ -218,7 +218,8 @@ int main(int argc, char** argv) {
                                  [&afterRun, once, tw = QPointer<TraceWindow>(traceWindow)](bool busy) {
                                      if (busy) return;
                                      QObject::disconnect(*once);
-                                     afterRun(tw.data());
+                                     // After the run's own advanced(), which the job delivers next.
+                                     QTimer::singleShot(0, [&afterRun, tw] { afterRun(tw.data()); });
                                  });
     };
     if (parser.isSet(traceOpt)) {

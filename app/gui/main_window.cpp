@@ -515,6 +515,9 @@ void MainWindow::onBusy(bool busy) {
 
 void MainWindow::onAdvanced() {
     if (session_->busy()) return;
+    // The run moved on (a step, play, a run to a time, a live change): the inspector follows the
+    // present again instead of staying at an earlier moment clicked before, which looked frozen.
+    inspectAt_.reset();
     const Engine& e = session_->engine();
     timeline_->setRun(&e.trace(), view::captureLive(e));
     chart_->setTrace(&e.trace());

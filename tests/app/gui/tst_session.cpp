@@ -17,6 +17,7 @@
 #include <QInputDialog>
 #include <QJsonDocument>
 #include <QJsonObject>
+#include <QPushButton>
 #include <QSettings>
 #include <QSignalSpy>
 #include <QSvgRenderer>
@@ -204,6 +205,21 @@ class TestSession : public QObject {
         QVERIFY(w.exportMetricsTo(dir.filePath("nodir/m.csv")).contains("cannot write"));
         QVERIFY(w.exportMetricsTo(dir.filePath("m.txt")).contains(".csv or .json"));
     }
+    // A moment clicked to inspect stays until the run moves on: a step returns the inspector to the
+    // present (it used to stay at the clicked moment while the run stepped on, as if frozen).
+    void theInspectorFollowsThePresentOnceTheRunMovesOn() {
+        Session s;
+        MainWindow w(&s);
+        QVERIFY(w.openScenario("kernel-hogs-waker"));
+        w.show();
+        s.runTo(300 * kNsPerMs);
+        auto* now = w.findChild<QPushButton*>("inspectorNow");
+        QVERIFY(now);
+        w.inspectAt(200 * kNsPerMs, 0);
+        QVERIFY(now->isEnabled()); // showing an earlier moment
+        s.stepEvent();
+        QTRY_VERIFY(!now->isEnabled());
+    }
     void timelineKeysZoomAndPan() {
         Session s;
         MainWindow w(&s);
@@ -226,6 +242,19 @@ class TestSession : public QObject {
         QTest::keyClick(t, Qt::Key_Home);
         QCOMPARE(t->axis().start, Time(0));
         QVERIFY(t->axis().end >= 400 * kNsPerMs);
+        const Time fitEnd = t->axis().end;
+        // Zooming out from a moment late in the run ends at the whole run, as Home shows it: never
+        // before 0, never past it.
+        t->setRange(350 * kNsPerMs, 360 * kNsPerMs);
+        for (int i = 0; i < 20; ++i)
+            QTest::keyClick(t, Qt::Key_S);
+        QCOMPARE(t->axis().start, Time(0));
+        QCOMPARE(t->axis().end, fitEnd);
+        QWheelEvent wheel(QPointF(t->width() - 5, 30), t->mapToGlobal(QPointF(t->width() - 5, 30)), QPoint(),
+                          QPoint(0, -120 * 10), Qt::NoButton, Qt::NoModifier, Qt::NoScrollPhase, false);
+        QApplication::sendEvent(t, &wheel); // the wheel at the right edge, far out
+        QCOMPARE(t->axis().start, Time(0));
+        QCOMPARE(t->axis().end, fitEnd);
     }
     void aKernelBuildChangeRestartsTheRunWithThatBuild() {
         Session s;
