@@ -45,7 +45,11 @@ void stylePlot(QCustomPlot* plot, const QFont& font) {
             break;
         }
     }
-    legend->setWrap(columns);
+    if (legend->wrap() != columns) {
+        legend->setWrap(columns);
+        legend->setFillOrder(legend->fillOrder(),
+                             true); // the wrap applies to new entries only: re-lay the old
+    }
     for (int i = 0; i < legend->itemCount(); ++i)
         if (QCPAbstractLegendItem* item = legend->item(i)) item->setFont(small);
 }

@@ -2,7 +2,7 @@
 // schedscope-cli: the engine without a GUI, for batch experiments, CI and figures.
 #include "app/cli/compare_command.h"
 #include "app/cli/experiment_command.h"
-#include "app/cli/image/timeline_image.h"
+#include "app/cli/image/run_images.h"
 #include "app/cli/kernels_command.h"
 #include "app/cli/run_command.h"
 #include "app/cli/trace_command.h"
@@ -44,7 +44,7 @@ int runCli(std::vector<std::string> args) {
     if (cmd == "run")
         return command<RunOptions>(cmd, args, parseRunOptions,
                                    [](const RunOptions& o, std::ostream& out, std::ostream& err) {
-                                       return runCommand(o, out, err, writeTimelineImage);
+                                       return runCommand(o, out, err, writeRunImages);
                                    });
     if (cmd == "list") return listCommand(std::cout);
     if (cmd == "bench") return command(cmd, args, parseBenchOptions, benchCommand);

@@ -74,8 +74,15 @@ Options of run (each overrides the scenario's own setting):
                          trace viewers and `schedscope-cli trace` read it), or, when F ends
                          in .dat, as trace-cmd's trace.dat (trace-cmd report, KernelShark);
                          --range limits it
+  --export-chart F       also draw run 1's EEVDF chart (the selected tasks' vruntime, deadline
+                         and lag against V) or, with --chart delay, the first selected task's
+                         scheduling-delay histogram, to F (.png, .svg or .pdf), as the app's
+                         File > Export chart does
+  --chart eevdf|delay    which chart --export-chart draws (default eevdf)
+  --select COMM[,COMM]   the charted tasks: the first task of each comm (default: the first task)
   --range A-B            the time range to draw, e.g. 0ms-50ms (default: the whole run)
   --width N              image width in pixels (default 1600)
+  --height N             image height in pixels (default: the timeline's lanes; 500 for a chart)
 
 Options of experiment:
   --quick                the experiment's quick size (fewer CPUs and runs; for tests)
@@ -228,6 +235,27 @@ std::string parseRunOptions(const std::vector<std::string>& args, RunOptions& o)
             if (low != ".png" && low != ".svg" && low != ".pdf")
                 return "--export-timeline: '" + v + "' must end in .png, .svg or .pdf";
             o.exportTimeline = v;
+        } else if (a == "--export-chart") {
+            const std::string low = v.size() >= 4 ? v.substr(v.size() - 4) : v;
+            if (low != ".png" && low != ".svg" && low != ".pdf")
+                return "--export-chart: '" + v + "' must end in .png, .svg or .pdf";
+            o.exportChart = v;
+        } else if (a == "--chart") {
+            if (v != "eevdf" && v != "delay")
+                return "--chart: '" + v + "' is not a chart; accepted: eevdf, delay";
+            o.delayChart = v == "delay";
+        } else if (a == "--select") {
+            o.select.clear();
+            for (size_t from = 0; from <= v.size();) {
+                const size_t comma = std::min(v.find(',', from), v.size());
+                if (comma == from) return "--select: '" + v + "' has an empty comm; write COMM or COMM,COMM";
+                o.select.push_back(v.substr(from, comma - from));
+                from = comma + 1;
+            }
+        } else if (a == "--height") {
+            if (!parseInt(v, 100, 20000, n))
+                return "--height: '" + v + "' is not an image height; accepted: 100 to 20000 pixels";
+            o.exportHeight = int(n);
         } else if (a == "--export-ftrace") {
             o.exportFtrace = v;
         } else if (a == "--range") {

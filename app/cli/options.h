@@ -22,8 +22,12 @@ struct RunOptions {
     bool perTask = false; // one latency row per tid (perf sched latency -p)
     bool allTables = false;
     std::string sort = "avg,max,switch,runtime";
-    std::string exportTimeline;                // PNG / SVG / PDF of run 1's timeline
-    std::string exportFtrace;                  // run 1 as ftrace text
+    std::string exportTimeline;      // PNG / SVG / PDF of run 1's timeline
+    std::string exportChart;         // PNG / SVG / PDF of run 1's EEVDF chart or delay histogram
+    bool delayChart = false;         // --chart delay: the histogram instead of the EEVDF chart
+    std::vector<std::string> select; // --select: the charted tasks, by comm (default: the first task)
+    int exportHeight = 0;            // --height; 0 = the timeline's lanes, 500 for a chart
+    std::string exportFtrace;        // run 1 as ftrace text
     sched::Time rangeStart = 0, rangeEnd = -1; // -1 = the end of the run
     int exportWidth = 1600;
     bool batch = true; // false: one event per operation (--no-batch; the same results, slower)

@@ -45,7 +45,7 @@ void printHeader(const scen::Scenario& s, std::ostream& out) {
 
 } // namespace
 
-int runCommand(const RunOptions& o, std::ostream& out, std::ostream& err, TimelineImageWriter image) {
+int runCommand(const RunOptions& o, std::ostream& out, std::ostream& err, RunImageWriter image) {
     scen::Scenario s;
     scen::ScenarioError se;
     if (!scen::loadScenario(o.scenario.empty() ? scen::kDefaultScenario : o.scenario, s, se)) {
@@ -84,9 +84,10 @@ int runCommand(const RunOptions& o, std::ostream& out, std::ostream& err, Timeli
     if (!o.exportFtrace.empty()) {
         if (int rc = exportFtraceCommand(o, s, err); rc != 0) return rc;
     }
-    if (!o.exportTimeline.empty()) {
+    if (!o.exportTimeline.empty() || !o.exportChart.empty()) {
         if (!image) {
-            err << "schedscope-cli: --export-timeline: this program was built without the image export\n";
+            err << "schedscope-cli: --export-timeline, --export-chart: this program was built without the "
+                   "image export\n";
             return 2;
         }
         if (int rc = image(o, s, err); rc != 0) return rc;

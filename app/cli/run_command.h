@@ -6,12 +6,11 @@
 
 #include <ostream>
 
-// How --export-timeline draws a picture: app/cli/image's writeTimelineImage(), which the program
-// passes in so that the simulation, trace and metrics code here links no Qt. Without one, the
-// option is refused.
-using TimelineImageWriter = int (*)(const RunOptions& o, const scen::Scenario& s, std::ostream& err);
+// How --export-timeline and --export-chart draw their pictures: app/cli/image's writeRunImages(),
+// which the program passes in so that the simulation, trace and metrics code here links no Qt.
+// Without one, the options are refused.
+using RunImageWriter = int (*)(const RunOptions& o, const scen::Scenario& s, std::ostream& err);
 
-int runCommand(const RunOptions& o, std::ostream& out, std::ostream& err,
-               TimelineImageWriter image = nullptr);
+int runCommand(const RunOptions& o, std::ostream& out, std::ostream& err, RunImageWriter image = nullptr);
 int listCommand(std::ostream& out);
 int benchCommand(const BenchOptions& o, std::ostream& out, std::ostream& err);

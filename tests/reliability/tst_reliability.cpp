@@ -9,6 +9,7 @@
 // runs); without root, RLIMIT_FSIZE in the child stands in for it. At the end the test prints the
 // cases per class and what went wrong (docs/bad-input.md reports it).
 #include <QFileInfo>
+#include <QImage>
 #include <QProcess>
 #include <QTemporaryDir>
 #include <QTest>
@@ -197,6 +198,10 @@ class TstReliability : public QObject {
             << QStringList{"run", "kernel-hogs-waker", "--export-timeline", "@/t.pdf"} << "t.pdf";
         QTest::newRow("timeline as PNG")
             << QStringList{"run", "kernel-hogs-waker", "--export-timeline", "@/t.png"} << "t.png";
+        QTest::newRow("chart as SVG")
+            << QStringList{"run",     "kernel-hogs-waker", "--duration", "100ms", "--export-chart",
+                           "@/c.svg", "--select",          "waker"}
+            << "c.svg";
         QTest::newRow("small ftrace export")
             << QStringList{"run", "kernel-hogs-waker", "--duration", "20ms", "--export-ftrace", "@/run.trace"}
             << "run.trace";
@@ -419,6 +424,38 @@ class TstReliability : public QObject {
         QCOMPARE(p.exitCode(), 0);
         QCOMPARE(QString::fromUtf8(p.readAllStandardError()), QString());
         QVERIFY(QFileInfo(png).size() > 1000);
+    }
+    // --export-chart: the app's EEVDF chart or delay histogram, drawn offscreen: the size asked for,
+    // an SVG clipped to its two panels, and a --select that names no task says which ones exist.
+    void chartExportDrawsTheSelectedTasks() {
+        QTemporaryDir dir;
+        const auto cli = [&](const QStringList& args, QString* err = nullptr) {
+            QProcess p;
+            p.start(QString::fromStdString(kCli), args);
+            p.waitForFinished(kDeadlineSeconds * 1000);
+            if (err) *err = QString::fromUtf8(p.readAllStandardError());
+            return p.exitCode();
+        };
+        const QStringList run{"run", "kernel-hogs-waker", "--duration", "300ms", "--range", "100ms-200ms"};
+        QCOMPARE(cli(run + QStringList{"--export-chart", dir.filePath("c.png"), "--select", "waker,hog",
+                                       "--width", "900", "--height", "400"}),
+                 0);
+        QCOMPARE(QImage(dir.filePath("c.png")).size(), QSize(900, 400));
+        QCOMPARE(cli(run + QStringList{"--export-chart", dir.filePath("c.svg"), "--select", "waker"}), 0);
+        QFile svg(dir.filePath("c.svg"));
+        QVERIFY(svg.open(QIODevice::ReadOnly));
+        const QByteArray text = svg.readAll();
+        QCOMPARE(text.count("<clipPath"), 2);
+        QVERIFY(text.contains("waker:1002 vruntime"));
+        QCOMPARE(cli(run + QStringList{"--export-chart", dir.filePath("d.pdf"), "--chart", "delay"}), 0);
+        QVERIFY(QFileInfo(dir.filePath("d.pdf")).size() > 1000);
+        QString err;
+        QCOMPARE(cli(run + QStringList{"--export-chart", dir.filePath("x.png"), "--select", "nobody"}, &err),
+                 2);
+        QVERIFY2(err.contains("no task is called 'nobody'") && err.contains("waker"), qPrintable(err));
+        QVERIFY(!QFile::exists(dir.filePath("x.png")));
+        QCOMPARE(cli(run + QStringList{"--export-chart", dir.filePath("x.png"), "--chart", "pie"}, &err), 2);
+        QVERIFY2(err.contains("accepted: eevdf, delay"), qPrintable(err));
     }
     void cleanupTestCase() {
         int cases = 0, crashes = 0, hangs = 0, lost = 0, silent = 0;
