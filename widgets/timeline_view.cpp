@@ -3,6 +3,7 @@
 
 #include "base/duration.h"
 
+#include <QCursor>
 #include <QHelpEvent>
 #include <QKeyEvent>
 #include <QPainter>
@@ -38,6 +39,7 @@ void TimelineView::setRun(const sched::Trace* trace, const LiveState& live) {
     if (follow_ && live.now > axis_.end) { // keep the present in view while the run goes on
         const Time span = axis_.span();
         axis_.setRange(live.now - span * 9 / 10, live.now + span / 10);
+        followMouse();
         emit rangeChanged(axis_.start, axis_.end);
     }
     update();
@@ -122,7 +124,23 @@ void TimelineView::setSelectedTasks(const std::vector<TaskId>& tasks) {
 }
 
 void TimelineView::changed() {
+    followMouse();
     emit rangeChanged(axis_.start, axis_.end);
+    update();
+}
+
+// The hover readout says the time under the mouse: when the view moves under a still mouse (Follow
+// while playing, a key zoom) it is read again, and it goes when the mouse leaves — it used to stay
+// at the time of the last mouse move, as if frozen.
+void TimelineView::followMouse() {
+    if (!underMouse() || !data_.trace) return;
+    const QPoint at = mapFromGlobal(QCursor::pos());
+    if (at.x() >= layout_.gutter) data_.cursor = timeAtX(at.x());
+}
+
+void TimelineView::leaveEvent(QEvent* e) {
+    QWidget::leaveEvent(e);
+    data_.cursor.reset();
     update();
 }
 

@@ -220,6 +220,22 @@ class TestSession : public QObject {
         s.stepEvent();
         QTRY_VERIFY(!now->isEnabled());
     }
+    // The hover readout goes when the mouse leaves the timeline (it stayed at the last time).
+    void theHoverReadoutGoesWithTheMouse() {
+        Session s;
+        MainWindow w(&s);
+        QVERIFY(w.openScenario("kernel-hogs-waker"));
+        w.resize(1200, 800);
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        s.runTo(100 * kNsPerMs);
+        view::TimelineView* t = w.timeline();
+        QTest::mouseMove(t, QPoint(t->width() / 2, t->layout().laneTop(0) + 5));
+        QVERIFY(t->data().cursor.has_value());
+        QEvent leave(QEvent::Leave);
+        QApplication::sendEvent(t, &leave);
+        QVERIFY(!t->data().cursor.has_value());
+    }
     void timelineKeysZoomAndPan() {
         Session s;
         MainWindow w(&s);
