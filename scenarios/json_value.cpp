@@ -303,8 +303,8 @@ std::string scalar(const JsonValue& v) {
 
 // The value on one line, or nothing if it does not fit in `room` columns.
 std::optional<std::string> oneLine(const JsonValue& v, int room) {
+    if (!v.isArray() && !v.isObject()) return scalar(v); // a scalar is written whatever the room
     if (room < 0) return std::nullopt;
-    if (!v.isArray() && !v.isObject()) return scalar(v);
     std::string o = v.isArray() ? "[" : "{ ";
     const size_t n = v.isArray() ? v.items.size() : v.members.size();
     for (size_t i = 0; i < n; ++i) {

@@ -50,6 +50,10 @@ InspectorPanel::InspectorPanel(QWidget* parent) : QWidget(parent) {
     });
 }
 
+int InspectorPanel::cpu() const {
+    return cpu_->value();
+}
+
 void InspectorPanel::setCpu(int cpu) {
     if (cpu >= 0 && cpu <= cpu_->maximum()) cpu_->setValue(cpu);
 }

@@ -21,6 +21,7 @@ class InspectorPanel : public QWidget {
     QSize sizeHint() const override { return QSize(330, 320); } // narrow: the timeline comes first
     explicit InspectorPanel(QWidget* parent = nullptr);
     void setCpu(int cpu);
+    int cpu() const;
     // Shows e's state; `past` says it is an inspected earlier moment, not the present.
     void refresh(const sched::Engine& e, bool past = false);
 

@@ -56,7 +56,6 @@ QString paintClippedSvg(QCustomPlot* plot, QSize size, QByteArray& out) {
         restore();
         return err;
     }
-    plot->replot(QCustomPlot::rpImmediateRefresh); // the axis rects' geometry at this size
     QByteArray defs, parts;
     const QList<QCPAxisRect*> rects = plot->axisRects();
     for (int k = 0; k < rects.size(); ++k) {
@@ -72,7 +71,7 @@ QString paintClippedSvg(QCustomPlot* plot, QSize size, QByteArray& out) {
             restore();
             return err;
         }
-        const QRect r = rects[k]->rect();
+        const QRect r = rects[k]->rect(); // laid out at the export's size by this part's drawing
         defs += QString("<clipPath id=\"axisrect%1\"><rect x=\"%2\" y=\"%3\" width=\"%4\" "
                         "height=\"%5\"/></clipPath>\n")
                     .arg(k)

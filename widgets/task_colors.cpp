@@ -54,9 +54,14 @@ int commSlot(const sched::Trace& trace, const std::string& comm) {
 
 QColor paletteColor(int slot, int shade, bool dark) {
     QColor c = QColor::fromRgb(kPalette[slot % kColors]);
-    // Past the palette's end the colours come round again, one shade step apart from the first round.
-    const int step = (shade + slot / kColors) % kShadeCount;
-    const int mix = kShades[step];
+    // Past the palette's end the colours come round again, darker (odd rounds) or paler (even
+    // ones) before the task's shade, so no two (slot, shade) pairs meet.
+    if (const int round = slot / kColors; round > 0) {
+        const int toward = round % 2 ? 0 : 255, a = 40;
+        c = QColor((c.red() * (100 - a) + toward * a) / 100, (c.green() * (100 - a) + toward * a) / 100,
+                   (c.blue() * (100 - a) + toward * a) / 100);
+    }
+    const int mix = kShades[shade % kShadeCount];
     const int toward = mix > 0 ? 255 : 0, a = std::abs(mix);
     const auto blend = [&](int v) { return (v * (100 - a) + toward * a) / 100; };
     c = QColor(blend(c.red()), blend(c.green()), blend(c.blue()));
@@ -87,6 +92,12 @@ int rankInComm(const sched::Trace& trace, sched::TaskId t) {
     return k.rank[size_t(t)];
 }
 } // namespace
+
+void forgetTaskRanks(const sched::Trace* trace) {
+    Registry& r = registry();
+    std::lock_guard guard(r.lock);
+    r.ranks.erase(trace);
+}
 
 QColor taskColor(const sched::Trace& trace, sched::TaskId t, bool dark) {
     if (t < 0 || size_t(t) >= trace.tasks.size()) return QColor(128, 128, 128);

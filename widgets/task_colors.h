@@ -20,6 +20,9 @@ QColor taskColor(const sched::Trace& trace, sched::TaskId t, bool darkBackground
 // order, the first time one of them is asked for. Thread-safe (the welcome screen's previews are
 // drawn on a worker thread).
 int commSlot(const sched::Trace& trace, const std::string& comm);
+// The ranks cached for a trace that is replaced or cut back (a new engine may be built at the same
+// address: File > Open, a reset).
+void forgetTaskRanks(const sched::Trace* trace);
 // A colour of the palette: slot, and the shade of a task within its comm (0 = the base colour).
 QColor paletteColor(int slot, int shade, bool darkBackground);
 // Colours of the two need-resched bits: eager (TIF_NEED_RESCHED) and lazy.

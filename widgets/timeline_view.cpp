@@ -2,6 +2,7 @@
 #include "widgets/timeline_view.h"
 
 #include "base/duration.h"
+#include "widgets/task_colors.h"
 
 #include <QCursor>
 #include <QHelpEvent>
@@ -67,6 +68,7 @@ void TimelineView::updateMinimumHeight() {
 }
 
 void TimelineView::clearRun() {
+    forgetTaskRanks(data_.trace); // the next run may be built where this one was
     taskLanes_ = TaskLaneIndex{};
     // The user's selection and markers survive a reload or rewind; what was indexed does not.
     TimelineData fresh;

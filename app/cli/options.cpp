@@ -5,6 +5,7 @@
 #include "base/duration.h"
 #include "metrics/latency.h"
 
+#include <cctype>
 #include <cstdlib>
 
 using namespace sched;
@@ -105,6 +106,14 @@ Examples:
 )";
 
 namespace {
+
+// The last four characters in lower case: ".png", ".svg", ".pdf" whatever their case.
+std::string lowerExtension(const std::string& path) {
+    std::string low = path.size() >= 4 ? path.substr(path.size() - 4) : path;
+    for (char& c : low)
+        c = char(std::tolower(static_cast<unsigned char>(c)));
+    return low;
+}
 
 std::string needValue(const std::string& flag) {
     return flag + ": a value is missing";
@@ -231,12 +240,12 @@ std::string parseRunOptions(const std::vector<std::string>& args, RunOptions& o)
                 return "--repeat: '" + v + "' is not a run count; accepted: 1 to 10000";
             o.repeat = int(n);
         } else if (a == "--export-timeline") {
-            const std::string low = v.size() >= 4 ? v.substr(v.size() - 4) : v;
+            const std::string low = lowerExtension(v); // out.SVG is an SVG too
             if (low != ".png" && low != ".svg" && low != ".pdf")
                 return "--export-timeline: '" + v + "' must end in .png, .svg or .pdf";
             o.exportTimeline = v;
         } else if (a == "--export-chart") {
-            const std::string low = v.size() >= 4 ? v.substr(v.size() - 4) : v;
+            const std::string low = lowerExtension(v); // out.SVG is an SVG too
             if (low != ".png" && low != ".svg" && low != ".pdf")
                 return "--export-chart: '" + v + "' must end in .png, .svg or .pdf";
             o.exportChart = v;
@@ -279,6 +288,8 @@ std::string parseRunOptions(const std::vector<std::string>& args, RunOptions& o)
             return "unknown option '" + a + "' (see schedscope-cli --help)";
         }
     }
+    if (o.exportChart.empty() && (o.delayChart || !o.select.empty()))
+        return "--chart and --select choose what --export-chart draws: give --export-chart F too";
     return {};
 }
 

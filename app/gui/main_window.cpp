@@ -131,9 +131,7 @@ MainWindow::MainWindow(Session* session, QWidget* parent) : QMainWindow(parent),
         if (cpu >= 0) inspector_->setCpu(cpu);
     });
     connect(timeline_, &view::TimelineView::momentClicked, this, [this](qint64 t, int cpu) {
-        if (cpu >= 0) inspector_->setCpu(cpu);
-        inspectAt_ = t;
-        refreshPanels(true);
+        inspectAt(t, cpu >= 0 ? cpu : inspector_->cpu()); // outside a lane: the CPU on show
     });
     connect(inspector_, &view::InspectorPanel::followPresent, this, [this] {
         inspectAt_.reset();
@@ -515,10 +513,12 @@ void MainWindow::onBusy(bool busy) {
 
 void MainWindow::onAdvanced() {
     if (session_->busy()) return;
-    // The run moved on (a step, play, a run to a time, a live change): the inspector follows the
-    // present again instead of staying at an earlier moment clicked before, which looked frozen.
-    inspectAt_.reset();
     const Engine& e = session_->engine();
+    // The run moved on (a step, play, a run to a time): the inspector follows the present again
+    // instead of staying at an earlier moment clicked before, which looked frozen. A refused
+    // change or a step with nothing left to do moves nothing, and the moment stays.
+    if (inspectAt_ && inspectedFrom_ != std::pair<qint64, quint64>(e.now(), e.eventsProcessed()))
+        inspectAt_.reset();
     timeline_->setRun(&e.trace(), view::captureLive(e));
     chart_->setTrace(&e.trace());
     refreshPanels(!session_->playing());
@@ -579,6 +579,8 @@ void MainWindow::setTaskLanes(bool on) {
 void MainWindow::inspectAt(qint64 time, int cpu) {
     inspector_->setCpu(cpu);
     inspectAt_ = time;
+    if (session_->loaded() && !session_->busy())
+        inspectedFrom_ = {session_->engine().now(), quint64(session_->engine().eventsProcessed())};
     refreshPanels(true);
 }
 

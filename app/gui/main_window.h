@@ -146,7 +146,8 @@ class MainWindow : public QMainWindow {
     QProgressBar* progress_ = nullptr;
     QPushButton* cancel_ = nullptr;
     qint64 lastPanelRefresh_ = 0;
-    std::optional<qint64> inspectAt_; // an earlier moment the inspector shows; none = the present
+    std::optional<qint64> inspectAt_;            // an earlier moment the inspector shows; none = the present
+    std::pair<qint64, quint64> inspectedFrom_{}; // the run's (now, events) when the moment was chosen
     std::function<void()> defaultDockSizes_;
     QList<QPointer<CompareWindow>> comparisons_;
     QList<QPointer<TraceWindow>> traces_;

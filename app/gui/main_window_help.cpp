@@ -127,6 +127,11 @@ ScenarioEditor* MainWindow::showEditor(bool fresh) {
             if (openScenario(path)) raise();
         });
     }
+    if (editor_->isWindowModified() && !editor_->maybeSave()) { // its unsaved work comes first
+        editor_->show();
+        editor_->raise();
+        return editor_;
+    }
     if (fresh) {
         editor_->newScenario();
     } else if (session_->loaded()) {

@@ -5,6 +5,7 @@
 #include "engine/kernel_rules.h"
 #include "scenarios/scenario.h"
 
+#include <QCloseEvent>
 #include <QComboBox>
 #include <QFileDialog>
 #include <QFileInfo>
@@ -100,6 +101,25 @@ JsonValue parsed(const char* text) {
     scen::JsonError e;
     scen::parseJson(text, v, e);
     return v;
+}
+
+// Whether the text has // comments outside strings (the editor writes files without them).
+bool hasComments(const std::string& text) {
+    bool inString = false;
+    for (size_t i = 0; i + 1 < text.size(); ++i) {
+        const char c = text[i];
+        if (inString) {
+            if (c == '\\')
+                ++i;
+            else if (c == '"')
+                inString = false;
+        } else if (c == '"') {
+            inString = true;
+        } else if (c == '/' && text[i + 1] == '/') {
+            return true;
+        }
+    }
+    return false;
 }
 
 // A button named for tests and scripts, added to a row.
@@ -281,8 +301,13 @@ void ScenarioEditor::build() {
     behavior_ = new QPlainTextEdit(bottom);
     behavior_->setObjectName("behavior");
     behavior_->setFont(QFontDatabase::systemFont(QFontDatabase::FixedFont));
+    connect(behavior_, &QPlainTextEdit::textChanged, this, [this] {
+        if (loading_) return;
+        pendingProgram_ = true; // typed, not applied yet: Save and Run apply it first
+        setWindowModified(true);
+    });
     auto* opRow = new QHBoxLayout;
-    auto* insert = new QToolButton(bottom);
+    auto* insert = insert_ = new QToolButton(bottom);
     insert->setText(tr("Insert operation"));
     insert->setPopupMode(QToolButton::InstantPopup);
     auto* menu = new QMenu(insert);
@@ -322,22 +347,15 @@ void ScenarioEditor::build() {
     whole_ = new QPlainTextEdit(wholeTab);
     whole_->setObjectName("wholeJson");
     whole_->setFont(QFontDatabase::systemFont(QFontDatabase::FixedFont));
-    wl->addWidget(whole_, 1);
-    auto* applyWhole = new QPushButton(tr("Apply the JSON"), wholeTab);
-    connect(applyWhole, &QPushButton::clicked, this, [this] {
-        JsonValue v;
-        scen::JsonError e;
-        if (!parseJson(whole_->toPlainText().toStdString(), v, e) || !v.isObject()) {
-            status_->setText(
-                tr("Not applied: line %1, column %2: %3")
-                    .arg(e.pos.line)
-                    .arg(e.pos.column)
-                    .arg(QString::fromStdString(e.message.empty() ? "not a JSON object" : e.message)));
-            return;
-        }
-        edit(tr("Edit the JSON"), [&v](JsonValue& d) { d = v; });
+    connect(whole_, &QPlainTextEdit::textChanged, this, [this] {
+        if (loading_) return;
+        pendingWhole_ = true;
+        setWindowModified(true);
     });
-    wl->addWidget(applyWhole, 0, Qt::AlignRight);
+    wl->addWidget(whole_, 1);
+    auto* applyJson = new QPushButton(tr("Apply the JSON"), wholeTab);
+    connect(applyJson, &QPushButton::clicked, this, &ScenarioEditor::applyWhole);
+    wl->addWidget(applyJson, 0, Qt::AlignRight);
     tabs->addTab(wholeTab, tr("JSON"));
     lay->addWidget(tabs, 1);
 
@@ -360,8 +378,11 @@ void ScenarioEditor::build() {
     run_ = action("run", tr("&Run in the main window"));
     run_->setToolTip(tr("Save, then open the scenario in the main window: the run restarts from it"));
     lay->addLayout(actions);
-    connect(fresh, &QPushButton::clicked, this, &ScenarioEditor::newScenario);
+    connect(fresh, &QPushButton::clicked, this, [this] {
+        if (maybeSave()) newScenario();
+    });
     connect(open, &QPushButton::clicked, this, [this] {
+        if (!maybeSave()) return;
         const QString p =
             QFileDialog::getOpenFileName(this, tr("Open scenario"), QString(), tr("Scenarios (*.json)"));
         QString err;
@@ -378,7 +399,8 @@ void ScenarioEditor::build() {
     undo->setEnabled(false);
     redo->setEnabled(false);
     connect(run_, &QPushButton::clicked, this, [this] {
-        this->save(path_.isEmpty());
+        // An unchanged file runs as it is: saving would rewrite it (its comments and layout).
+        if (isWindowModified() || path_.isEmpty()) this->save(path_.isEmpty());
         if (!path_.isEmpty() && problem_.isEmpty() && !isWindowModified()) emit runRequested(path_);
     });
 }
@@ -392,6 +414,8 @@ bool ScenarioEditor::loadText(const std::string& text, const QString& source) {
     scen::JsonError e;
     if (!scen::parseJson(text, v, e) || !v.isObject()) return false;
     path_ = source;
+    hadComments_ = hasComments(text);
+    pendingWhole_ = pendingProgram_ = false;
     undo_.clear();
     setDoc(v);
     setWindowModified(false);
@@ -428,18 +452,67 @@ bool ScenarioEditor::saveTo(const QString& path, QString* error) {
 }
 
 void ScenarioEditor::save(bool as) {
+    if (!applyPending()) return; // the typed text does not parse: the status line says where
     QString p = path_;
     if (as || p.isEmpty())
         p = QFileDialog::getSaveFileName(this, tr("Save scenario"), path_.isEmpty() ? "scenario.json" : path_,
                                          tr("Scenarios (*.json)"));
     if (p.isEmpty()) return;
+    if (p == path_ && hadComments_ &&
+        QMessageBox::question(
+            this, tr("Save without the comments?"),
+            tr("%1 has // comments. The editor writes the scenario without them (and in its own "
+               "layout). Save over it anyway? (No: use Save as for a new file.)")
+                .arg(QFileInfo(p).fileName())) != QMessageBox::Yes)
+        return;
     QString err;
     if (!saveTo(p, &err)) QMessageBox::warning(this, tr("Cannot save"), err);
+}
+
+bool ScenarioEditor::applyPending() {
+    if (pendingWhole_ && !applyWhole()) return false;
+    if (pendingProgram_ && !applyBehavior()) return false;
+    return true;
+}
+
+bool ScenarioEditor::maybeSave() {
+    if (!isWindowModified()) return true;
+    const auto answer = QMessageBox::question(this, tr("Unsaved changes"),
+                                              tr("The scenario has changes that are not saved. Save them?"),
+                                              QMessageBox::Save | QMessageBox::Discard | QMessageBox::Cancel);
+    if (answer == QMessageBox::Cancel) return false;
+    if (answer == QMessageBox::Save) save(path_.isEmpty());
+    return answer == QMessageBox::Discard || !isWindowModified();
+}
+
+void ScenarioEditor::closeEvent(QCloseEvent* e) {
+    if (maybeSave())
+        e->accept();
+    else
+        e->ignore();
+}
+
+bool ScenarioEditor::applyWhole() {
+    JsonValue v;
+    scen::JsonError e;
+    if (!parseJson(whole_->toPlainText().toStdString(), v, e) || !v.isObject()) {
+        status_->setText(
+            tr("The JSON tab is not applied: line %1, column %2: %3")
+                .arg(e.pos.line)
+                .arg(e.pos.column)
+                .arg(QString::fromStdString(e.message.empty() ? "not a JSON object" : e.message)));
+        status_->setStyleSheet("color: #c0392b;");
+        return false;
+    }
+    pendingWhole_ = false;
+    edit(tr("Edit the JSON"), [&v](JsonValue& d) { d = v; });
+    return true;
 }
 
 void ScenarioEditor::edit(const QString& what, const std::function<void(JsonValue&)>& change) {
     JsonValue after = doc_;
     change(after);
+    if (scen::writeJson(after) == scen::writeJson(doc_)) return;     // nothing changed: no undo step
     undo_.push(new EditCommand(this, what, doc_, std::move(after))); // redo() applies it
     setWindowModified(true);
 }
@@ -486,6 +559,7 @@ void ScenarioEditor::fromDoc() {
         }
     }
     whole_->setPlainText(QString::fromStdString(json()));
+    pendingWhole_ = false;
     loading_ = false;
     if (n > 0) {
         loading_ = true;
@@ -501,9 +575,14 @@ void ScenarioEditor::showSelectedProgram() {
     const bool workload = t && t->isObject() && t->find("workload");
     behaviorLabel_->setText(workload ? tr("The workload entry (its tool, args, slice, nice, start):")
                                      : tr("The task's program (operations as in scenarios/README.md):"));
+    const bool was = loading_;
+    loading_ = true; // showing is not typing
     behavior_->setPlainText(workload ? QString::fromStdString(scen::writeJson(*t, 80))
                             : b      ? QString::fromStdString(scen::writeJson(*b, 80))
                                      : QString());
+    loading_ = was;
+    pendingProgram_ = false;
+    insert_->setEnabled(t && t->isObject() && !workload); // operations go into a task's own program
 }
 
 void ScenarioEditor::validate() {
@@ -544,9 +623,9 @@ void ScenarioEditor::taskCellEdited(int row, int column) {
     });
 }
 
-void ScenarioEditor::applyBehavior() {
+bool ScenarioEditor::applyBehavior() {
     const int r = tasks_->currentRow();
-    if (r < 0) return;
+    if (r < 0) return true;
     JsonValue v;
     scen::JsonError e;
     if (!scen::parseJson(behavior_->toPlainText().toStdString(), v, e)) {
@@ -555,8 +634,9 @@ void ScenarioEditor::applyBehavior() {
                              .arg(e.pos.column)
                              .arg(QString::fromStdString(e.message)));
         status_->setStyleSheet("color: #c0392b;");
-        return;
+        return false;
     }
+    pendingProgram_ = false;
     edit(tr("Change the program"), [&](JsonValue& d) {
         JsonValue& t = member(d, "tasks")->items[size_t(r)];
         if (t.isObject() && t.find("workload"))
@@ -564,6 +644,7 @@ void ScenarioEditor::applyBehavior() {
         else
             scen::setMember(t, "behavior", v);
     });
+    return true;
 }
 
 // Appends the operation to the program in the box and applies it; its values are then edited in
@@ -571,9 +652,13 @@ void ScenarioEditor::applyBehavior() {
 void ScenarioEditor::insertOp(const char* json) {
     JsonValue ops;
     scen::JsonError e;
-    if (!scen::parseJson(behavior_->toPlainText().toStdString(), ops, e) || !ops.isArray()) {
-        ops = JsonValue{};
+    const QString text = behavior_->toPlainText().trimmed();
+    if (text.isEmpty()) {
         ops.type = JsonValue::Type::Array;
+    } else if (!scen::parseJson(text.toStdString(), ops, e) || !ops.isArray()) {
+        status_->setText(tr("The program box does not hold a list of operations yet; nothing was inserted"));
+        status_->setStyleSheet("color: #c0392b;");
+        return; // the typed text stays as it is
     }
     ops.items.push_back(parsed(json));
     behavior_->setPlainText(QString::fromStdString(scen::writeJson(ops, 80)));

@@ -23,6 +23,7 @@ class QPlainTextEdit;
 class QPushButton;
 class QSpinBox;
 class QTableWidget;
+class QToolButton;
 
 class ScenarioEditor : public QWidget {
     Q_OBJECT
@@ -36,9 +37,13 @@ class ScenarioEditor : public QWidget {
     std::string json() const { return scen::writeJson(doc_); }
     QString problem() const { return problem_; } // the loader's message, empty when the scenario is valid
     QUndoStack* undoStack() { return &undo_; }
+    bool maybeSave(); // unsaved changes: Save, Discard or Cancel (false)
 
   signals:
     void runRequested(const QString& path); // the saved scenario, to open in the main window
+
+  protected:
+    void closeEvent(QCloseEvent* e) override;
 
   private:
     friend class EditCommand;
@@ -50,7 +55,9 @@ class ScenarioEditor : public QWidget {
     void validate();
     scen::JsonValue* selectedTask();
     void taskCellEdited(int row, int column);
-    void applyBehavior();
+    bool applyBehavior(); // false: the program box does not parse (the status line says where)
+    bool applyWhole();    // the JSON tab; false when it does not parse
+    bool applyPending();  // what was typed in either box and not applied yet
     void insertOp(const char* json);
     void save(bool as);
 
@@ -58,7 +65,9 @@ class ScenarioEditor : public QWidget {
     QString path_;
     QString problem_;
     QUndoStack undo_;
-    bool loading_ = false; // the widgets are being filled from the document: no edits
+    bool loading_ = false;     // the widgets are being filled from the document: no edits
+    bool hadComments_ = false; // the file opened had // comments, which saving over it drops
+    bool pendingWhole_ = false, pendingProgram_ = false; // typed in a box, not applied yet
     QLineEdit* name_ = nullptr;
     QLineEdit* description_ = nullptr;
     QLineEdit* duration_ = nullptr;
@@ -70,6 +79,7 @@ class ScenarioEditor : public QWidget {
     QTableWidget* tasks_ = nullptr;
     QPlainTextEdit* behavior_ = nullptr;
     QLabel* behaviorLabel_ = nullptr;
+    QToolButton* insert_ = nullptr;
     QPlainTextEdit* whole_ = nullptr;
     QLabel* status_ = nullptr;
     QPushButton* run_ = nullptr;

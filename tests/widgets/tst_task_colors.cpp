@@ -7,6 +7,7 @@
 
 #include <QtTest>
 
+#include <algorithm>
 #include <array>
 #include <cmath>
 
@@ -96,6 +97,22 @@ class TestTaskColors : public QObject {
             qInfo("%s: the closest two of the first seven colours are %.1f apart (CIELAB)", name, closest);
             QVERIFY2(closest > 12, name);
         }
+    }
+    // A trace replaced by another at the same address (a new engine built in the old one's place)
+    // is ranked again once forgotten; and colours past the palette's end do not repeat earlier ones.
+    void ranksAreForgottenAndRoundsDoNotRepeat() {
+        Trace t = traceOf({{1000, "tc-x"}, {1001, "tc-x"}});
+        const QColor second = taskColor(t, 1, false);
+        t = traceOf({{1000, "tc-y"}, {1001, "tc-z"}}); // same size, same pids, other comms
+        forgetTaskRanks(&t);
+        QCOMPARE(taskColor(t, 1, false), paletteColor(commSlot(t, "tc-z"), 0, false)); // a lone task again
+        QVERIFY(second != paletteColor(commSlot(t, "tc-x"), 0, false));
+        std::vector<QRgb> seen;
+        for (int slot = 0; slot < 48; ++slot)
+            for (int shade = 0; shade < 5; ++shade)
+                seen.push_back(paletteColor(slot, shade, false).rgb());
+        std::sort(seen.begin(), seen.end());
+        QVERIFY(std::adjacent_find(seen.begin(), seen.end()) == seen.end());
     }
     void theDarkThemeLiftsTheDarkestColours() {
         for (int slot = 0; slot < 16; ++slot)
