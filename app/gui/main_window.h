@@ -114,7 +114,8 @@ class MainWindow : public QMainWindow {
     bool presenting_ = false;
     QByteArray beforePresentation_; // saveState() before the presentation layout
     void buildActions();
-    void buildDocks();
+    void buildDocks();    // main_window_layout.cpp
+    void buildHelpMenu(); // main_window_help.cpp
     void onAdvanced();
     void onReloaded();
     void onBusy(bool busy);

@@ -14,13 +14,41 @@
 #include "widgets/params_panel.h"
 #include "widgets/timeline_view.h"
 
+#include <QApplication>
 #include <QCoreApplication>
 #include <QFileInfo>
+#include <QMenuBar>
 #include <QMessageBox>
 #include <QSettings>
 #include <QStatusBar>
 
 using namespace sched;
+
+// The Compare and Help menus, after View (buildDocks()).
+void MainWindow::buildHelpMenu() {
+    // Comparisons: a branch at this moment, or the whole scenario under another kernel.
+    QMenu* compareMenu = menuBar()->addMenu(tr("&Compare"));
+    compareMenu->addAction(tr("&Branch here..."), this, &MainWindow::branchDialog);
+    compareMenu->addAction(tr("With another &kernel..."), this, &MainWindow::compareKernelDialog);
+    QMenu* help = menuBar()->addMenu(tr("&Help"));
+    help->addAction(tr("&Welcome and gallery..."), this, &MainWindow::showWelcome);
+    help->addAction(tr("&Tour..."), this, &MainWindow::showTour);
+    help->addAction(tr("&Keys"), this, [this] {
+        QMessageBox::information(
+            this, tr("Keys"),
+            tr("Space play/pause   . one event   , back one event   T next tick   Shift+T back 1 ms   B "
+               "branch here\n"
+               "N next switch   Ctrl+G run to a time   Ctrl+R reset   double-click the timeline: run or "
+               "rewind to "
+               "that time\n"
+               "Timeline: wheel zoom at the cursor, drag to pan, Shift+drag to zoom into a range,\n"
+               "W/S or Up/Down zoom, A/D or Left/Right pan, Home fit, 1/2 set markers A/B,\n"
+               "click a slice to select its task."));
+    });
+    help->addSeparator();
+    help->addAction(tr("&About SchedScope"), this, &MainWindow::showAbout);
+    help->addAction(tr("About &Qt"), qApp, &QApplication::aboutQt);
+}
 
 void MainWindow::showAbout() {
     QStringList kernels;

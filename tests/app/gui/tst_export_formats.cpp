@@ -7,6 +7,7 @@
 // (the README's install line has them).
 #include "app/gui/main_window.h"
 #include "app/gui/session.h"
+#include "tests/app/gui/gui_test_support.h"
 #include "widgets/eevdf_chart.h"
 #include "widgets/timeline_view.h"
 
@@ -70,14 +71,8 @@ double differing(const QString& a, const QString& b, const QRect& crop = {}) {
 }
 
 // A window on a scenario run to `until`, its timeline showing [from, to).
-struct Shown {
-    Session s;
-    MainWindow w{&s};
-    Shown(const char* scenario, Time until, Time from, Time to) {
-        if (!w.openScenario(scenario)) qFatal("cannot open %s", scenario);
-        w.resize(1200, 800);
-        w.show();
-        if (!QTest::qWaitForWindowExposed(&w)) qFatal("the window is not shown");
+struct Shown : ShownWindow {
+    Shown(const char* scenario, Time until, Time from, Time to) : ShownWindow(scenario) {
         s.runTo(until);
         w.timeline()->setFollow(false);
         w.timeline()->setRange(from, to);
@@ -111,8 +106,7 @@ class TestExportFormats : public QObject {
     Q_OBJECT
   private slots:
     void initTestCase() {
-        QCoreApplication::setOrganizationName("SchedScopeTest");
-        QCoreApplication::setApplicationName("tst_export_formats");
+        useTestSettings("tst_export_formats", false);
         if (!haveTools()) QFAIL("the picture tools are missing");
     }
     void theTimelineIsOnePictureInEveryFormat() {

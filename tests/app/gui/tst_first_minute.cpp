@@ -8,6 +8,7 @@
 #include "app/gui/session.h"
 #include "app/gui/welcome_dialog.h"
 #include "scenarios/builtin_scenarios.h"
+#include "tests/app/gui/gui_test_support.h"
 #include "widgets/timeline_view.h"
 
 #include <QComboBox>
@@ -41,15 +42,11 @@ void clickItem(QTreeWidget* tree, QTreeWidgetItem* item) {
 class TestFirstMinute : public QObject {
     Q_OBJECT
   private slots:
-    void initTestCase() {
-        QCoreApplication::setOrganizationName("SchedScopeTest");
-        QCoreApplication::setApplicationName("tst_first_minute");
-        QSettings().clear();
-    }
+    void initTestCase() { useTestSettings("tst_first_minute"); }
     void fromTheWelcomeScreenToANewScenario() {
         Session s;
         MainWindow w(&s);
-        QVERIFY(w.openScenario(scen::kDefaultScenario, false));
+        QVERIFY(w.openScenario(scen::kDefaultScenario, false)); // as the app opens it: not a recent file
         w.resize(1200, 800);
         w.show();
         QVERIFY(QTest::qWaitForWindowExposed(&w));

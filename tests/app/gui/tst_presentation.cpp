@@ -6,6 +6,7 @@
 #include "app/gui/main_window.h"
 #include "app/gui/session.h"
 #include "app/gui/theme.h"
+#include "tests/app/gui/gui_test_support.h"
 #include "widgets/eevdf_chart.h"
 #include "widgets/timeline_view.h"
 
@@ -20,18 +21,11 @@ using namespace sched;
 class TestPresentation : public QObject {
     Q_OBJECT
   private slots:
-    void initTestCase() {
-        QCoreApplication::setOrganizationName("SchedScopeTest");
-        QCoreApplication::setApplicationName("tst_presentation");
-        QSettings().clear();
-    }
+    void initTestCase() { useTestSettings("tst_presentation"); }
     void presentationGrowsTheTextAndMakesRoom() {
-        Session s;
-        MainWindow w(&s);
-        QVERIFY(w.openScenario("kernel-hogs-waker"));
-        w.resize(1024, 768);
-        w.show();
-        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        ShownWindow shown("kernel-hogs-waker", QSize(1024, 768));
+        Session& s = shown.s;
+        MainWindow& w = shown.w;
         s.runTo(300 * kNsPerMs);
         w.selectTasksByComm({"waker"});
         QCoreApplication::processEvents();

@@ -5,6 +5,7 @@
 #include "app/gui/main_window.h"
 #include "app/gui/scenario_editor.h"
 #include "app/gui/session.h"
+#include "tests/app/gui/gui_test_support.h"
 
 #include <QPlainTextEdit>
 #include <QPushButton>
@@ -41,11 +42,7 @@ constexpr const char* kCommented = R"({
 class TestScenarioEditor : public QObject {
     Q_OBJECT
   private slots:
-    void initTestCase() {
-        QCoreApplication::setOrganizationName("SchedScopeTest");
-        QCoreApplication::setApplicationName("tst_scenario_editor");
-        QSettings().clear();
-    }
+    void initTestCase() { useTestSettings("tst_scenario_editor"); }
     void anUnchangedFileRunsAsItIs() {
         QTemporaryDir dir;
         const QString path = dir.filePath("annotated.json");

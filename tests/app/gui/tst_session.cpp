@@ -6,6 +6,7 @@
 #include "app/gui/main_window.h"
 #include "app/gui/session.h"
 #include "app/gui/theme.h"
+#include "tests/app/gui/gui_test_support.h"
 #include "tests/test_support.h"
 #include "widgets/timeline_view.h"
 
@@ -30,10 +31,7 @@ using namespace sched;
 class TestSession : public QObject {
     Q_OBJECT
   private slots:
-    void initTestCase() {
-        QCoreApplication::setOrganizationName("SchedScopeTest");
-        QCoreApplication::setApplicationName("tst_session");
-    }
+    void initTestCase() { useTestSettings("tst_session", false); }
     void loadReportsErrorsAndLoadsBuiltins() {
         Session s;
         QString err;
@@ -222,12 +220,9 @@ class TestSession : public QObject {
     }
     // The hover readout goes when the mouse leaves the timeline (it stayed at the last time).
     void theHoverReadoutGoesWithTheMouse() {
-        Session s;
-        MainWindow w(&s);
-        QVERIFY(w.openScenario("kernel-hogs-waker"));
-        w.resize(1200, 800);
-        w.show();
-        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        ShownWindow shown("kernel-hogs-waker");
+        Session& s = shown.s;
+        MainWindow& w = shown.w;
         s.runTo(100 * kNsPerMs);
         view::TimelineView* t = w.timeline();
         QTest::mouseMove(t, QPoint(t->width() / 2, t->layout().laneTop(0) + 5));
@@ -471,12 +466,8 @@ class TestSession : public QObject {
     // Follow unchecks itself when the user pans or zooms (it used to stay checked and not follow),
     // and checking it again follows.
     void followUnchecksWhenTheUserMovesTheView() {
-        Session s;
-        MainWindow w(&s);
-        QVERIFY(w.openScenario("kernel-hogs-waker"));
-        w.resize(1200, 800);
-        w.show();
-        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        ShownWindow shown("kernel-hogs-waker");
+        MainWindow& w = shown.w;
         // The chart opens on the first task (it used to open on the last).
         QCOMPARE(w.timeline()->selectedTasks(), std::vector<TaskId>{0});
         auto* follow = w.findChild<QAction*>("followAction");

@@ -5,6 +5,7 @@
 #include "app/gui/main_window.h"
 #include "app/gui/session.h"
 #include "app/gui/trace_window.h"
+#include "tests/app/gui/gui_test_support.h"
 #include "tests/test_support.h"
 #include "widgets/timeline_view.h"
 
@@ -58,10 +59,7 @@ struct WithTrace {
 class TestTraceWindow : public QObject {
     Q_OBJECT
   private slots:
-    void initTestCase() {
-        QCoreApplication::setOrganizationName("SchedScopeTest");
-        QCoreApplication::setApplicationName("tst_trace_window");
-    }
+    void initTestCase() { useTestSettings("tst_trace_window", false); }
 
     void openTraceShowsTimelineAndLatencyTable() {
         WithTrace x("kernel-hogs-waker");

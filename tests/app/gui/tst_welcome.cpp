@@ -8,6 +8,7 @@
 #include "app/gui/tour_dialog.h"
 #include "app/gui/welcome_dialog.h"
 #include "scenarios/builtin_scenarios.h"
+#include "tests/app/gui/gui_test_support.h"
 
 #include <QCheckBox>
 #include <QPushButton>
@@ -43,11 +44,7 @@ std::string descriptionOf(const std::string& name) {
 class TestWelcome : public QObject {
     Q_OBJECT
   private slots:
-    void initTestCase() {
-        QCoreApplication::setOrganizationName("SchedScopeTest");
-        QCoreApplication::setApplicationName("tst_welcome");
-        QSettings().clear();
-    }
+    void initTestCase() { useTestSettings("tst_welcome"); }
     void theGalleryOpensAScenarioByMouse() {
         Session s;
         MainWindow w(&s);

@@ -1,0 +1,76 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "app/gui/scenario_doc.h"
+
+#include <QStringList>
+
+namespace scenario_doc {
+
+JsonValue cellValue(int column, const QString& text) {
+    const QString t = text.trimmed();
+    if (t.isEmpty()) return JsonValue{};
+    bool ok = false;
+    if (column == Count || column == Nice || column == Priority) {
+        const long long n = t.toLongLong(&ok);
+        if (ok) return scen::jsonNumber(n);
+    }
+    if (column == Cpus) {
+        JsonValue list;
+        list.type = JsonValue::Type::Array;
+        for (const QString& part : t.split(',', Qt::SkipEmptyParts)) {
+            const long long c = part.trimmed().toLongLong(&ok);
+            if (!ok) return scen::jsonString(t.toStdString());
+            list.items.push_back(scen::jsonNumber(c));
+        }
+        return list;
+    }
+    return scen::jsonString(t.toStdString());
+}
+
+QString cellText(const JsonValue* v) {
+    if (!v) return {};
+    if (v->isArray()) {
+        QStringList parts;
+        for (const JsonValue& i : v->items)
+            parts << QString::fromStdString(i.text);
+        return parts.join(',');
+    }
+    return QString::fromStdString(v->text);
+}
+
+JsonValue* member(JsonValue& object, const char* key) {
+    for (auto& [k, v] : object.members)
+        if (k == key) return &v;
+    return nullptr;
+}
+
+JsonValue& machineOf(JsonValue& doc) {
+    if (!member(doc, "machine")) scen::setMember(doc, "machine", scen::jsonObject());
+    return *member(doc, "machine");
+}
+
+JsonValue parsed(const char* text) {
+    JsonValue v;
+    scen::JsonError e;
+    scen::parseJson(text, v, e);
+    return v;
+}
+
+bool hasComments(const std::string& text) {
+    bool inString = false;
+    for (size_t i = 0; i + 1 < text.size(); ++i) {
+        const char c = text[i];
+        if (inString) {
+            if (c == '\\')
+                ++i;
+            else if (c == '"')
+                inString = false;
+        } else if (c == '"') {
+            inString = true;
+        } else if (c == '/' && text[i + 1] == '/') {
+            return true;
+        }
+    }
+    return false;
+}
+
+} // namespace scenario_doc
