@@ -65,6 +65,14 @@ QString featureHelp(Feature f) {
     case Feature::NiRandom:
         return QObject::tr("newidle balancing is tried in proportion to its recent successes (33cf66d88306, "
                            "6.18.5)");
+    case Feature::NextBuddy:
+        return QObject::tr(
+            "a waking task becomes the buddy, which the next pick takes while it is eligible (off in every "
+            "kernel since EEVDF; 6.19-rc1 turned it on and -rc7 off again)");
+    case Feature::PickBuddy:
+        return QObject::tr(
+            "a pick takes the buddy first while it is eligible: the group of a task that just slept, or a "
+            "NEXT_BUDDY wakee (2a77e4be12cb, 6.14)");
     case Feature::Count:
         break;
     }

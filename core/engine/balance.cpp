@@ -71,8 +71,11 @@ bool Engine::canMigrateTask(TaskId p, CpuId src, CpuId dst, int nrBalanceFailed)
         dcfs.nrQueued > 0 && !taskCfsRq(p).entityEligible(ev(), p))
         return false;
     if (!allowed(t, dst)) return false;
-    if (rqs_[size_t(src)].curr == p) return false;            // task_on_cpu()
-    const bool hot = now_ - t.lastRanAt < cfg_.migrationCost; // task_hot(): rq_clock_task - exec_start
+    if (rqs_[size_t(src)].curr == p) return false; // task_on_cpu()
+    // task_hot(): the buddy is cache hot where it would not run at once (CACHE_HOT_BUDDY, on);
+    // otherwise it ran on src within migration_cost (rq_clock_task - exec_start).
+    const bool hot = (rqs_[size_t(dst)].nrRunning > 0 && taskCfsRq(p).next == p) ||
+                     now_ - t.lastRanAt < cfg_.migrationCost;
     return !hot || nrBalanceFailed > kCacheNiceTries;
 }
 
@@ -97,7 +100,7 @@ void Engine::detachTask(TaskId p, CpuId src, CpuId dst) {
 void Engine::attachTask(TaskId p, CpuId dst) {
     enqueueTaskFair(dst, p, false);
     addRunning(dst, 1);
-    wakeupPreempt(dst, p, false);
+    wakeupPreempt(dst, p, 0);
 }
 
 // group_classify() of a one-CPU group: overloaded with more than one task (rq->nr_running, delayed

@@ -86,11 +86,12 @@ int64_t CfsRq::maxSlice(Entities ents) const {
     return s;
 }
 
-TaskId CfsRq::pickEevdf(Entities ents, bool protect, bool protectedCurr) const {
+TaskId CfsRq::pickEevdf(Entities ents, bool protect, bool protectedCurr, bool buddy) const {
     TaskId c = curr;
     const int32_t root = timeline.root();
     // Only one queued entity: take it whatever its lag.
     if (nrQueued == 1) return (c >= 0 && ents[size_t(c)].onRq) ? c : timeline.leftmost(ents);
+    if (buddy && next >= 0 && entityEligible(ents, next)) return next;
     // curr competes only while it is queued and eligible.
     if (c >= 0 && (!ents[size_t(c)].onRq || !entityEligible(ents, c))) c = kNoTask;
     // Run to parity: a protected curr keeps the CPU.

@@ -19,6 +19,7 @@ class CfsRq {
     // --- state (fields named as in struct cfs_rq) ---
     EevdfTree timeline;
     TaskId curr = kNoTask;   // running fair entity, not in the tree
+    TaskId next = kNoTask;   // the buddy: picked first while eligible (next_buddy.cpp)
     int64_t avgVruntime = 0; // S = sum over tree of w_i * (v_i - v0)
     int64_t avgLoad = 0;     // W = sum over tree of w_i
     int64_t minVruntime = 0; // v0, monotonic
@@ -48,8 +49,9 @@ class CfsRq {
 
     // __pick_eevdf(cfs_rq, protect). protectedCurr says whether curr's slice protection holds
     // (6.17+: v < vprot; 6.12: RUN_TO_PARITY && vlag == deadline); the caller computes it because
-    // it depends on the kernel profile and the RUN_TO_PARITY feature.
-    TaskId pickEevdf(Entities ents, bool protect, bool protectedCurr) const;
+    // it depends on the kernel profile and the RUN_TO_PARITY feature. buddy: an eligible buddy comes
+    // first, ahead of a protected curr (PICK_BUDDY inside __pick_eevdf() since e837456fdca8).
+    TaskId pickEevdf(Entities ents, bool protect, bool protectedCurr, bool buddy = false) const;
 
     friend bool operator==(const CfsRq&, const CfsRq&) = default;
 };

@@ -128,7 +128,7 @@ void Engine::startTask(TaskId id) {
         cpu = selectForkCpu(id, parent >= 0 ? tasks_[size_t(parent)].cpu : -1);
     activateTask(cpu, id, true);
     trace_.wakeups.push(now_, parent, id, uint16_t(ctxCpu_ < 0 ? cpu : ctxCpu_), uint16_t(cpu), true);
-    wakeupPreempt(cpu, id, true);
+    wakeupPreempt(cpu, id, WF_FORK);
     if (ctxCpu_ >= 0) reprogram(ctxCpu_);
 }
 

@@ -19,6 +19,8 @@
 //                    select_idle_sibling), fork placement, activate/deactivate_task, CPU loads
 //   balance.cpp      migration (detach_tasks), newidle (newidle.h: its cost and NI_RANDOM) / periodic /
 //                    NOHZ-idle load balancing
+//   next_buddy.cpp   the buddy (cfs_rq->next): NEXT_BUDDY at wakeup, PICK_BUDDY at pick, the group of
+//                    a task that sleeps, clear_buddies()
 //   dl_server.cpp    the fair_server: fair tasks' 50 ms per 1 s under RT load (6.12+)
 //   rt_bandwidth.cpp RT throttling: 950 ms per 1 s for the RT class (the PREEMPT_AUTO RFC profile)
 //   interpreter.cpp  what tasks do: the op interpreter, channels, timers, fork, exit
@@ -40,6 +42,7 @@
 #include "engine/sched_config.h"
 #include "engine/task.h"
 #include "engine/task_group.h"
+#include "engine/wake_flags.h"
 #include "trace/trace.h"
 
 #include <array>
@@ -178,6 +181,7 @@ class Engine {
     std::string describePendingSwitch(CpuId cpu) const;   // which bit is set and where it will act
     std::string describeStarvationGuard(CpuId cpu) const; // fair_server / RT throttling, when RT runs
     std::string describeSliceExt(CpuId cpu) const;        // an RSEQ slice extension asked for or held
+    std::string describeBuddies(CpuId cpu) const;         // cfs_rq->next on the running task's path
     // The last error a task program hit (empty if none), e.g. a spin without progress.
     const std::string& error() const { return error_; }
     // The run stopped at a limit (base/limits.h: too many tasks, time that does not advance) and
@@ -217,18 +221,28 @@ class Engine {
     void enqueueEntity(CpuId c, CfsRq& cfs, EntityId t, bool initial);
     bool dequeueEntity(CpuId c, CfsRq& cfs, EntityId t, bool sleep, bool delayedFinish, bool mayDelay = true);
     void sampleJoin(const CfsRq& cfs, EntityId t);
-    void updateEntityLag(const CfsRq& cfs, EntityId t);
+    int64_t entityLag(const CfsRq& cfs, EntityId t) const;
+    bool updateEntityLag(const CfsRq& cfs, EntityId t);
     void setNextEntity(CpuId c, CfsRq& cfs, EntityId t, bool first = true);
     void putPrevEntity(CpuId c, CfsRq& cfs, EntityId t);
     EntityId pickNextEntity(CpuId c, CfsRq& cfs);
+    TaskId pickEevdf(const CfsRq& cfs, bool protect) const;
     bool currProtected(const CfsRq& cfs) const;
     void cancelProtectSlice(SchedEntity& se);
     void updateProtectSlice(const CfsRq& cfs, SchedEntity& se);
     void requeueDelayed(CpuId c, CfsRq& cfs, EntityId t);
-    void checkPreemptWakeupFair(CpuId c, TaskId p, bool fork);
+    void checkPreemptWakeupFair(CpuId c, TaskId p, int wakeFlags);
     void findMatchingSe(CpuId c, EntityId& se, EntityId& pse) const;
-    void checkPreemptWakeupReworked(CpuId c, CfsRq& cfs, EntityId se, EntityId pse, bool fork);
+    void checkPreemptWakeupReworked(CpuId c, CfsRq& cfs, EntityId se, EntityId pse, int wakeFlags);
     void yieldFair(CpuId c, TaskId t);
+
+    // next_buddy.cpp (cfs_rq->next: NEXT_BUDDY, PICK_BUDDY, the sleeping task's group)
+    void setNextBuddy(CpuId c, EntityId se);
+    void clearBuddies(CpuId c, CfsRq& cfs, EntityId se);
+    bool setPreemptBuddy(CpuId c, CfsRq& cfs, EntityId pse);
+    bool preemptSync(int wakeFlags, EntityId pse, EntityId se) const;
+    bool pickBuddyOn() const;
+    bool buddyInPick() const;
     void updateRootCfsAvg(CpuId c);
     Time entitySlice(const SchedEntity& se) const;
 
@@ -318,7 +332,7 @@ class Engine {
 
     // wake.cpp
     void tryToWakeUp(TaskId p, CpuId ctxCpu, TaskId waker, bool sync = false);
-    void wakeupPreempt(CpuId c, TaskId p, bool fork);
+    void wakeupPreempt(CpuId c, TaskId p, int wakeFlags);
     CpuId selectTaskRq(TaskId p, CpuId wakerCpu, bool sync, bool wantAffine = true);
     void recordWakee(TaskId current, TaskId p);
     bool wakeIsWide(TaskId current, TaskId p) const;

@@ -71,8 +71,34 @@ std::string Engine::describePick(CpuId c) const {
              std::to_string(ge.load.weight) + " of the group's " + std::to_string(groups_[size_t(g)].shares) +
              " shares.";
     }
+    s += describeBuddies(c);
     s += describeSliceExt(c);
     s += describePendingSwitch(c);
+    return s;
+}
+
+// The buddies (cfs_rq->next) on the running task's path, from its own runqueue up to the root.
+std::string Engine::describeBuddies(CpuId c) const {
+    std::string s;
+    const TaskId curr = rqs_[size_t(c)].curr;
+    for (EntityId se = curr; se != kNoTask; se = parentEntity(se, c)) {
+        const CfsRq& cfs = cfsRqOf(se, c);
+        if (cfs.next < 0) continue;
+        const bool eligible = cfs.entityEligible(ev(), cfs.next);
+        s += " " + entityName(cfs.next) + " is the buddy of " +
+             (cfs.tg < 0 ? std::string("the root runqueue") : groups_[size_t(cfs.tg)].name + "'s runqueue") +
+             (entityIsTask(cfs.next)
+                  ? " (a NEXT_BUDDY wakee)"
+                  : " (a task in it slept while it stayed queued, or woke under NEXT_BUDDY)");
+        if (cfs.next == cfs.curr)
+            s += ", and runs there: it stays the buddy until it is rescheduled or dequeued (its group "
+                 "was picked again, so set_next_entity() did not clear it).";
+        else if (!pickBuddyOn())
+            s += ", which this kernel's pick does not read (PICK_BUDDY came with 6.14; NEXT_BUDDY is off).";
+        else
+            s += eligible ? ": the next pick there takes it ahead of an earlier deadline."
+                          : ": it is not eligible now; the first pick there once it is takes it.";
+    }
     return s;
 }
 

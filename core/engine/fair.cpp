@@ -44,16 +44,20 @@ void Engine::updateCurr(CpuId c, CfsRq& cfs, bool fromTick) {
 
     if (cfs.nrQueued == 1) return; // a lone entity is never rescheduled by the fair class
     if (cfg_.has(Rule::ProtectSliceVprot)) {
-        if (renewed || se.vprot - se.vruntime <= 0)
+        if (renewed || se.vprot - se.vruntime <= 0) {
             reschedCurr(c, ReschedBit::Lazy,
                         renewed ? ReschedReason::SliceExpired : ReschedReason::ProtectionEnded);
+            clearBuddies(c, cfs, t);
+        }
     } else {
         // 6.12 did_preempt_short(): protection cancelled (or stale) and curr no longer eligible.
         const bool didPreemptShort =
             cfg_.feature(Feature::PreemptShort) && se.vlag != se.deadline && !cfs.entityEligible(ev(), t);
-        if (renewed || didPreemptShort)
+        if (renewed || didPreemptShort) {
             reschedCurr(c, ReschedBit::Eager,
                         renewed ? ReschedReason::SliceExpired : ReschedReason::ProtectionEnded);
+            clearBuddies(c, cfs, t);
+        }
     }
 }
 
@@ -115,15 +119,19 @@ void Engine::sampleJoin(const CfsRq& cfs, EntityId t) {
     if (cfs.curr >= 0 && cfs.curr != t && entityIsTask(cfs.curr)) recordSample(cfs.curr);
 }
 
-// dequeue_entity(). Returns false when DELAY_DEQUEUE keeps a non-eligible sleeper queued.
+// dequeue_entity(). Returns false when DELAY_DEQUEUE keeps a non-eligible sleeper queued. The
+// buddy is cleared first (493afbd187c4, 6.13), so a buddy is never a delayed sleeper.
 bool Engine::dequeueEntity(CpuId c, CfsRq& cfs, EntityId t, bool sleep, bool delayedFinish, bool mayDelay) {
     SchedEntity& se = entity(t);
     updateCurr(c, cfs, false);
+    clearBuddies(c, cfs, t);
     updateRootCfsAvg(c);              // update_load_avg()
     updateEntityLoadAvg(c, t, false); // update_load_avg(): it was queued
     if (!delayedFinish && sleep && mayDelay && cfg_.feature(Feature::DelayDequeue) &&
         !cfs.entityEligible(ev(), t)) {
-        // Negative lag may not be shed by sleeping: stay queued until picked or woken.
+        // Negative lag may not be shed by sleeping: stay queued until picked or woken. 7.1 takes
+        // the lag now: while delayed it may shrink, never grow (updateEntityLag()).
+        if (cfg_.has(Rule::DelayedLagKeep)) updateEntityLag(cfs, t);
         se.schedDelayed = true;
         cfs.nrDelayed++;
         if (entityIsTask(t)) rqs_[size_t(c)].hNrDelayed++;
@@ -161,16 +169,33 @@ void Engine::updateRootCfsAvg(CpuId c) {
     rq.cfsLoad.update(now_, uint64_t(rq.cfs.loadWeight), 1);
 }
 
-// update_entity_lag(): vlag = clamp(V - v, +-limit), the limit calc_delta_fair() of
-// max(2 slice, TICK_NSEC) before 6e3c0a4e1ad1 "Fix lag clamp" (6.18.17) and of the largest slice
-// queued plus TICK_NSEC after it (cfs_rq_max_slice(), with the entity itself still queued).
-void Engine::updateEntityLag(const CfsRq& cfs, EntityId t) {
-    SchedEntity& se = entity(t);
+// entity_lag(): clamp(V - v, +-limit), the limit calc_delta_fair() of max(2 slice, TICK_NSEC)
+// before 6e3c0a4e1ad1 "Fix lag clamp" (6.18.17) and of the largest slice queued plus TICK_NSEC
+// after it (cfs_rq_max_slice(), with the entity itself still queued).
+int64_t Engine::entityLag(const CfsRq& cfs, EntityId t) const {
+    const SchedEntity& se = entity(t);
     const int64_t lag = cfs.avgVruntimeValue(ev()) - se.vruntime;
     const int64_t span = cfg_.has(Rule::LagClampMaxSlice) ? cfs.maxSlice(ev()) + cfg_.tickNsec()
                                                           : std::max<int64_t>(2 * se.slice, cfg_.tickNsec());
     const int64_t limit = calcDeltaFair(span, se.load);
-    se.vlag = std::clamp(lag, -limit, limit);
+    return std::clamp(lag, -limit, limit);
+}
+
+// update_entity_lag(): se->vlag = entity_lag(). Since 059258b0d424 and c5cd6fd75b6a (7.1) a
+// delayed sleeper keeps the lag it was delayed with if V has since moved back (a newcomer placed
+// behind it): its lag may shrink, not grow more negative, and DELAY_ZERO caps it at 0. True when
+// the stored lag is not V - v, i.e. the entity is not where its lag says (it is re-placed at
+// requeue).
+bool Engine::updateEntityLag(const CfsRq& cfs, EntityId t) {
+    SchedEntity& se = entity(t);
+    const int64_t V = cfs.avgVruntimeValue(ev());
+    int64_t vlag = entityLag(cfs, t);
+    if (se.schedDelayed && cfg_.has(Rule::DelayedLagKeep)) {
+        vlag = std::max(vlag, se.vlag); // it was negative, or the entity would not be delayed
+        if (cfg_.feature(Feature::DelayZero)) vlag = std::min<int64_t>(vlag, 0);
+    }
+    se.vlag = vlag;
+    return V - vlag != se.vruntime;
 }
 
 // set_next_entity(): take the entity out of the tree and arm its slice protection. first is false
@@ -181,7 +206,8 @@ void Engine::updateEntityLag(const CfsRq& cfs, EntityId t) {
 // value it had, and the protection holds again if the re-placement left vruntime below it.
 void Engine::setNextEntity(CpuId c, CfsRq& cfs, EntityId t, bool first) {
     SchedEntity& se = entity(t);
-    updateRootCfsAvg(c); // update_load_avg(): the time before this pick
+    clearBuddies(c, cfs, t); // picked: no longer anyone's buddy
+    updateRootCfsAvg(c);     // update_load_avg(): the time before this pick
     if (se.onRq) {
         cfs.dequeueTree(ev(), t);
         if (entityIsTask(t))
@@ -237,11 +263,14 @@ void Engine::updateProtectSlice(const CfsRq& cfs, SchedEntity& se) {
     se.vprot = std::min(se.vprot, se.vruntime + calcDeltaFair(s, se.load));
 }
 
-// pick_next_entity(): pick_eevdf with protection. A delayed sleeper that wins is dequeued for
+// pick_next_entity(): an eligible buddy (before e837456fdca8; after it __pick_eevdf() looks at
+// the buddy itself), else pick_eevdf with protection. A delayed sleeper that wins is dequeued for
 // real, with its emptied parents (dequeue_entities()), and kNoTask tells pick_task_fair() to
 // start again from the top (no switch happens for it).
 EntityId Engine::pickNextEntity(CpuId c, CfsRq& cfs) {
-    EntityId se = cfs.pickEevdf(ev(), true, currProtected(cfs));
+    if (!buddyInPick() && pickBuddyOn() && cfs.next >= 0 && cfs.entityEligible(ev(), cfs.next))
+        return cfs.next;
+    EntityId se = pickEevdf(cfs, true);
     if (se < 0) se = cfs.timeline.leftmost(ev()); // cannot happen with exact sums; be safe
     if (entity(se).schedDelayed) {
         dequeueEntities(c, se, true, true);
@@ -251,10 +280,20 @@ EntityId Engine::pickNextEntity(CpuId c, CfsRq& cfs) {
 }
 
 // requeue_delayed_entity(): a delayed sleeper woken before it was picked stays where it is,
-// unless it has become eligible, in which case it restarts at V with zero lag.
+// unless it has become eligible, in which case (DELAY_ZERO) it restarts at V with zero lag. 7.1
+// (059258b0d424, c5cd6fd75b6a): placed again at V - vlag whenever update_entity_lag() changed its
+// lag — kept from growing more negative, or capped at 0.
 void Engine::requeueDelayed(CpuId c, CfsRq& cfs, EntityId t) {
     SchedEntity& se = entity(t);
-    if (cfg_.feature(Feature::DelayZero)) {
+    if (cfg_.has(Rule::DelayedLagKeep)) {
+        if (updateEntityLag(cfs, t)) {
+            cfs.nrQueued--;
+            if (t != cfs.curr) cfs.dequeueTree(ev(), t);
+            placeEntity(cfs, t, false);
+            if (t != cfs.curr) cfs.enqueueTree(ev(), t);
+            cfs.nrQueued++;
+        }
+    } else if (cfg_.feature(Feature::DelayZero)) {
         updateEntityLag(cfs, t);
         if (se.vlag > 0) {
             cfs.nrQueued--;
@@ -276,11 +315,15 @@ void Engine::requeueDelayed(CpuId c, CfsRq& cfs, EntityId t) {
 // check_preempt_wakeup_fair(). WF_FORK does not change the 6.12-6.18.0 rule; the 6.18.33 rework
 // (checkPreemptWakeupReworked()) stops fork wakeups from preempting. With task groups the two
 // entities compared are curr's and p's ancestors in the runqueue they share (find_matching_se()):
-// a wakee in another group competes as its group, with the group's deadline and slice.
-void Engine::checkPreemptWakeupFair(CpuId c, TaskId p, bool fork) {
+// a wakee in another group competes as its group, with the group's deadline and slice. Before the
+// rework NEXT_BUDDY makes every wakee but a forked or delayed one the buddy, whatever follows.
+void Engine::checkPreemptWakeupFair(CpuId c, TaskId p, int wakeFlags) {
     CpuRq& rq = rqs_[size_t(c)];
     const TaskId curr = rq.curr;
     if (curr < 0 || curr == p || rq.fairCurr != curr) return;
+    const bool rework = cfg_.has(Rule::WakeupPreemptRework);
+    if (!rework && cfg_.feature(Feature::NextBuddy) && !(wakeFlags & WF_FORK) && !entity(p).schedDelayed)
+        setNextBuddy(c, p);
     if (rq.flag[size_t(ReschedBit::Eager)]) return; // test_tsk_need_resched(): already going
     if (!cfg_.feature(Feature::WakeupPreemption)) return;
     const bool v618 = cfg_.has(Rule::ProtectSliceVprot);
@@ -303,13 +346,13 @@ void Engine::checkPreemptWakeupFair(CpuId c, TaskId p, bool fork) {
     CfsRq& cfs = cfsRqOf(seId, c);
     updateCurr(c, cfs, false);
 
-    if (v618 && cfg_.has(Rule::WakeupPreemptRework)) {
-        checkPreemptWakeupReworked(c, cfs, seId, pseId, fork);
+    if (v618 && rework) {
+        checkPreemptWakeupReworked(c, cfs, seId, pseId, wakeFlags);
         return;
     }
     if (v618) {
         const bool shortSlice = cfg_.feature(Feature::PreemptShort) && pse.slice < se.slice;
-        if (cfs.pickEevdf(ev(), !shortSlice, currProtected(cfs)) == pseId) {
+        if (pickEevdf(cfs, !shortSlice) == pseId) {
             if (shortSlice) cancelProtectSlice(se);
             reschedCurr(c, bit, ReschedReason::WakeupPreempt);
             return;
@@ -322,8 +365,7 @@ void Engine::checkPreemptWakeupFair(CpuId c, TaskId p, bool fork) {
     if (cfg_.feature(Feature::PreemptShort) && pse.slice < se.slice && cfs.entityEligible(ev(), pseId) &&
         (pse.deadline < se.deadline || !cfs.entityEligible(ev(), seId)))
         cancelProtectSlice(se);
-    if (cfs.pickEevdf(ev(), true, currProtected(cfs)) == pseId)
-        reschedCurr(c, bit, ReschedReason::WakeupPreempt);
+    if (pickEevdf(cfs, true) == pseId) reschedCurr(c, bit, ReschedReason::WakeupPreempt);
 }
 
 // find_matching_se(): walk both entities up to the same depth, then on until they share a
@@ -347,16 +389,25 @@ void Engine::findMatchingSe(CpuId c, EntityId& se, EntityId& pse) const {
 // The rest of check_preempt_wakeup_fair() after the 6.18.33 rework (e837456fdca8 with the
 // revert 15257cc2f905, ac8e69e69363, 9f6d929ee2c6), for a normal wakee of a normal curr, curr
 // updated: a shorter-slice wakee is picked without curr's protection; otherwise fork wakeups and
-// delayed wakees do not preempt (NEXT_BUDDY, off in 6.18.y, is not modelled). The pick is
-// pick_next_entity(), which dequeues a delayed sleeper it meets and is then repeated; a wakee
-// that is not picked still shrinks curr's protection to the shortest slice (RUN_TO_PARITY).
-void Engine::checkPreemptWakeupReworked(CpuId c, CfsRq& cfs, EntityId seId, EntityId pseId, bool fork) {
+// delayed wakees do not preempt, and under NEXT_BUDDY (off) the wakee becomes the buddy unless
+// the buddy has an earlier deadline, a WF_SYNC wakeup that did so deciding at once
+// (preempt_sync()). The pick is pick_next_entity(), buddy included, which dequeues a delayed
+// sleeper it meets and is then repeated; a wakee that is not picked still shrinks curr's
+// protection to the shortest slice (RUN_TO_PARITY).
+void Engine::checkPreemptWakeupReworked(CpuId c, CfsRq& cfs, EntityId seId, EntityId pseId, int wakeFlags) {
     SchedEntity& se = entity(seId);
     const SchedEntity& pse = entity(pseId);
     const bool shortSlice = cfg_.feature(Feature::PreemptShort) && pse.slice < se.slice;
-    if (!shortSlice && (fork || pse.schedDelayed)) return;
+    if (!shortSlice) {
+        if ((wakeFlags & WF_FORK) || pse.schedDelayed) return;
+        if (cfg_.feature(Feature::NextBuddy) && setPreemptBuddy(c, cfs, pseId) && (wakeFlags & WF_SYNC)) {
+            if (preemptSync(wakeFlags, pseId, seId))
+                reschedCurr(c, ReschedBit::Lazy, ReschedReason::WakeupPreempt);
+            return; // PREEMPT_WAKEUP_NONE: the buddy is picked at the waker's next schedule
+        }
+    }
     for (;;) {
-        const EntityId nse = cfs.pickEevdf(ev(), !shortSlice, currProtected(cfs));
+        const EntityId nse = pickEevdf(cfs, !shortSlice);
         if (nse == pseId) {
             if (shortSlice) cancelProtectSlice(se);
             reschedCurr(c, ReschedBit::Lazy, ReschedReason::WakeupPreempt);
@@ -376,6 +427,7 @@ void Engine::yieldFair(CpuId c, TaskId t) {
     CpuRq& rq = rqs_[size_t(c)];
     if (rq.nrRunning == 1) return;
     CfsRq& cfs = cfsRqOf(t, c);
+    clearBuddies(c, cfs, t);
     updateCurr(c, cfs, false);
     SchedEntity& se = ents_[size_t(t)];
     if (!cfg_.has(Rule::YieldForfeit)) {

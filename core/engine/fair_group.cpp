@@ -271,6 +271,7 @@ bool Engine::dequeueTaskFair(CpuId c, TaskId p, bool sleep, bool mayDelay) {
 bool Engine::dequeueEntities(CpuId c, EntityId se, bool sleep, bool delayed, bool mayDelay) {
     CpuRq& rq = rqs_[size_t(c)];
     const EntityId first = se;
+    const bool taskSleep = sleep;
     const CfsRq* below = nullptr; // as in enqueueTaskFair()
     while (se != kNoTask) {
         CfsRq& cfs = cfsRqOf(se, c);
@@ -282,6 +283,9 @@ bool Engine::dequeueEntities(CpuId c, EntityId se, bool sleep, bool delayed, boo
         if (cfs.loadWeight) { // don't dequeue the parent if it has other entities besides us
             below = &cfs;
             se = parentEntity(se, c);
+            // "Bias pick_next to pick a task from this cfs_rq, as p is sleeping when it is within
+            // its sched_slice": the group is its parent's buddy (next_buddy.cpp).
+            if (taskSleep && se != kNoTask) setNextBuddy(c, se);
             break;
         }
         sleep = true, delayed = false, mayDelay = true;

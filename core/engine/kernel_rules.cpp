@@ -52,6 +52,12 @@ constexpr std::array<RuleInfo, kRuleCount> kRules{{
      "can_migrate_task()",
      "a task with negative lag is not moved to a busy CPU until balancing has failed",
      {}},
+    {"pick-buddy", "6.14", "2a77e4be12cb sched/fair: Untangle NEXT_BUDDY and pick_next_task()",
+     "pick_next_entity(), dequeue_entities()",
+     "the buddy (cfs_rq->next) is picked when eligible whatever NEXT_BUDDY says (PICK_BUDDY, on): a task "
+     "that sleeps while its group stays queued makes the group the parent runqueue's buddy, so the group "
+     "runs again before an earlier deadline elsewhere; before, only NEXT_BUDDY (off) let a buddy be picked",
+     "next_buddy.cpp; 6.12.y took it as a backport, the 6.12 profile is 6.12.0 without it"},
     {"base-slice-700us",
      "6.15",
      "2ae891b82695 sched: Reduce the default slice to avoid tasks getting an extra tick",
@@ -133,7 +139,9 @@ constexpr std::array<RuleInfo, kRuleCount> kRules{{
      "check_preempt_wakeup_fair()",
      "fork wakeups and delayed wakees do not preempt; a delayed sleeper met by the check is dequeued; a "
      "wakee that is not picked shrinks curr's protection to the shortest slice",
-     "NEXT_BUDDY is off in 6.18.y (and not modelled), so WF_SYNC changes nothing"},
+     "the buddy is picked inside __pick_eevdf(), so the wakeup check sees it too (next_buddy.cpp); with "
+     "NEXT_BUDDY on a wakee becomes the buddy only if its deadline is earlier than the buddy's, and a "
+     "WF_SYNC wakeup that made a new buddy preempts only after the waker ran migration_cost"},
     {"fork-clears-rel-deadline", "6.18.33",
      "3da56dc063cd sched/fair: Clear rel_deadline when initializing forked entities", "__sched_fork()",
      "a forked task never starts with its parent's relative deadline",
@@ -187,6 +195,16 @@ constexpr std::array<RuleInfo, kRuleCount> kRules{{
      "slice ends at an hrtimer, not at the next tick",
      "on x86_64, the one architecture checked to set CONFIG_HRTIMER_REARM_DEFERRED; HRTICK_DL (the "
      "fair_server's budget ending on time instead of at a tick) is not modelled"},
+    {"delayed-lag-keep", "7.1",
+     "059258b0d424 sched/fair: Prevent negative lag increase during delayed dequeue; c5cd6fd75b6a Fix the "
+     "negative lag increase fix",
+     "update_entity_lag(), dequeue_entity(), requeue_delayed_entity()",
+     "a delayed sleeper's lag is taken when it is delayed and may then shrink but not grow more negative "
+     "(vlag = max(V - v, the lag it was delayed with), at most 0 with DELAY_ZERO) when it is woken or "
+     "finally dequeued; woken, it is placed again whenever that changed its lag (before, only a positive "
+     "lag under DELAY_ZERO re-placed it)",
+     "the code as mainline has it after both commits, read in context; which of the two brought the "
+     "re-placement is not known (neither diff was found)"},
 }};
 
 RuleSet rulesOf(std::initializer_list<Rule> rs) {
@@ -199,8 +217,8 @@ RuleSet rulesOf(std::initializer_list<Rule> rs) {
 const RuleSet kV6_12 = rulesOf({Rule::GroupMinSlice});
 const RuleSet kV6_18 =
     rulesOf({Rule::LazyModel, Rule::PlaceLagNonZero, Rule::RelDeadlineAlways, Rule::ReweightPlace,
-             Rule::GroupMinSlice, Rule::EmptyGroupKeepsWeight, Rule::IneligibleOnDst, Rule::BaseSlice700us,
-             Rule::ProtectSliceVprot, Rule::LazyFairServerStop, Rule::NewidleCostBump});
+             Rule::GroupMinSlice, Rule::EmptyGroupKeepsWeight, Rule::IneligibleOnDst, Rule::PickBuddy,
+             Rule::BaseSlice700us, Rule::ProtectSliceVprot, Rule::LazyFairServerStop, Rule::NewidleCostBump});
 // v6.18.44: 6.18.0 plus the stable series' scheduler changes (docs/kernel-6.18.y.md), minus the
 // max_newidle_lb_cost bump that the series reverted (d206fbad9328, by 6.18.4).
 const RuleSet kV6_18_44 =
@@ -220,8 +238,9 @@ const RuleSet kV6_18_45 = (kV6_18_44 | rulesOf({Rule::VlagVprotSplit, Rule::Rewe
 const RuleSet kV7_0 =
     (kV6_18_44 | rulesOf({Rule::RestrictPreemptModels, Rule::VlagVprotSplit, Rule::RseqSliceExt})) &
     ~rulesOf({Rule::DlServerRevisedOnlyRunning});
-// 7.1: the reweight_entity() revert and HRTICK by default (its other changes: docs/kernels.md).
-const RuleSet kV7_1 = (kV7_0 | rulesOf({Rule::ReweightRescale, Rule::HrtickDefault})) &
+// 7.1: the reweight_entity() revert, HRTICK by default, the delayed sleeper's lag kept (its other
+// changes: docs/kernels.md).
+const RuleSet kV7_1 = (kV7_0 | rulesOf({Rule::ReweightRescale, Rule::HrtickDefault, Rule::DelayedLagKeep})) &
                       ~rulesOf({Rule::ReweightPlace, Rule::RelDeadlineAlways});
 // The 2024 PREEMPT_AUTO series on the 6.18 EEVDF rules, without PREEMPT_LAZY (it realises
 // laziness inside none / voluntary / full); RT throttling stands in for the fair_server there
@@ -244,8 +263,7 @@ const std::array<KernelSpec, 7> kSpecs{{
      "reschedules at once (95a0155224a6), where the engine keeps a lazy request lazy until the tick, and "
      "the engine arms the hrtick only at a switch, not at enqueue and dequeue; HRTICK_DL (the fair_server's "
      "budget ends at an hrtimer, 9213aa4784cf); NI_RATE "
-     "(9fe89f022c05: newidle balancing by rate as well as success); the negative-lag clamp of delayed "
-     "entities (059258b0d424, c5cd6fd75b6a: diff not read); full-weight avg_vruntime() and "
+     "(9fe89f022c05: newidle balancing by rate as well as success); full-weight avg_vruntime() and "
      "__calc_delta() (4823725d9d1d, db4551e2ba34: the engine's weights are the unscaled ones, so only "
      "rounding could differ); proxy execution's migration of blocked donors (b049b81bdff6); the SIS_UTIL "
      "simplification "

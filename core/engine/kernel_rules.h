@@ -23,6 +23,7 @@ enum class Rule : uint8_t {
     ReweightPlace,         // reweight_entity() scales the lag and places the entity again
     EmptyGroupKeepsWeight, // update_cfs_group() leaves an emptied group's entity alone
     IneligibleOnDst,       // detach_tasks() keeps an ineligible task off a busy destination
+    PickBuddy,             // PICK_BUDDY: the buddy is picked whatever NEXT_BUDDY says (6.14)
     BaseSlice700us,        // the normalized base slice is 0.70 ms, not 0.75 ms
     ProtectSliceVprot,     // slice protection in se->vprot; update_curr() reschedules lazily
     LazyFairServerStop,    // the fair_server stops only when picked with nothing to serve
@@ -45,6 +46,7 @@ enum class Rule : uint8_t {
     ReweightRescale,       // reweight_entity() keeps V and rescales, no re-placement (7.1, 6.18.45)
     RseqSliceExt,          // a user task may ask, through rseq, for a time-slice extension (7.0)
     HrtickDefault,         // HRTICK on by default with CONFIG_HRTIMER_REARM_DEFERRED (7.1)
+    DelayedLagKeep,        // a delayed sleeper's negative lag never grows; re-placed when clamped (7.1)
     Count
 };
 constexpr size_t kRuleCount = size_t(Rule::Count);

@@ -143,7 +143,7 @@ void Engine::applyTaskChange(const ParamChange& ch, TaskId id) {
         if (t.kernelPrio() > oldPrio || (wasRt && !nowRt))
             reschedCurr(c, ReschedBit::Eager, ReschedReason::Attribute);
     } else if (t.kernelPrio() != oldPrio || wasRt != nowRt) {
-        wakeupPreempt(c, id, false);
+        wakeupPreempt(c, id, 0);
     }
 }
 

@@ -60,7 +60,7 @@ PreemptModel SchedConfig::defaultModel() const {
 bool SchedConfig::featureDefault(Feature f) const {
     // 9213aa4784cf (7.1): HRTICK on where CONFIG_HRTIMER_REARM_DEFERRED is set; off before.
     if (f == Feature::HrTick) return has(Rule::HrtickDefault) && archInfo(arch).genericEntryTifBits;
-    return true;
+    return f != Feature::NextBuddy;
 }
 
 std::string SchedConfig::validate() const {

@@ -93,8 +93,12 @@ struct SchedConfig {
         return f != Feature::HrTick || features.isSet(f) ? features[f] : featureDefault(f);
     }
     bool featureDefault(Feature f) const;
-    // Whether the kernel has this feature bit at all (NI_RANDOM came with 6.18.5).
-    bool featureExists(Feature f) const { return f != Feature::NiRandom || has(Rule::ProportionalNewidle); }
+    // Whether the kernel has this feature bit at all (NI_RANDOM came with 6.18.5, PICK_BUDDY with 6.14).
+    bool featureExists(Feature f) const {
+        return f == Feature::NiRandom    ? has(Rule::ProportionalNewidle)
+               : f == Feature::PickBuddy ? has(Rule::PickBuddy)
+                                         : true;
+    }
     // Which of the two guards against RT starvation the kernel has: the fair_server in the
     // 6.12 and 6.18 builds, RT throttling in the PREEMPT_AUTO RFC (a v6.10-era series).
     bool fairServer() const { return build == KernelBuild::Dynamic && fairServerRuntime > 0; }

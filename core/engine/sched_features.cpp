@@ -16,7 +16,9 @@ constexpr std::array<std::string_view, kFeatureCount> kNames{"PLACE_LAG",
                                                              "WA_IDLE",
                                                              "WA_WEIGHT",
                                                              "SIS_UTIL",
-                                                             "NI_RANDOM"};
+                                                             "NI_RANDOM",
+                                                             "NEXT_BUDDY",
+                                                             "PICK_BUDDY"};
 }
 
 std::string_view featureName(Feature f) {
@@ -32,6 +34,9 @@ std::optional<Feature> parseFeature(std::string_view name) {
 FeatureSet::FeatureSet() {
     bits_.fill(true);
     bits_[size_t(Feature::HrTick)] = false; // off before 7.1; SchedConfig::featureDefault() knows 7.1's
+    // Off since EEVDF (5e963f2bd465, 6.6); 6.19-rc1 turned it on (aceccac58ad7) and -rc7 off again
+    // (4f70f106bca1).
+    bits_[size_t(Feature::NextBuddy)] = false;
 }
 
 } // namespace sched

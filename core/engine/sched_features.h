@@ -23,7 +23,9 @@ enum class Feature : uint8_t {
     WaIdle,
     WaWeight,
     SisUtil,
-    NiRandom, // 6.18.5+ (Rule::ProportionalNewidle); no effect in profiles without the rule
+    NiRandom,  // 6.18.5+ (Rule::ProportionalNewidle); no effect in profiles without the rule
+    NextBuddy, // off in every modelled kernel (next_buddy.cpp)
+    PickBuddy, // 6.14+ (Rule::PickBuddy): the pick side of the buddy, apart from NEXT_BUDDY
     Count
 };
 
@@ -35,7 +37,7 @@ std::optional<Feature> parseFeature(std::string_view name);
 
 class FeatureSet {
   public:
-    FeatureSet(); // the 6.13-6.18 defaults (HRTICK off, everything else here on)
+    FeatureSet(); // the 6.13-6.18 defaults (HRTICK and NEXT_BUDDY off, everything else here on)
     // The bit as set; unset bits read as the 6.13-6.18 defaults (SchedConfig::feature() knows
     // the kernel's own).
     bool operator[](Feature f) const { return bits_[size_t(f)]; }

@@ -79,7 +79,7 @@ void Engine::tryToWakeUp(TaskId p, CpuId ctxCpu, TaskId waker, bool sync) {
         t.state = TaskState::Runnable;
         addRunning(c, 1);
         recordWakeup(c);
-        wakeupPreempt(c, p, false);
+        wakeupPreempt(c, p, WF_TTWU | (sync && waker >= 0 ? WF_SYNC : 0));
         return;
     }
     // select_task_rq_fair(WF_TTWU): record_wakee() and wake_wide() look at `current` — the waker,
@@ -101,11 +101,13 @@ void Engine::tryToWakeUp(TaskId p, CpuId ctxCpu, TaskId waker, bool sync) {
     }
     activateTask(target, p, false);
     recordWakeup(target);
-    wakeupPreempt(target, p, false);
+    // select_task_rq() chose the CPU where the task may run on more than one (WF_RQ_SELECTED).
+    const int selected = t.affinity.count() > 1 ? WF_RQ_SELECTED : 0;
+    wakeupPreempt(target, p, WF_TTWU | (sync && waker >= 0 ? WF_SYNC : 0) | selected);
 }
 
 // wakeup_preempt(): same class -> the class rule; a higher class -> eager resched.
-void Engine::wakeupPreempt(CpuId c, TaskId p, bool fork) {
+void Engine::wakeupPreempt(CpuId c, TaskId p, int wakeFlags) {
     CpuRq& rq = rqs_[size_t(c)];
     if (rq.curr < 0) {
         reschedCurr(c, ReschedBit::Eager, ReschedReason::IdleWakeup);
@@ -117,7 +119,7 @@ void Engine::wakeupPreempt(CpuId c, TaskId p, bool fork) {
     if (wakeeRt && (!currRt || wakee.kernelPrio() < curr.kernelPrio()))
         reschedCurr(c, ReschedBit::Eager, ReschedReason::ClassPreempt);
     else if (!wakeeRt && !currRt)
-        checkPreemptWakeupFair(c, p, fork);
+        checkPreemptWakeupFair(c, p, wakeFlags);
 }
 
 // record_wakee(): a waker that changes wakees counts a flip; the count halves once a second.
