@@ -51,8 +51,10 @@ void Engine::updateCurr(CpuId c, CfsRq& cfs, bool fromTick) {
         }
     } else {
         // 6.12 did_preempt_short(): protection cancelled (or stale) and curr no longer eligible.
-        const bool didPreemptShort =
-            cfg_.feature(Feature::PreemptShort) && se.vlag != se.deadline && !cfs.entityEligible(ev(), t);
+        // The 2023 queue's PREEMPT_SHORT did nothing at the tick (Rule::PreemptShortFull).
+        const bool didPreemptShort = cfg_.has(Rule::PreemptShortFull) &&
+                                     cfg_.feature(Feature::PreemptShort) && se.vlag != se.deadline &&
+                                     !cfs.entityEligible(ev(), t);
         if (renewed || didPreemptShort) {
             reschedCurr(c, ReschedBit::Eager,
                         renewed ? ReschedReason::SliceExpired : ReschedReason::ProtectionEnded);
@@ -80,7 +82,8 @@ void Engine::placeEntity(CfsRq& cfs, EntityId t, bool initial) {
         lag = int64_t(l / load); // div_s64 truncates toward zero
     }
     se.vruntime = V - lag;
-    const bool relOk = cfg_.has(Rule::RelDeadlineAlways) || cfg_.feature(Feature::PlaceRelDeadline);
+    const bool relOk = cfg_.has(Rule::RelDeadlineAlways) ||
+                       (cfg_.has(Rule::PlaceRelDeadline) && cfg_.feature(Feature::PlaceRelDeadline));
     if (se.relDeadline && relOk) {
         se.deadline += se.vruntime;
         se.relDeadline = false;
@@ -140,7 +143,7 @@ bool Engine::dequeueEntity(CpuId c, CfsRq& cfs, EntityId t, bool sleep, bool del
     updateEntityLag(cfs, t);
     // Leave the tree before the key (deadline) is made relative: the tree finds nodes by key.
     if (t != cfs.curr) cfs.dequeueTree(ev(), t);
-    if (cfg_.feature(Feature::PlaceRelDeadline) && !sleep) {
+    if (cfg_.has(Rule::PlaceRelDeadline) && cfg_.feature(Feature::PlaceRelDeadline) && !sleep) {
         se.deadline -= se.vruntime;
         se.relDeadline = true;
     }
@@ -361,10 +364,15 @@ void Engine::checkPreemptWakeupFair(CpuId c, TaskId p, int wakeFlags) {
         return;
     }
     // 6.12 do_preempt_short(): a shorter, eligible wakee that is earlier (or curr is no longer
-    // eligible) cancels curr's protection even if it is not picked now.
-    if (cfg_.feature(Feature::PreemptShort) && pse.slice < se.slice && cfs.entityEligible(ev(), pseId) &&
-        (pse.deadline < se.deadline || !cfs.entityEligible(ev(), seId)))
-        cancelProtectSlice(se);
+    // eligible) cancels curr's protection even if it is not picked now. The queue's first version
+    // (autumn 2023 to the April 2024 RFC) asked for an earlier deadline than a still-protected curr.
+    if (cfg_.feature(Feature::PreemptShort) && pse.slice < se.slice && cfs.entityEligible(ev(), pseId)) {
+        if (!cfg_.has(Rule::PreemptShortFull)) {
+            if (pse.deadline - se.deadline < 0 && se.vlag == se.deadline) se.vlag = se.deadline - 1;
+        } else if (pse.deadline < se.deadline || !cfs.entityEligible(ev(), seId)) {
+            cancelProtectSlice(se);
+        }
+    }
     if (pickEevdf(cfs, true) == pseId) reschedCurr(c, bit, ReschedReason::WakeupPreempt);
 }
 

@@ -402,6 +402,10 @@ void Engine::reweightEntity(CpuId c, CfsRq& cfs, EntityId id, uint32_t weight) {
         reweightRescale(c, cfs, id, weight);
         return;
     }
+    if (!cfg_.has(Rule::ReweightEevdf)) {
+        reweightEevdf66(c, cfs, id, weight);
+        return;
+    }
     if (!cfg_.has(Rule::ReweightPlace)) {
         reweightEevdf612(c, cfs, id, weight);
         return;
@@ -510,6 +514,30 @@ void Engine::reweightEevdf612(CpuId c, CfsRq& cfs, EntityId id, uint32_t weight)
             se.vruntime = V - vlag;
         }
         se.deadline = V + (se.deadline - V) * old / w;
+    } else {
+        se.vlag = se.vlag * old / w;
+    }
+    se.load = loadWeightOf(weight);
+    if (se.onRq) {
+        addQueuedWeight(c, cfs, int64_t(se.load.weight));
+        if (!isCurr) cfs.enqueueTree(ev(), id);
+        cfs.updateMinVruntime(ev());
+    }
+}
+
+// 6.6's reweight_entity(), before eab03c23c2a1 (6.7): a queued entity stays at its vruntime (it
+// leaves and rejoins the sums at its new weight, so V moves and its lag with it) and only its
+// deadline's distance from its vruntime is scaled by old / new weight; a sleeper's vlag is scaled.
+void Engine::reweightEevdf66(CpuId c, CfsRq& cfs, EntityId id, uint32_t weight) {
+    SchedEntity& se = entity(id);
+    const bool isCurr = cfs.curr == id;
+    const int64_t old = se.load.weight;
+    const int64_t w = weight;
+    if (se.onRq) {
+        updateCurr(c, cfs, false);
+        if (!isCurr) cfs.dequeueTree(ev(), id);
+        addQueuedWeight(c, cfs, -old);
+        se.deadline = se.vruntime + (se.deadline - se.vruntime) * old / w;
     } else {
         se.vlag = se.vlag * old / w;
     }

@@ -9,11 +9,45 @@ namespace {
 
 // Ids are upstream commits; a 6.18.y rule names the stable release that first carried it.
 constexpr std::array<RuleInfo, kRuleCount> kRules{{
+    {"reweight-eevdf",
+     "6.7",
+     "eab03c23c2a1 sched/eevdf: Fix vruntime adjustment on reweight",
+     "reweight_entity(), reweight_eevdf()",
+     "a queued entity whose weight changes keeps its lag and the distance of its deadline from V, both "
+     "scaled by old / new weight; before, its vruntime stayed where it was and only its relative deadline "
+     "was scaled, so a group entity's lag changed with every change of its share",
+     {}},
+    {"preempt-short-full",
+     "6.12",
+     "85e511df3cec sched/eevdf: Allow shorter slices to wakeup-preempt (as merged; co-developed by Chunxin "
+     "Zang)",
+     "check_preempt_wakeup_fair() do_preempt_short(), update_curr() did_preempt_short()",
+     "a shorter-slice, eligible wakee cancels curr's protection also when curr is no longer eligible, and "
+     "a curr whose protection was cancelled is rescheduled at the tick once it is ineligible; the version "
+     "in Peter Zijlstra's queue from autumn 2023 to the April 2024 RFC cancelled the protection only for a "
+     "wakee with an earlier deadline than a still-protected curr, and did nothing at the tick",
+     {}},
+    {"place-rel-deadline",
+     "6.12",
+     "82e9d0456e06 sched/fair: Avoid re-setting virtual deadline on 'migrations'",
+     "dequeue_entity(), "
+     "place_entity()",
+     "PLACE_REL_DEADLINE exists: an entity dequeued other than to sleep (a migration, an attribute change) "
+     "keeps its deadline relative to its vruntime and gets it back when placed",
+     {}},
+    {"fair-server",
+     "6.12",
+     "557a6bfc662c sched/fair: Add trivial fair server (the dl_server series)",
+     "dl_server, sched_rt_runtime",
+     "the fair_server gives fair tasks 50 ms per 1 s under RT load; before, "
+     "RT throttling stopped the RT class after 950 ms per 1 s",
+     {}},
     {"group-min-slice", "6.12", "aef6987d8954 sched/eevdf: Propagate min_slice up the cgroup hierarchy",
      "enqueue_task_fair(), dequeue_entities()",
      "a group entity's slice is the shortest slice queued in its group, so a short-slice task keeps its "
      "short request when it competes as its group",
-     "in every modelled kernel; merged with PREEMPT_SHORT (both in the 2024 \"Complete EEVDF\" series)"},
+     "written in June 2024 for the \"Complete EEVDF\" series: the autumn-2023 queue (6.6-queue) had group "
+     "entities at the base slice"},
     {"lazy-model",
      "6.13",
      "7c70cb94d29c sched: Add Lazy preemption model",
@@ -214,8 +248,13 @@ RuleSet rulesOf(std::initializer_list<Rule> rs) {
     return s;
 }
 
-const RuleSet kV6_12 = rulesOf({Rule::GroupMinSlice});
+// The autumn-2023 sched/eevdf queue on 6.6 (the seed's PREEMPT_SHORT kernel): none of the
+// rules above; its prototype delayed dequeue is DELAY_DEQUEUE (the 6.12 one: see its KernelSpec).
+const RuleSet kV6_6Queue = {};
+const RuleSet kV6_12 = rulesOf({Rule::ReweightEevdf, Rule::PreemptShortFull, Rule::PlaceRelDeadline,
+                                Rule::FairServer, Rule::GroupMinSlice});
 const RuleSet kV6_18 =
+    kV6_12 |
     rulesOf({Rule::LazyModel, Rule::PlaceLagNonZero, Rule::RelDeadlineAlways, Rule::ReweightPlace,
              Rule::GroupMinSlice, Rule::EmptyGroupKeepsWeight, Rule::IneligibleOnDst, Rule::PickBuddy,
              Rule::BaseSlice700us, Rule::ProtectSliceVprot, Rule::LazyFairServerStop, Rule::NewidleCostBump});
@@ -245,10 +284,17 @@ const RuleSet kV7_1 = (kV7_0 | rulesOf({Rule::ReweightRescale, Rule::HrtickDefau
 // The 2024 PREEMPT_AUTO series on the 6.18 EEVDF rules, without PREEMPT_LAZY (it realises
 // laziness inside none / voluntary / full); RT throttling stands in for the fair_server there
 // (SchedConfig::rtThrottling()).
-const RuleSet kAutoRfc = kV6_18 & ~rulesOf({Rule::LazyModel});
+const RuleSet kAutoRfc = kV6_18 & ~rulesOf({Rule::LazyModel, Rule::FairServer});
 
 // Oldest first, the RFC last: menus, lists and docs/kernels.md show them in this order.
-const std::array<KernelSpec, 7> kSpecs{{
+const std::array<KernelSpec, 8> kSpecs{{
+    {"6.6-queue", KernelBuild::Dynamic, KernelProfile::V6_6_Queue,
+     "6.6 + the sched/eevdf queue of autumn 2023 (custom slices, first PREEMPT_SHORT)", kV6_6Queue,
+     "the queue's prototype delayed dequeue (\"sched/eevdf: Delay dequeue\", 15 Sep 2023, DELAY_DEQUEUE and "
+     "GENTLE_DELAY on) is modelled as 6.12's DELAY_DEQUEUE and DELAY_ZERO, and whether the seed's kernel "
+     "had it is not known: --feature DELAY_DEQUEUE=off runs it without; PLACE_FUDGE (the latency-nice "
+     "branch); the tree keyed by vruntime (the pick is the same); 6.6's fixes after rc2 are assumed "
+     "(b01db23d5923, 650cad561cce, 8dafa9d0eb1a)"},
     {"6.12", KernelBuild::Dynamic, KernelProfile::V6_12, "6.12 PREEMPT_DYNAMIC", kV6_12},
     {"6.18", KernelBuild::Dynamic, KernelProfile::V6_18, "6.18.0 PREEMPT_DYNAMIC", kV6_18},
     {"6.18.44", KernelBuild::Dynamic, KernelProfile::V6_18_44, "6.18.44 stable PREEMPT_DYNAMIC", kV6_18_44},
@@ -295,8 +341,8 @@ const KernelSpec& kernelSpecOf(KernelBuild b, KernelProfile p) {
 
 const RuleSet& kernelRules(KernelBuild b, KernelProfile p) {
     // Indexed, not searched: the engine asks on every update_curr().
-    static const std::array<RuleSet, 6> dynamic{kV6_18,    kV6_12, kV6_18_44,
-                                                kV6_18_45, kV7_0,  kV7_1}; // KernelProfile order
+    static const std::array<RuleSet, 7> dynamic{kV6_18, kV6_12, kV6_18_44, kV6_18_45,
+                                                kV7_0,  kV7_1,  kV6_6Queue}; // KernelProfile order
     return b == KernelBuild::Auto ? kAutoRfc : dynamic[size_t(p)];
 }
 

@@ -15,6 +15,11 @@
 namespace sched {
 
 enum class Rule : uint8_t {
+    // v6.7 .. v6.12: what the 6.6-queue profile (the seed's PREEMPT_SHORT kernel) does not have
+    ReweightEevdf,    // reweight_entity() keeps a queued entity's lag (6.7)
+    PreemptShortFull, // PREEMPT_SHORT as merged: also when curr is ineligible, and at the tick
+    PlaceRelDeadline, // PLACE_REL_DEADLINE: a migrating entity keeps its relative deadline
+    FairServer,       // the fair_server (dl_server) guards fair tasks; before, RT throttling
     // v6.12 .. v6.18.0
     GroupMinSlice,         // a group entity's slice is the shortest slice queued below it (6.12)
     LazyModel,             // the PREEMPT_LAZY model exists

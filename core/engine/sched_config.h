@@ -93,16 +93,18 @@ struct SchedConfig {
         return f != Feature::HrTick || features.isSet(f) ? features[f] : featureDefault(f);
     }
     bool featureDefault(Feature f) const;
-    // Whether the kernel has this feature bit at all (NI_RANDOM came with 6.18.5, PICK_BUDDY with 6.14).
+    // Whether the kernel has this feature bit at all (NI_RANDOM came with 6.18.5, PICK_BUDDY with 6.14,
+    // PLACE_REL_DEADLINE with 6.12).
     bool featureExists(Feature f) const {
-        return f == Feature::NiRandom    ? has(Rule::ProportionalNewidle)
-               : f == Feature::PickBuddy ? has(Rule::PickBuddy)
-                                         : true;
+        return f == Feature::NiRandom           ? has(Rule::ProportionalNewidle)
+               : f == Feature::PickBuddy        ? has(Rule::PickBuddy)
+               : f == Feature::PlaceRelDeadline ? has(Rule::PlaceRelDeadline)
+                                                : true;
     }
-    // Which of the two guards against RT starvation the kernel has: the fair_server in the
-    // 6.12 and 6.18 builds, RT throttling in the PREEMPT_AUTO RFC (a v6.10-era series).
-    bool fairServer() const { return build == KernelBuild::Dynamic && fairServerRuntime > 0; }
-    bool rtThrottling() const { return build == KernelBuild::Auto && rtRuntime < rtPeriod; }
+    // Which of the two guards against RT starvation the kernel has: the fair_server from 6.12
+    // (Rule::FairServer), RT throttling before it and in the PREEMPT_AUTO RFC (a v6.10-era series).
+    bool fairServer() const { return has(Rule::FairServer) && fairServerRuntime > 0; }
+    bool rtThrottling() const { return !has(Rule::FairServer) && rtRuntime < rtPeriod; }
     // Empty if consistent, else a sentence naming what is wrong and what would be accepted.
     std::string validate() const;
 };

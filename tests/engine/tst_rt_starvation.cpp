@@ -99,8 +99,14 @@ class TestRtStarvation : public QObject {
     // RT throttling (auto-rfc): the period timer starts with the first RT enqueue; the RT class is
     // throttled at the first tick past 950 ms of RT time and unthrottled (rt_time paid back by one
     // runtime) at the period's end, when the RT task preempts the fair one again.
+    void rtThrottlingLeavesTheRestOfEachPeriodToFairTasks_data() {
+        QTest::addColumn<QString>("kernel");
+        QTest::newRow("auto-rfc") << "auto-rfc";
+        QTest::newRow("6.6-queue (before 557a6bfc662c, the fair server)") << "6.6-queue";
+    }
     void rtThrottlingLeavesTheRestOfEachPeriodToFairTasks() {
-        Engine e = engineFrom(hogs(R"(, "kernel": "auto-rfc")"));
+        QFETCH(QString, kernel);
+        Engine e = engineFrom(hogs(std::string(", \"kernel\": \"") + kernel.toStdString() + "\""));
         e.runUntil(3 * kNsPerSec + 500 * kNsPerMs);
         e.finish();
         const auto fair = slicesOf(e.trace(), taskByComm(e, "fair"));
@@ -114,7 +120,7 @@ class TestRtStarvation : public QObject {
             QCOMPARE(fair[k].endReason, uint8_t(ReschedReason::ClassPreempt));
         }
         QCOMPARE(slicesEndingWith(e, "rt", ReschedReason::RtThrottle), 3);
-        // and the RFC profile has no fair_server
+        // and these profiles have no fair_server
         QCOMPARE(slicesEndingWith(e, "rt", ReschedReason::FairServerStart), 0);
     }
 };
