@@ -40,6 +40,7 @@ void TimelineView::setRun(const sched::Trace* trace, const LiveState& live) {
     if (follow_ && live.now > axis_.end) { // keep the present in view while the run goes on
         const Time span = axis_.span();
         axis_.setRange(live.now - span * 9 / 10, live.now + span / 10);
+        keepAfterZero();
         followMouse();
         emit rangeChanged(axis_.start, axis_.end);
     }
@@ -115,6 +116,7 @@ void TimelineView::centerOn(Time t) {
     setFollow(false); // the user moved the view: the Follow button unchecks
     const Time half = (axis_.end - axis_.start) / 2;
     axis_.setRange(t - half, t + half);
+    keepAfterZero();
     data_.cursor = t;
     changed();
 }
@@ -295,6 +297,12 @@ void TimelineView::wheelEvent(QWheelEvent* e) {
 
 // Zooming out ends at the whole run, as Home shows it, and never shows time before 0: anchored at
 // the cursor, the range used to slide off past the run's start while its end stayed out of view.
+// Nothing happens before time 0: a pan, zoom or centring that would show it shifts the view to
+// start there instead, keeping the span.
+void TimelineView::keepAfterZero() {
+    if (axis_.start < 0) axis_.setRange(0, axis_.span());
+}
+
 void TimelineView::zoomBy(double x, double factor) {
     const Time beforeStart = axis_.start, beforeEnd = axis_.end;
     axis_.zoomAt(x, factor);
@@ -308,7 +316,7 @@ void TimelineView::zoomBy(double x, double factor) {
         else
             axis_.setRange(0, fullEnd);
     }
-    if (axis_.start < 0) axis_.setRange(0, axis_.span());
+    keepAfterZero();
 }
 
 void TimelineView::mousePressEvent(QMouseEvent* e) {
@@ -327,6 +335,7 @@ void TimelineView::mouseMoveEvent(QMouseEvent* e) {
     if (dragging_) {
         setFollow(false); // the user moved the view: the Follow button unchecks
         axis_.pan(double(pressPos_.x() - e->pos().x()));
+        keepAfterZero();
         pressPos_ = e->pos();
         changed();
     } else if (selecting_) {
@@ -387,6 +396,7 @@ void TimelineView::keyPressEvent(QKeyEvent* e) {
     case Qt::Key_A:
     case Qt::Key_Left:
         axis_.pan(-w / 8);
+        keepAfterZero();
         break;
     case Qt::Key_D:
     case Qt::Key_Right:

@@ -57,7 +57,8 @@ class TimelineView : public QWidget {
     void paintEvent(QPaintEvent*) override;
     void changeEvent(QEvent* e) override; // a new font (presentation mode) resizes the bands
     void zoomBy(double x, double factor); // at x pixels into the axis; out no further than the run
-    void followMouse();                   // the hover readout: the time under the mouse now
+    void keepAfterZero();
+    void followMouse(); // the hover readout: the time under the mouse now
     void leaveEvent(QEvent* e) override;
     void resizeEvent(QResizeEvent*) override;
     void wheelEvent(QWheelEvent*) override;

@@ -97,8 +97,13 @@ bool ScenarioEditor::openFile(const QString& path, QString* error) {
         return false;
     }
     if (!loadText(text, path)) {
-        if (error) *error = tr("%1: not a JSON object").arg(path);
-        return false;
+        // Not JSON (or not an object): the file opens as it is in the JSON tab, to be mended there.
+        // Nothing applies, saves or runs until it parses; the status names the line and column.
+        loadText("{}", path);
+        whole_->setPlainText(QString::fromStdString(text)); // pending: typed, not applied
+        tabs_->setCurrentWidget(whole_->parentWidget());
+        applyWhole(); // fails, and says where
+        setWindowModified(false);
     }
     return true;
 }

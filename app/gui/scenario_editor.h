@@ -22,6 +22,7 @@ class QLineEdit;
 class QPlainTextEdit;
 class QPushButton;
 class QSpinBox;
+class QTabWidget;
 class QTableWidget;
 class QToolButton;
 
@@ -80,6 +81,7 @@ class ScenarioEditor : public QWidget {
     QPlainTextEdit* behavior_ = nullptr;
     QLabel* behaviorLabel_ = nullptr;
     QToolButton* insert_ = nullptr;
+    QTabWidget* tabs_ = nullptr;
     QPlainTextEdit* whole_ = nullptr;
     QLabel* status_ = nullptr;
     QPushButton* run_ = nullptr;

@@ -42,7 +42,7 @@ QPushButton* addButton(QWidget* parent, QHBoxLayout* row, const char* name, cons
 
 void ScenarioEditor::build() {
     auto* lay = new QVBoxLayout(this);
-    auto* tabs = new QTabWidget(this);
+    auto* tabs = tabs_ = new QTabWidget(this);
     auto* form = new QWidget(tabs);
     auto* fl = new QVBoxLayout(form);
 

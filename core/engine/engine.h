@@ -297,7 +297,6 @@ class Engine {
     void reweightEntity(CpuId c, CfsRq& cfs, EntityId id, uint32_t weight);
     void reweightRescale(CpuId c, CfsRq& cfs, EntityId id, uint32_t weight); // 7.1, 6.18.45
     void reweightEevdf612(CpuId c, CfsRq& cfs, EntityId id, uint32_t weight);
-    void reweightEevdf66(CpuId c, CfsRq& cfs, EntityId id, uint32_t weight);
 
     // schedule.cpp
     void schedule(CpuId c, SwitchPoint point);

@@ -402,10 +402,6 @@ void Engine::reweightEntity(CpuId c, CfsRq& cfs, EntityId id, uint32_t weight) {
         reweightRescale(c, cfs, id, weight);
         return;
     }
-    if (!cfg_.has(Rule::ReweightEevdf)) {
-        reweightEevdf66(c, cfs, id, weight);
-        return;
-    }
     if (!cfg_.has(Rule::ReweightPlace)) {
         reweightEevdf612(c, cfs, id, weight);
         return;
@@ -494,9 +490,12 @@ void Engine::reweightRescale(CpuId c, CfsRq& cfs, EntityId id, uint32_t weight) 
     }
 }
 
-// 6.12's reweight_entity() with reweight_eevdf(): a queued entity keeps its lag and the distance
-// of its deadline from V, both scaled by old / new weight, measured against V as it stands. The
-// running entity's 6.12 protection stash (vlag == deadline) no longer matches the moved deadline.
+// reweight_entity() before 6d71a9c61604 (6.13). 6.7 - 6.12 (reweight_eevdf(), eab03c23c2a1): a
+// queued entity keeps its lag and the distance of its deadline from V, both scaled by old / new
+// weight, measured against V as it stands; the running entity's 6.12 protection stash (vlag ==
+// deadline) no longer matches the moved deadline. 6.6: it stays at its vruntime (it leaves and
+// rejoins the sums at its new weight, so V moves and its lag with it) and only its deadline's
+// distance from its vruntime is scaled. A sleeper's vlag is scaled in both.
 void Engine::reweightEevdf612(CpuId c, CfsRq& cfs, EntityId id, uint32_t weight) {
     SchedEntity& se = entity(id);
     const bool isCurr = cfs.curr == id;
@@ -507,37 +506,18 @@ void Engine::reweightEevdf612(CpuId c, CfsRq& cfs, EntityId id, uint32_t weight)
         const int64_t V = cfs.avgVruntimeValue(ev());
         if (!isCurr) cfs.dequeueTree(ev(), id);
         addQueuedWeight(c, cfs, -old);
-        if (V != se.vruntime) {
-            // entity_lag(): V - v clamped to the lag of max(2 slices, a tick)
-            const int64_t limit = calcDeltaFair(std::max<int64_t>(2 * se.slice, cfg_.tickNsec()), se.load);
-            const int64_t vlag = std::clamp(V - se.vruntime, -limit, limit) * old / w;
-            se.vruntime = V - vlag;
+        if (!cfg_.has(Rule::ReweightEevdf)) {
+            se.deadline = se.vruntime + (se.deadline - se.vruntime) * old / w;
+        } else {
+            if (V != se.vruntime) {
+                // entity_lag(): V - v clamped to the lag of max(2 slices, a tick)
+                const int64_t limit =
+                    calcDeltaFair(std::max<int64_t>(2 * se.slice, cfg_.tickNsec()), se.load);
+                const int64_t vlag = std::clamp(V - se.vruntime, -limit, limit) * old / w;
+                se.vruntime = V - vlag;
+            }
+            se.deadline = V + (se.deadline - V) * old / w;
         }
-        se.deadline = V + (se.deadline - V) * old / w;
-    } else {
-        se.vlag = se.vlag * old / w;
-    }
-    se.load = loadWeightOf(weight);
-    if (se.onRq) {
-        addQueuedWeight(c, cfs, int64_t(se.load.weight));
-        if (!isCurr) cfs.enqueueTree(ev(), id);
-        cfs.updateMinVruntime(ev());
-    }
-}
-
-// 6.6's reweight_entity(), before eab03c23c2a1 (6.7): a queued entity stays at its vruntime (it
-// leaves and rejoins the sums at its new weight, so V moves and its lag with it) and only its
-// deadline's distance from its vruntime is scaled by old / new weight; a sleeper's vlag is scaled.
-void Engine::reweightEevdf66(CpuId c, CfsRq& cfs, EntityId id, uint32_t weight) {
-    SchedEntity& se = entity(id);
-    const bool isCurr = cfs.curr == id;
-    const int64_t old = se.load.weight;
-    const int64_t w = weight;
-    if (se.onRq) {
-        updateCurr(c, cfs, false);
-        if (!isCurr) cfs.dequeueTree(ev(), id);
-        addQueuedWeight(c, cfs, -old);
-        se.deadline = se.vruntime + (se.deadline - se.vruntime) * old / w;
     } else {
         se.vlag = se.vlag * old / w;
     }

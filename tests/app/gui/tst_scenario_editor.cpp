@@ -7,9 +7,11 @@
 #include "app/gui/session.h"
 #include "tests/app/gui/gui_test_support.h"
 
+#include <QLabel>
 #include <QPlainTextEdit>
 #include <QPushButton>
 #include <QSettings>
+#include <QTabWidget>
 #include <QTableWidget>
 #include <QTemporaryDir>
 #include <QToolButton>
@@ -77,6 +79,30 @@ class TestScenarioEditor : public QObject {
         QTest::mouseClick(e.findChild<QPushButton*>("save"), Qt::LeftButton);
         QVERIFY(readAll(path).contains("\"duration\": \"300ms\""));
         QVERIFY(e.isWindowModified());
+    }
+    // A file that does not parse opens as it is in the JSON tab, with where it fails; once mended
+    // there it saves, and never before.
+    void aBrokenFileOpensInTheJsonTabToBeMended() {
+        QTemporaryDir dir;
+        const QString path = dir.filePath("broken.json");
+        const QByteArray broken = "{\n  \"name\": \"b\",\n  \"duration\": \"1s\"\n  \"tasks\": []\n}\n";
+        write(path, broken.constData());
+        ScenarioEditor e;
+        QString err;
+        QVERIFY2(e.openFile(path, &err), qPrintable(err));
+        auto* whole = e.findChild<QPlainTextEdit*>("wholeJson");
+        QCOMPARE(whole->toPlainText().toUtf8(), broken);
+        QCOMPARE(e.findChild<QTabWidget*>()->currentWidget(), whole->parentWidget()); // the JSON tab in front
+        const QString status = e.findChild<QLabel*>("status")->text();
+        QVERIFY2(status.contains("line 4"), qPrintable(status));
+        QTest::mouseClick(e.findChild<QPushButton*>("save"), Qt::LeftButton);
+        QCOMPARE(readAll(path), broken); // refused: the file is as it was
+        QString mended = whole->toPlainText();
+        mended.replace("\"1s\"\n", "\"1s\",\n");
+        whole->setPlainText(mended);
+        QTest::mouseClick(e.findChild<QPushButton*>("save"), Qt::LeftButton);
+        QVERIFY2(readAll(path).contains("\"duration\": \"1s\""), readAll(path).constData());
+        QVERIFY(!e.isWindowModified());
     }
     void nothingChangedIsNoUndoStep() {
         ScenarioEditor e;

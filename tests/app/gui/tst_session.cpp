@@ -463,6 +463,27 @@ class TestSession : public QObject {
         QCOMPARE(QSettings().value("recentFiles").toStringList().value(0), QString("fair-pair"));
         QCOMPARE(QSettings().value("recentFiles").toStringList().value(1), QFileInfo(f).absoluteFilePath());
     }
+    // The view never shows time before 0: a pan to the left at the start, a drag or a centring near
+    // 0 keep the span and start at 0 (the run's first moment at the left edge).
+    void theViewStopsAtTimeZero() {
+        ShownWindow shown("kernel-hogs-waker");
+        shown.s.runTo(100 * kNsPerMs);
+        view::TimelineView* t = shown.w.timeline();
+        t->setRange(10 * kNsPerMs, 60 * kNsPerMs);
+        t->setFocus();
+        QTest::keyClick(t, Qt::Key_Left);
+        QTest::keyClick(t, Qt::Key_Left);
+        QCOMPARE(t->axis().start, Time(0));
+        QCOMPARE(t->axis().span(), 50 * kNsPerMs);
+        const QPoint mid(t->width() / 2, t->height() / 2);
+        QTest::mousePress(t, Qt::LeftButton, {}, mid);
+        QTest::mouseMove(t, mid + QPoint(200, 0));
+        QTest::mouseRelease(t, Qt::LeftButton, {}, mid + QPoint(200, 0));
+        QCOMPARE(t->axis().start, Time(0));
+        t->centerOn(5 * kNsPerMs);
+        QCOMPARE(t->axis().start, Time(0));
+        QCOMPARE(t->axis().span(), 50 * kNsPerMs);
+    }
     // Follow unchecks itself when the user pans or zooms (it used to stay checked and not follow),
     // and checking it again follows.
     void followUnchecksWhenTheUserMovesTheView() {
