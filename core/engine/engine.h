@@ -325,6 +325,9 @@ class Engine {
     void onHrTick(CpuId c);
     void startTick(CpuId c);
     void armHrTick(CpuId c);
+    void hrtickStartFair(CpuId c);
+    void hrtickUpdate(CpuId c, TaskId changed);
+    static constexpr Time kHrtickMinDelay = 10 * kNsPerUs; // hrtick_start()
     ExecMode effectiveMode(const Task& t) const;
     bool irqPreemptible() const;    // IRQ return to kernel / preempt_enable() act on NR
     bool condReschedActive() const; // cond_resched() can switch

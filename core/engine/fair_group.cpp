@@ -258,10 +258,13 @@ void Engine::enqueueTaskFair(CpuId c, TaskId p, bool initial) {
         if (rq.nrRunning == 0) dlServerUpdateIdle(c);
         dlServerStart(c);
     }
+    hrtickUpdate(c, p);
 }
 
 bool Engine::dequeueTaskFair(CpuId c, TaskId p, bool sleep, bool mayDelay) {
-    return dequeueEntities(c, p, sleep, false, mayDelay);
+    if (!dequeueEntities(c, p, sleep, false, mayDelay)) return false;
+    hrtickUpdate(c, p);
+    return true;
 }
 
 // dequeue_entities(): dequeue up the path while the runqueue left behind is empty (the parents as

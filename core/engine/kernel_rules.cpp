@@ -223,6 +223,12 @@ constexpr std::array<RuleInfo, kRuleCount> kRules{{
      "the ops {\"slice_ext\": \"request\"} and {\"slice_ext\": \"yield\"}, machine.rseq_slice_ext "
      "(false: a kernel built without it); on x86_64, the one architecture checked to have "
      "GENERIC_ENTRY and HAVE_GENERIC_TIF_BITS"},
+    {"hrtick-rearm", "7.0", "95a0155224a6 sched/fair: Limit hrtick work", "task_tick_fair()",
+     "an hrtick (HRTICK on) does the accounting and, unless the eager need-resched bit is set, arms "
+     "itself again through hrtick_start_fair(): under the lazy model the slice's end sets only the lazy "
+     "bit, so a second hrtick 10 us later finds the slice overrun and reschedules eagerly — the lazy "
+     "request does not wait for the next tick",
+     "with HRTICK off, as 7.0 has it by default, nothing changes"},
     {"hrtick-default", "7.1", "9213aa4784cf sched: Default enable HRTICK when deferred rearming is enabled",
      "kernel/sched/features.h",
      "HRTICK and HRTICK_DL are on by default where CONFIG_HRTIMER_REARM_DEFERRED is set: a fair task's "
@@ -274,9 +280,9 @@ const RuleSet kV6_18_45 = (kV6_18_44 | rulesOf({Rule::VlagVprotSplit, Rule::Rewe
 // as well (the wakeup_preempt_fair() fixes, 3da56dc063cd), but for 1842bf97af10
 // (dl-server-revised-only-running), which reached mainline in the 7.2 cycle; 7.0 adds the
 // restricted models and the split.
-const RuleSet kV7_0 =
-    (kV6_18_44 | rulesOf({Rule::RestrictPreemptModels, Rule::VlagVprotSplit, Rule::RseqSliceExt})) &
-    ~rulesOf({Rule::DlServerRevisedOnlyRunning});
+const RuleSet kV7_0 = (kV6_18_44 | rulesOf({Rule::RestrictPreemptModels, Rule::VlagVprotSplit,
+                                            Rule::RseqSliceExt, Rule::HrtickRearm})) &
+                      ~rulesOf({Rule::DlServerRevisedOnlyRunning});
 // 7.1: the reweight_entity() revert, HRTICK by default, the delayed sleeper's lag kept (its other
 // changes: docs/kernels.md).
 const RuleSet kV7_1 = (kV7_0 | rulesOf({Rule::ReweightRescale, Rule::HrtickDefault, Rule::DelayedLagKeep})) &
@@ -300,14 +306,11 @@ const std::array<KernelSpec, 8> kSpecs{{
     {"6.18.44", KernelBuild::Dynamic, KernelProfile::V6_18_44, "6.18.44 stable PREEMPT_DYNAMIC", kV6_18_44},
     {"6.18.45", KernelBuild::Dynamic, KernelProfile::V6_18_45, "6.18.45 stable PREEMPT_DYNAMIC", kV6_18_45},
     {"7.0", KernelBuild::Dynamic, KernelProfile::V7_0, "7.0 PREEMPT_DYNAMIC", kV7_0,
-     "95a0155224a6 (an hrtick "
-     "does only the entity's accounting: no effect while HRTICK is off, as 7.0 has it); titles read, code "
-     "not: the 6.19 dl_server rework (the fair_server's idle wait), 4b603f1551a7 (rq->avg_idle updated "
+     "titles read, code not: the 6.19 dl_server rework (the fair_server's idle wait), 4b603f1551a7 "
+     "(rq->avg_idle updated "
      "when a task moves to an idle CPU), 704069649b5b and 5324953c06bd (wakeup_preempt() across classes)"},
     {"7.1", KernelBuild::Dynamic, KernelProfile::V7_1, "7.1 PREEMPT_DYNAMIC", kV7_1,
-     "what 7.0 leaves out; with HRTICK on (x86_64's default) an hrtick at a spent slice re-arms and so "
-     "reschedules at once (95a0155224a6), where the engine keeps a lazy request lazy until the tick, and "
-     "the engine arms the hrtick only at a switch, not at enqueue and dequeue; HRTICK_DL (the fair_server's "
+     "what 7.0 leaves out; HRTICK_DL (the fair_server's "
      "budget ends at an hrtimer, 9213aa4784cf); NI_RATE "
      "(9fe89f022c05: newidle balancing by rate as well as success); full-weight avg_vruntime() and "
      "__calc_delta() (4823725d9d1d, db4551e2ba34: the engine's weights are the unscaled ones, so only "

@@ -50,6 +50,7 @@ enum class Rule : uint8_t {
     VlagVprotSplit,        // se->vprot no longer shares storage with se->vlag (7.0, 6.18.45)
     ReweightRescale,       // reweight_entity() keeps V and rescales, no re-placement (7.1, 6.18.45)
     RseqSliceExt,          // a user task may ask, through rseq, for a time-slice extension (7.0)
+    HrtickRearm,           // an hrtick re-arms unless need_resched(): a lazy request turns eager (7.0)
     HrtickDefault,         // HRTICK on by default with CONFIG_HRTIMER_REARM_DEFERRED (7.1)
     DelayedLagKeep,        // a delayed sleeper's negative lag never grows; re-placed when clamped (7.1)
     Count

@@ -448,14 +448,38 @@ void Engine::onIdleExit(CpuId c) {
     schedule(c, SwitchPoint::IdleExit);
 }
 
+// hrtick_start_fair(): with more than one fair task queued, the hrtick fires when the running
+// task's slice is used up — at least 10 us ahead (hrtick_start(): shorter "can cause timer DoS"); a
+// slice already overrun asks for an eager reschedule at once instead. With one task queued the
+// timer is left as it is.
+void Engine::hrtickStartFair(CpuId c) {
+    CpuRq& rq = rqs_[size_t(c)];
+    if (rq.hNrQueued <= 1) return;
+    const SchedEntity& se = ents_[size_t(rq.curr)];
+    const Time delta = se.slice - (se.sumExecRuntime - se.prevSumExecRuntime);
+    if (delta < 0) {
+        reschedCurr(c, ReschedBit::Eager, ReschedReason::HrTick);
+        return;
+    }
+    rq.hrtickGen++; // hrtimer_start() moves the one timer
+    queue_.push(now_ + std::max<Time>(delta, kHrtickMinDelay), now_, EventKind::HrTick, c, rq.hrtickGen);
+}
+
+// At a switch: __schedule()'s hrtick_clear(), then set_next_task_fair()'s hrtick_start_fair().
 void Engine::armHrTick(CpuId c) {
     CpuRq& rq = rqs_[size_t(c)];
     rq.hrtickGen++;
-    if (!cfg_.feature(Feature::HrTick) || rq.curr < 0 || rq.fairCurr != rq.curr || rq.hNrQueued <= 1) return;
-    // hrtick_start_fair(): fire when the slice is used up.
-    const SchedEntity& se = ents_[size_t(rq.curr)];
-    const Time delta = se.slice - (se.sumExecRuntime - se.prevSumExecRuntime);
-    queue_.push(now_ + std::max<Time>(delta, 1), now_, EventKind::HrTick, c, rq.hrtickGen);
+    if (!cfg_.feature(Feature::HrTick) || rq.curr < 0 || rq.fairCurr != rq.curr) return;
+    hrtickStartFair(c);
+}
+
+// hrtick_update() at the end of enqueue_task_fair() and dequeue_task_fair(): a second task queued
+// arms the hrtick for what is left of the running task's slice (or, the slice overrun, reschedules).
+// The running task's own dequeue (it blocks) is left out: __schedule() clears the hrtick next.
+void Engine::hrtickUpdate(CpuId c, TaskId changed) {
+    const CpuRq& rq = rqs_[size_t(c)];
+    if (!cfg_.feature(Feature::HrTick) || rq.curr < 0 || rq.fairCurr != rq.curr || changed == rq.curr) return;
+    hrtickStartFair(c);
 }
 
 void Engine::onHrTick(CpuId c) {
@@ -463,9 +487,13 @@ void Engine::onHrTick(CpuId c) {
     ctxCpu_ = c;
     syncProgress(c);
     if (rq.curr < 0 || rq.fairCurr != rq.curr) return;
-    // task_tick_fair(queued=1): account on every level, then ask for a lazy reschedule.
+    // task_tick_fair(queued=1): account on every level, then entity_tick() asks for a lazy
+    // reschedule. Since 95a0155224a6 (7.0) the hrtick then re-arms unless need_resched() (the eager
+    // bit alone): under the lazy model a spent slice gets a second hrtick 10 us on, whose
+    // hrtick_start_fair() finds the slice overrun and reschedules eagerly.
     taskTickFair(c);
     if (rq.hNrQueued > 1) reschedCurr(c, ReschedBit::Lazy, ReschedReason::HrTick);
+    if (cfg_.has(Rule::HrtickRearm) && !rq.flag[size_t(ReschedBit::Eager)]) hrtickStartFair(c);
     irqReturn(c);
     reprogram(c);
 }

@@ -6,6 +6,8 @@
 
 #include "metrics/latency.h"
 
+#include <algorithm>
+
 using namespace sched;
 
 namespace {
@@ -169,6 +171,37 @@ class TestKernel7 : public QObject {
         QVERIFY2(hr >= 100, "one switch per 0.7 ms slice");
         QCOMPARE(off, tick);
         QCOMPARE(arm, tick);
+    }
+
+    // task_tick_fair() after 95a0155224a6 "sched/fair: Limit hrtick work" (7.0): a queued hrtick
+    // re-arms through hrtick_start_fair() unless need_resched(). Under the lazy model the slice's
+    // end sets only the lazy bit, which a task in the kernel does not act on (a user-mode one would,
+    // at the interrupt's return to user mode), so 10 us later (hrtick_start()'s minimum) the second
+    // hrtick finds the slice overrun and reschedules eagerly: two kernel-bound hogs alternate about
+    // every slice. Before (6.18.44, HRTICK switched on) the lazy bit waits for the tick.
+    void anHrtickReArmsAndALazyRequestTurnsEager() {
+        const auto medianRun = [](const char* kernel) {
+            const std::string json = withModel(
+                R"J({"machine": {"cpus": 1, "hz": 100, "kernel": "KERNEL", "preempt": "lazy",
+                                 "features": {"HRTICK": true}},
+                  "tasks": [{"comm": "a", "behavior": [{"run": "10s", "mode": "kernel"}]},
+                            {"comm": "b", "behavior": [{"run": "10s", "mode": "kernel"}]}]})J",
+                kernel, "KERNEL");
+            Engine e = engineFrom(json);
+            e.runUntil(200 * kNsPerMs);
+            e.finish();
+            std::vector<Time> runs;
+            for (const auto& sl : slicesOf(e.trace(), taskByComm(e, "a")))
+                runs.push_back(sl.end - sl.start);
+            std::sort(runs.begin(), runs.end());
+            return runs.empty() ? Time(0) : runs[runs.size() / 2];
+        };
+        const Time rearm = medianRun("7.0"), before = medianRun("6.18.44");
+        qInfo("median run with HRTICK under lazy: 7.0 %lld us, 6.18.44 %lld us",
+              (long long)(rearm / kNsPerUs), (long long)(before / kNsPerUs));
+        // 7.0: the 0.7 ms slice plus the 10 us re-arm (the base slice is the normalized 0.7 ms on 1 CPU).
+        QVERIFY2(rearm >= 700 * kNsPerUs && rearm <= 720 * kNsPerUs, qPrintable(QString::number(rearm)));
+        QVERIFY2(before >= 5 * kNsPerMs, qPrintable(QString::number(before))); // up to the 10 ms tick
     }
 
     // The built-in scenarios that show the two in one look (their descriptions say how to
