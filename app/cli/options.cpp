@@ -84,6 +84,7 @@ Options of run (each overrides the scenario's own setting):
   --range A-B            the time range to draw, e.g. 0ms-50ms (default: the whole run)
   --width N              image width in pixels (default 1600)
   --height N             image height in pixels (default: the timeline's lanes; 500 for a chart)
+  --chart-height N       the chart's height when both pictures are exported (default 500)
 
 Options of experiment:
   --quick                the experiment's quick size (fewer CPUs and runs; for tests)
@@ -261,10 +262,10 @@ std::string parseRunOptions(const std::vector<std::string>& args, RunOptions& o)
                 o.select.push_back(v.substr(from, comma - from));
                 from = comma + 1;
             }
-        } else if (a == "--height") {
+        } else if (a == "--height" || a == "--chart-height") {
             if (!parseInt(v, 100, 20000, n))
-                return "--height: '" + v + "' is not an image height; accepted: 100 to 20000 pixels";
-            o.exportHeight = int(n);
+                return a + ": '" + v + "' is not an image height; accepted: 100 to 20000 pixels";
+            (a == "--height" ? o.exportHeight : o.chartHeight) = int(n);
         } else if (a == "--export-ftrace") {
             o.exportFtrace = v;
         } else if (a == "--range") {
@@ -288,8 +289,9 @@ std::string parseRunOptions(const std::vector<std::string>& args, RunOptions& o)
             return "unknown option '" + a + "' (see schedscope-cli --help)";
         }
     }
-    if (o.exportChart.empty() && (o.delayChart || !o.select.empty()))
-        return "--chart and --select choose what --export-chart draws: give --export-chart F too";
+    if (o.exportChart.empty() && (o.delayChart || !o.select.empty() || o.chartHeight > 0))
+        return "--chart, --chart-height and --select choose what --export-chart draws: give --export-chart F "
+               "too";
     return {};
 }
 

@@ -27,6 +27,7 @@ struct RunOptions {
     bool delayChart = false;         // --chart delay: the histogram instead of the EEVDF chart
     std::vector<std::string> select; // --select: the charted tasks, by comm (default: the first task)
     int exportHeight = 0;            // --height; 0 = the timeline's lanes, 500 for a chart
+    int chartHeight = 0;             // --chart-height; 0 = --height if only the chart is exported, else 500
     std::string exportFtrace;        // run 1 as ftrace text
     sched::Time rangeStart = 0, rangeEnd = -1; // -1 = the end of the run
     int exportWidth = 1600;

@@ -441,6 +441,18 @@ class TstReliability : public QObject {
                                        "--width", "900", "--height", "400"}),
                  0);
         QCOMPARE(QImage(dir.filePath("c.png")).size(), QSize(900, 400));
+        // Both pictures: --height is the timeline's, --chart-height the chart's (500 without it).
+        QCOMPARE(cli(run + QStringList{"--export-chart", dir.filePath("b.png"), "--export-timeline",
+                                       dir.filePath("t.png"), "--width", "800", "--height", "300"}),
+                 0);
+        QCOMPARE(QImage(dir.filePath("t.png")).size(), QSize(800, 300));
+        QCOMPARE(QImage(dir.filePath("b.png")).size(), QSize(800, 500));
+        QCOMPARE(cli(run + QStringList{"--export-chart", dir.filePath("b.png"), "--export-timeline",
+                                       dir.filePath("t.png"), "--width", "800", "--height", "300",
+                                       "--chart-height", "650"}),
+                 0);
+        QCOMPARE(QImage(dir.filePath("b.png")).size(), QSize(800, 650));
+        QCOMPARE(QImage(dir.filePath("t.png")).size(), QSize(800, 300));
         QCOMPARE(cli(run + QStringList{"--export-chart", dir.filePath("c.svg"), "--select", "waker"}), 0);
         QFile svg(dir.filePath("c.svg"));
         QVERIFY(svg.open(QIODevice::ReadOnly));

@@ -67,7 +67,11 @@ std::vector<sched::TaskId> chartedTasks(const RunOptions& o, const sched::Trace&
 int writeChart(const RunOptions& o, const sched::Trace& t, sched::Time end, std::ostream& err) {
     const std::vector<sched::TaskId> tasks = chartedTasks(o, t, err);
     if (tasks.empty()) return 2;
-    const QSize size(o.exportWidth, o.exportHeight > 0 ? o.exportHeight : 500);
+    // --chart-height, else --height when the chart is the only picture, else 500.
+    const int height = o.chartHeight > 0                                ? o.chartHeight
+                       : o.exportHeight > 0 && o.exportTimeline.empty() ? o.exportHeight
+                                                                        : 500;
+    const QSize size(o.exportWidth, height);
     view::EevdfChart eevdf;
     view::LatencyHistogram delays;
     QCustomPlot* plot = nullptr;
