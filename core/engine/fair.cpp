@@ -417,7 +417,10 @@ void Engine::checkPreemptWakeupReworked(CpuId c, CfsRq& cfs, EntityId seId, Enti
     for (;;) {
         const EntityId nse = pickEevdf(cfs, !shortSlice);
         if (nse == pseId) {
-            if (shortSlice) cancelProtectSlice(se);
+            if (shortSlice) {
+                cancelProtectSlice(se);
+                if (cfg_.has(Rule::ShortClearsBuddy)) clearBuddies(c, cfs, seId); // 78cde54ea5f0
+            }
             reschedCurr(c, ReschedBit::Lazy, ReschedReason::WakeupPreempt);
             return;
         }

@@ -235,6 +235,21 @@ constexpr std::array<RuleInfo, kRuleCount> kRules{{
      "slice ends at an hrtimer, not at the next tick",
      "on x86_64, the one architecture checked to set CONFIG_HRTIMER_REARM_DEFERRED; HRTICK_DL (the "
      "fair_server's budget ending on time instead of at a tick) is not modelled"},
+    {"hrtick-hard", "7.1",
+     "5d88e424ec1b sched/fair: Make hrtick resched hard; 558c18d3fbb6 sched/eevdf: Fix HRTICK duration",
+     "entity_tick(), task_tick_fair()",
+     "an hrtick asks for an eager reschedule, as the tick does (\"letting the hrtick do lazy preemption "
+     "completely defeats the purpose\"), and no longer re-arms itself (hrtick-rearm is gone)",
+     "558c18d3fbb6 also times the hrtick from the deadline, (deadline - vruntime) x weight / NICE_0_LOAD, "
+     "where the engine keeps slice - ran; the same series' 97015376642f (hrtick_update() at enqueue only, "
+     "when none is pending), 96d1610e0b20 (no hrtick_clear() at a switch) and c8cdb9b51640 (no re-arm "
+     "within 5 us) are not modelled"},
+    {"short-clears-buddy", "7.1", "78cde54ea5f0 sched/eevdf: Clear buddies for preempt_short",
+     "check_preempt_wakeup_fair() / wakeup_preempt_fair(), __pick_eevdf()",
+     "a shorter-slice wakee that preempts clears curr's buddy with its protection, and the pick without "
+     "protection (the shorter-slice check) does not take a buddy: a group left as its parent's buddy by a "
+     "sleeping task no longer keeps a short-slice wakee of another group off the CPU",
+     "offered to 7.0.y and 6.19.y (AUTOSEL, April 2026); not in the 6.18.y profiles"},
     {"delayed-lag-keep", "7.1",
      "059258b0d424 sched/fair: Prevent negative lag increase during delayed dequeue; c5cd6fd75b6a Fix the "
      "negative lag increase fix",
@@ -285,8 +300,9 @@ const RuleSet kV7_0 = (kV6_18_44 | rulesOf({Rule::RestrictPreemptModels, Rule::V
                       ~rulesOf({Rule::DlServerRevisedOnlyRunning});
 // 7.1: the reweight_entity() revert, HRTICK by default, the delayed sleeper's lag kept (its other
 // changes: docs/kernels.md).
-const RuleSet kV7_1 = (kV7_0 | rulesOf({Rule::ReweightRescale, Rule::HrtickDefault, Rule::DelayedLagKeep})) &
-                      ~rulesOf({Rule::ReweightPlace, Rule::RelDeadlineAlways});
+const RuleSet kV7_1 = (kV7_0 | rulesOf({Rule::ReweightRescale, Rule::HrtickDefault, Rule::DelayedLagKeep,
+                                        Rule::HrtickHard, Rule::ShortClearsBuddy})) &
+                      ~rulesOf({Rule::ReweightPlace, Rule::RelDeadlineAlways, Rule::HrtickRearm});
 // The 2024 PREEMPT_AUTO series on the 6.18 EEVDF rules, without PREEMPT_LAZY (it realises
 // laziness inside none / voluntary / full); RT throttling stands in for the fair_server there
 // (SchedConfig::rtThrottling()).

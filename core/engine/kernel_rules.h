@@ -52,6 +52,8 @@ enum class Rule : uint8_t {
     RseqSliceExt,          // a user task may ask, through rseq, for a time-slice extension (7.0)
     HrtickRearm,           // an hrtick re-arms unless need_resched(): a lazy request turns eager (7.0)
     HrtickDefault,         // HRTICK on by default with CONFIG_HRTIMER_REARM_DEFERRED (7.1)
+    HrtickHard,            // the hrtick reschedules eagerly, and does not re-arm (7.1)
+    ShortClearsBuddy,      // a shorter-slice preemption clears curr's buddy; no buddy without protect (7.1)
     DelayedLagKeep,        // a delayed sleeper's negative lag never grows; re-placed when clamped (7.1)
     Count
 };

@@ -24,8 +24,11 @@ bool Engine::buddyInPick() const {
 }
 
 // __pick_eevdf() as the profile has it, with curr's protection worked out here.
+// Since 78cde54ea5f0 (7.1) only a pick with protection takes the buddy: the shorter-slice wakeup
+// check, which picks without, is not kept off by it.
 TaskId Engine::pickEevdf(const CfsRq& cfs, bool protect) const {
-    return cfs.pickEevdf(ev(), protect, currProtected(cfs), buddyInPick());
+    const bool buddy = buddyInPick() && (protect || !cfg_.has(Rule::ShortClearsBuddy));
+    return cfs.pickEevdf(ev(), protect, currProtected(cfs), buddy);
 }
 
 // set_next_buddy(): the entity is the buddy in its runqueue and its ancestors in theirs, up to an

@@ -173,6 +173,7 @@ void Engine::schedule(CpuId c, SwitchPoint point) {
     const TaskId next = pickNextTask(c, prev);
     clearFlags(c, uint8_t(point));
     if (next == prev) { // re-picked: no switch, no trace event, protection not re-armed
+        rq.hrtickGen++; // __schedule()'s hrtick_clear(); set_next_task_fair() is not called again
         reprogram(c);
         return;
     }
@@ -491,9 +492,12 @@ void Engine::onHrTick(CpuId c) {
     // reschedule. Since 95a0155224a6 (7.0) the hrtick then re-arms unless need_resched() (the eager
     // bit alone): under the lazy model a spent slice gets a second hrtick 10 us on, whose
     // hrtick_start_fair() finds the slice overrun and reschedules eagerly.
+    // 7.1 (5d88e424ec1b "Make hrtick resched hard", with 558c18d3fbb6, which removed the re-arm):
+    // the hrtick reschedules eagerly, as the tick does.
     taskTickFair(c);
-    if (rq.hNrQueued > 1) reschedCurr(c, ReschedBit::Lazy, ReschedReason::HrTick);
-    if (cfg_.has(Rule::HrtickRearm) && !rq.flag[size_t(ReschedBit::Eager)]) hrtickStartFair(c);
+    const bool hard = cfg_.has(Rule::HrtickHard);
+    if (rq.hNrQueued > 1) reschedCurr(c, hard ? ReschedBit::Eager : ReschedBit::Lazy, ReschedReason::HrTick);
+    if (!hard && cfg_.has(Rule::HrtickRearm) && !rq.flag[size_t(ReschedBit::Eager)]) hrtickStartFair(c);
     irqReturn(c);
     reprogram(c);
 }
