@@ -47,8 +47,9 @@ all. The default scenario is kernel-hogs-waker.
 
 Options of run (each overrides the scenario's own setting):
   --preempt MODEL        none | voluntary | full | lazy   (/sys/kernel/debug/sched/preempt)
-  --kernel K             6.12 | 6.18 | 6.18.44 | 6.18.45 | 7.0 | 7.1 | auto-rfc   (6.18 = 6.18.0; auto-rfc =
-                         the 2024 PREEMPT_AUTO build; schedscope-cli kernels lists their rules)
+  --kernel K             6.6-queue | 6.12 | 6.18 | 6.18.44 | 6.18.45 | 7.0 | 7.1 | auto-rfc   (6.18 = 6.18.0;
+                         auto-rfc = the 2024 PREEMPT_AUTO build; 6.6-queue = the sched/eevdf queue of
+                         autumn 2023; schedscope-cli kernels lists their rules)
   --arch A               x86_64 (default), arm64, ..., arm, alpha: which preemption models the kernel
                          builds (7.0 keeps none and voluntary only where there is no lazy preemption)
   --cpus N               number of CPUs, 1..256
