@@ -69,6 +69,17 @@ inline std::vector<SliceView> slicesOf(const sched::Trace& tr, sched::TaskId t) 
     return v;
 }
 
+// How many slices of the tasks called comm ended by a reschedule for this reason.
+inline int slicesEndingWith(const sched::Engine& e, const std::string& comm, sched::ReschedReason why) {
+    int n = 0;
+    for (int k = 0;; ++k) {
+        const sched::TaskId t = taskByComm(e, comm, k);
+        if (t < 0) return n;
+        for (const auto& sl : slicesOf(e.trace(), t))
+            n += sl.endReason == uint8_t(why);
+    }
+}
+
 inline const sched::LatencyRow* latencyRow(const std::vector<sched::LatencyRow>& rows,
                                            const std::string& comm) {
     for (const auto& r : rows)

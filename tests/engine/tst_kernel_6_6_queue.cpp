@@ -7,20 +7,6 @@
 
 using namespace sched;
 
-namespace {
-
-int slicesEndingWith(const Engine& e, const std::string& comm, ReschedReason why) {
-    int n = 0;
-    for (int k = 0;; ++k) {
-        const TaskId t = taskByComm(e, comm, k);
-        if (t < 0) return n;
-        for (const auto& sl : slicesOf(e.trace(), t))
-            n += sl.endReason == uint8_t(why);
-    }
-}
-
-} // namespace
-
 class TestKernel66Queue : public QObject {
     Q_OBJECT
   private slots:

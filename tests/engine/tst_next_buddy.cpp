@@ -179,10 +179,8 @@ class TestNextBuddy : public QObject {
             Engine e = engineFrom(withModel(json, on ? "true" : "false", "NB"));
             e.runUntil(kNsPerSec);
             e.finish();
-            const TaskId w = taskByComm(e, "writer");
             // The writer switched out by the wakeup preemption of the reader it woke.
-            for (const auto& sl : slicesOf(e.trace(), w))
-                if (sl.endReason == uint8_t(ReschedReason::WakeupPreempt)) ++preemptions[on];
+            preemptions[on] = slicesEndingWith(e, "writer", ReschedReason::WakeupPreempt);
         }
         QVERIFY2(preemptions[0] > 100, qPrintable(QString("without: %1").arg(preemptions[0])));
         QCOMPARE(preemptions[1], 0);

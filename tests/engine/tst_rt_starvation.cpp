@@ -23,13 +23,6 @@ Time fairTime(const Engine& e) {
     return sum;
 }
 
-int slicesEndingWith(const Engine& e, const std::string& comm, ReschedReason why) {
-    int n = 0;
-    for (const auto& s : slicesOf(e.trace(), taskByComm(e, comm)))
-        n += s.endReason == uint8_t(why);
-    return n;
-}
-
 } // namespace
 
 class TestRtStarvation : public QObject {
