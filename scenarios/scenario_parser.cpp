@@ -204,7 +204,7 @@ bool ScenarioReader::machine(const JsonValue& m, Scenario& s) {
         if (!expect(*v, JT::Object, cf) ||
             !checkKeys(*v, cf,
                        {"context_switch", "wakeup", "ipi", "timer_irq", "idle_exit", "migration",
-                        "newidle_balance", "timer_slack", "timer_jitter"}))
+                        "newidle_balance", "timer_slack", "timer_arm", "timer_jitter"}))
             return false;
         const std::pair<const char*, Time*> costs[] = {{"context_switch", &c.costs.contextSwitch},
                                                        {"wakeup", &c.costs.wakeup},
@@ -212,7 +212,8 @@ bool ScenarioReader::machine(const JsonValue& m, Scenario& s) {
                                                        {"timer_irq", &c.costs.timerIrq},
                                                        {"migration", &c.costs.migration},
                                                        {"newidle_balance", &c.costs.newidleBalance},
-                                                       {"timer_slack", &c.costs.timerSlack}};
+                                                       {"timer_slack", &c.costs.timerSlack},
+                                                       {"timer_arm", &c.costs.timerArm}};
         for (const auto& [key, dst] : costs)
             if (auto* x = v->find(key); x && !duration(*x, join(cf, key), *dst, 0, 10 * kNsPerMs))
                 return false;

@@ -32,8 +32,14 @@ Engine::Engine(const SchedConfig& config, uint64_t seed, TraceOptions opts)
 }
 
 int32_t Engine::addProgram(Program p) {
-    for (Op& op : p.ops)
+    for (Op& op : p.ops) {
         op.unplannable = op.clock != 0 || op.cycle >= 0; // also for programs never finalize()d
+        // The machine's cost of arming a task's sleep timer becomes part of the syscall's kernel
+        // time, so the interpreter and the batch planner (cpuPhase()) both see it.
+        if ((op.kind == OpKind::Sleep && !op.jiffies && op.mode == ExecMode::User) ||
+            op.kind == OpKind::TimerWait)
+            op.cost += cfg_.costs.timerArm;
+    }
     programs_.push_back(std::move(p));
     patterns_.push_back(LoopPattern::of(programs_.back()));
     return int32_t(programs_.size() - 1);

@@ -27,6 +27,12 @@ struct FixedCosts {
     // measures it into max_newidle_lb_cost: only the avg_idle gate reads it (not charged).
     Time newidleBalance = 3 * kNsPerUs;
     Time timerSlack = 50 * kNsPerUs; // timer_slack_ns of fair tasks: hrtimer sleeps end this much late
+    // A task's timed sleep (nanosleep(), clock_nanosleep()) arms an hrtimer that usually expires
+    // first on its CPU, so hrtimer_start_range_ns() reprograms the clock event device
+    // (hrtimer_reprogram() -> tick_program_event(); in a virtual machine a trapped TSC-deadline
+    // write). Charged to the sleeping task before it blocks, on top of the op's own cost; none
+    // by default (Engine::addProgram() folds it into the program's sleep ops).
+    Time timerArm = 0;
     // Variable part of the timer interrupt's delivery (a virtual machine's timer emulation, C-state
     // exits): drawn per expiry from the sleeping task's random stream; none by default.
     Distribution timerJitter = Distribution::fixed(0);

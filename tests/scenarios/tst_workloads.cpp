@@ -157,6 +157,60 @@ class TestWorkloads : public QObject {
         QCOMPARE(other.first, other.second); // no jitter configured: every sample the same
     }
 
+    // A task's timed sleep arms an hrtimer, and hrtimer_start_range_ns() reprograms the clock
+    // event device when it expires first (hrtimer_reprogram()): the machine's timer_arm is kernel
+    // time the sleeper spends before it blocks - not after its wakeup (cyclictest's latencies
+    // stay), and not in schedule_timeout(), whose timer is the wheel's, nor in the kthreads
+    // stand-in's gaps.
+    void timerArmIsPaidBeforeATimedSleepOnly() {
+        struct Seen {
+            Time stime = 0, latMin = 0, latMax = 0;
+            int64_t nvcsw = 0, samples = 0;
+        };
+        // Each task alone on the machine, so that nothing else moves with the 7 us.
+        const auto run = [](const std::string& arm, const std::string& task, const std::string& comm) {
+            Scenario s = scenarioFrom(R"J({"machine": {"cpus": 2, "costs": {"timer_arm": ")J" + arm +
+                                      R"J("}}, "tasks": [)J" + task + "]}");
+            Engine e = instantiate(s, 1);
+            e.runUntil(kNsPerSec);
+            Seen out;
+            for (const Task& t : e.tasks()) {
+                if (t.comm.rfind(comm, 0) != 0) continue;
+                out.stime += t.stime;
+                out.nvcsw += t.nvcsw;
+                if (t.latCount > 0) out.latMin = t.latMin, out.latMax = t.latMax, out.samples = t.latCount;
+            }
+            return out;
+        };
+        const auto both = [&](const std::string& task, const std::string& comm) {
+            return std::pair{run("0us", task, comm), run("7us", task, comm)};
+        };
+        const auto [napNone, napArmed] = both(
+            R"J({"comm": "nap", "behavior": [{"repeat": 100, "body": [{"sleep": "2ms"}, {"run": "10us"}]}]})J",
+            "nap");
+        QCOMPARE(napArmed.nvcsw, int64_t(101)); // 100 sleeps and the exit
+        QCOMPARE(napArmed.stime - napNone.stime, 100 * 7 * kNsPerUs);
+        const auto [cycNone, cycArmed] =
+            both(R"J({"workload": "cyclictest", "args": "-t1 -i 1000 -l 200"})J", "cyclictest");
+        QCOMPARE(cycArmed.samples, int64_t(200));
+        // 200 clock_nanosleep()s of the measuring thread, and the main thread's usleep(10000)s
+        const int64_t mainSleeps = cycArmed.nvcsw - 200 - 2; // less both exits
+        QVERIFY(mainSleeps >= 15 && mainSleeps <= 25);
+        QCOMPARE(cycArmed.stime - cycNone.stime, (200 + mainSleeps) * 7 * kNsPerUs);
+        QCOMPARE(cycArmed.latMin, cycNone.latMin);
+        QCOMPARE(cycArmed.latMax, cycNone.latMax);
+        const auto [wheelNone, wheelArmed] =
+            both(R"J({"comm": "wheel", "behavior": [{"repeat": 50, "body": [{"sleep": "4ms", "jiffies": true},
+                                                                            {"run": "10us"}]}]})J",
+                 "wheel");
+        QCOMPARE(wheelArmed.nvcsw, int64_t(51));
+        QCOMPARE(wheelArmed.stime, wheelNone.stime);
+        const auto [ktNone, ktArmed] =
+            both(R"J({"workload": "kthreads", "args": "-r 20 -c 20"})J", "kworker/");
+        QVERIFY(ktArmed.nvcsw > 20);
+        QCOMPARE(ktArmed.stime, ktNone.stime);
+    }
+
     // rt-tests' print_stat(): "T:%2d (%5d) P:%2d I:%ld C:%7lu Min:%7ld Act:%5ld Avg:%5ld Max:%8ld";
     // the fields stand where they stand in cyclictest's own output (src/cyclictest/cyclictest.c).
     void cyclictestLineHasTheToolsLayout() {
