@@ -17,6 +17,10 @@ const std::vector<GalleryGroup>& galleryGroups() {
         {"Slices",
          "A task's slice sets its deadline: shorter slices wait less and preempt sooner.",
          {"preempt-short", "hrtick-by-default", "rseq-lock"}},
+        {"Locks",
+         "Kernel mutexes: a contender spins while the owner runs and sleeps when it does not; a waiter "
+         "behind a low-weight owner waits for it (priority inversion).",
+         {"mutex-spin", "priority-inversion"}},
         {"Classes and balancing",
          "SCHED_FIFO beside fair tasks, the fair server that keeps them alive, and tasks spread over CPUs.",
          {"rt-hog-fair-server", "balance-8-on-4"}},

@@ -82,6 +82,8 @@ sched::Engine instantiate(const Scenario& s, uint64_t seed, sched::TraceOptions 
         e.addProgram(p);
     for (const auto& c : s.channels)
         e.addChannel(c.capacity, c.wakeAllWritersAt, c.syncWake);
+    for (const auto& m : s.mutexes)
+        e.addMutex(m);
     const std::vector<sched::GroupId> taskGroup = addTaskGroups(s, e);
     int group = 0;
     for (const auto& g : s.tasks) {

@@ -62,6 +62,7 @@ struct Scenario {
     std::vector<sched::Program> programs;
     std::vector<std::string> programNames;
     std::vector<ChannelSpec> channels;
+    std::vector<std::string> mutexes; // kernel mutexes for the lock / unlock ops, by index
     std::vector<TaskGroupSpec> tasks;
     GroupingSpec grouping;
     std::vector<TimedChange> changes;

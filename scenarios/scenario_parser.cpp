@@ -17,8 +17,8 @@ namespace detail {
 bool ScenarioReader::read(const JsonValue& root, Scenario& s) {
     if (!expect(root, JT::Object, "(top level)")) return false;
     if (!checkKeys(root, "",
-                   {"name", "description", "duration", "seed", "machine", "channels", "programs", "tasks",
-                    "changes", "cgroups", "sessions"}))
+                   {"name", "description", "duration", "seed", "machine", "channels", "mutexes", "programs",
+                    "tasks", "changes", "cgroups", "sessions"}))
         return false;
     if (auto* v = root.find("name")) {
         if (!expect(*v, JT::String, "name")) return false;
@@ -54,6 +54,18 @@ bool ScenarioReader::read(const JsonValue& root, Scenario& s) {
             if (auto* x = c.find("sync"); x && !boolean(*x, join(f, "sync"), ch.syncWake)) return false;
             channelIndex_[ch.name] = int(s.channels.size());
             s.channels.push_back(ch);
+        }
+    }
+    if (auto* v = root.find("mutexes")) {
+        if (!expect(*v, JT::Array, "mutexes")) return false;
+        for (size_t i = 0; i < v->items.size(); ++i) {
+            const JsonValue& n = v->items[i];
+            const std::string f = idx("mutexes", i);
+            if (!expect(n, JT::String, f)) return false;
+            if (n.text.empty()) return fail(n.pos, f, "a mutex needs a name");
+            if (mutexIndex_.count(n.text)) return fail(n.pos, f, "mutex '" + n.text + "' is named twice");
+            mutexIndex_[n.text] = int(s.mutexes.size());
+            s.mutexes.push_back(n.text);
         }
     }
     // Programs: names first, so that fork can refer to a program defined later.

@@ -117,6 +117,8 @@ class ScenarioReader {
     ScenarioError& err_;
     std::map<std::string, int> programIndex_;
     std::map<std::string, int> channelIndex_;
+    std::map<std::string, int> mutexIndex_;
+    std::vector<int> held_; // the mutexes the program being read holds at its current op
 };
 
 } // namespace scen::detail

@@ -3,10 +3,21 @@
 // durations.
 #include "scenarios/scenario_reader.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 
 namespace scen::detail {
+
+namespace {
+// The names a scenario defined, for "no X named ..." messages.
+std::string namesOf(const std::map<std::string, int>& index) {
+    std::string list;
+    for (const auto& [n, i] : index)
+        list += (list.empty() ? "" : ", ") + n;
+    return list.empty() ? "(none)" : list;
+}
+} // namespace
 
 bool ScenarioReader::distribution(const JsonValue& v, const std::string& f, Distribution& out) {
     if (v.isString() || v.isNumber()) {
@@ -169,18 +180,34 @@ bool ScenarioReader::cycle(const JsonValue& v, const std::string& f, Program& pr
 bool ScenarioReader::ops(const JsonValue& arr, const std::string& f, Program& prog, int depth) {
     if (!expect(arr, JT::Array, f)) return false;
     if (arr.items.empty()) return fail(arr.pos, f, "a behaviour needs at least one operation");
+    if (depth == 0) held_.clear();
+    const std::vector<int> heldBefore = held_;
     for (size_t i = 0; i < arr.items.size(); ++i)
         if (!op(arr.items[i], idx(f, i), prog, depth)) return false;
+    // A mutex locked in a repeat's body or a program is unlocked in it: a second pass would
+    // lock it again (a self-deadlock), and a task cannot exit holding one.
+    if (held_ != heldBefore) {
+        std::string names;
+        for (const int m : held_)
+            if (std::find(heldBefore.begin(), heldBefore.end(), m) == heldBefore.end())
+                for (const auto& [n, i] : mutexIndex_)
+                    if (i == m) names += (names.empty() ? "'" : ", '") + n + "'";
+        return fail(
+            arr.pos, f,
+            (depth == 0 ? "the behaviour ends holding mutex " : "the body ends holding mutex ") + names +
+                "; accepted: every \"lock\" followed by an \"unlock\" of the same mutex in the same " +
+                (depth == 0 ? "behaviour" : "body"));
+    }
     return true;
 }
 
 bool ScenarioReader::op(const JsonValue& v, const std::string& f, Program& prog, int depth) {
     static const char* kinds =
-        "run, sleep, cycle, timer, write, read, fork, wait, yield, slice_ext, repeat, exit";
+        "run, sleep, cycle, timer, write, read, lock, unlock, fork, wait, yield, slice_ext, repeat, exit";
     if (!expect(v, JT::Object, f)) return false;
     std::string kind;
-    for (const char* k : {"run", "sleep", "cycle", "timer", "write", "read", "fork", "wait", "yield",
-                          "slice_ext", "repeat", "exit"})
+    for (const char* k : {"run", "sleep", "cycle", "timer", "write", "read", "lock", "unlock", "fork", "wait",
+                          "yield", "slice_ext", "repeat", "exit"})
         if (v.find(k)) {
             if (!kind.empty())
                 return fail(v.pos, f, "one operation per object; found both '" + kind + "' and '" + k + "'");
@@ -188,6 +215,14 @@ bool ScenarioReader::op(const JsonValue& v, const std::string& f, Program& prog,
         }
     if (kind.empty())
         return fail(v.pos, f, std::string("no operation named; each object needs one of: ") + kinds);
+    if (!held_.empty() && (kind == "cycle" || kind == "fork" || kind == "wait" || kind == "yield" ||
+                           kind == "slice_ext" || kind == "exit"))
+        return fail(
+            v.pos, f,
+            "'" + kind +
+                "' inside a mutex's critical section (between \"lock\" and \"unlock\"), where the task "
+                "is in the kernel; accepted there: run (in kernel mode), sleep, timer, read, write, lock, "
+                "unlock, repeat");
     if (kind == "cycle") return cycle(v, f, prog);
     const JsonValue& arg = *v.find(kind);
     const std::string af = join(f, kind);
@@ -196,8 +231,14 @@ bool ScenarioReader::op(const JsonValue& v, const std::string& f, Program& prog,
         if (!checkKeys(v, f, {"run", "mode", "cond_resched_every", "might_resched_every"})) return false;
         op.kind = OpKind::Run;
         if (!distribution(arg, af, op.duration)) return false;
+        if (!held_.empty()) op.mode = ExecMode::Kernel; // a critical section runs in the kernel
         if (auto* m = v.find("mode")) {
             if (!expect(*m, JT::String, join(f, "mode"))) return false;
+            if (m->text == "user" && !held_.empty())
+                return fail(
+                    m->pos, join(f, "mode"),
+                    "user mode inside a mutex's critical section, which is kernel code; accepted there: "
+                    "kernel, kernel-nopreempt");
             if (m->text == "user")
                 op.mode = ExecMode::User;
             else if (m->text == "kernel")
@@ -230,15 +271,35 @@ bool ScenarioReader::op(const JsonValue& v, const std::string& f, Program& prog,
         op.kind = kind == "write" ? OpKind::Write : OpKind::Read;
         if (!expect(arg, JT::String, af)) return false;
         auto it = channelIndex_.find(arg.text);
-        if (it == channelIndex_.end()) {
-            std::string list;
-            for (const auto& [n, i] : channelIndex_)
-                list += (list.empty() ? "" : ", ") + n;
+        if (it == channelIndex_.end())
             return fail(arg.pos, af,
-                        "no channel named '" + arg.text +
-                            "'; defined channels: " + (list.empty() ? "(none)" : list));
-        }
+                        "no channel named '" + arg.text + "'; defined channels: " + namesOf(channelIndex_));
         op.channel = it->second;
+    } else if (kind == "lock" || kind == "unlock") {
+        if (!checkKeys(v, f, {kind == "lock" ? "lock" : "unlock", "cost"})) return false;
+        op.kind = kind == "lock" ? OpKind::MutexLock : OpKind::MutexUnlock;
+        if (!expect(arg, JT::String, af)) return false;
+        auto it = mutexIndex_.find(arg.text);
+        if (it == mutexIndex_.end())
+            return fail(arg.pos, af,
+                        "no mutex named '" + arg.text + "'; named in \"mutexes\": " + namesOf(mutexIndex_));
+        op.channel = it->second;
+        const auto at = std::find(held_.begin(), held_.end(), op.channel);
+        if (op.kind == OpKind::MutexLock) {
+            if (at != held_.end())
+                return fail(
+                    arg.pos, af,
+                    "mutex '" + arg.text +
+                        "' is already held here: a second mutex_lock() would wait for itself forever");
+            held_.push_back(op.channel);
+        } else {
+            if (at == held_.end())
+                return fail(arg.pos, af,
+                            "mutex '" + arg.text +
+                                "' is not held here; accepted: unlock a mutex this behaviour "
+                                "locked before");
+            held_.erase(at);
+        }
     } else if (kind == "fork") {
         if (!checkKeys(v, f, {"fork", "count", "thread", "cost"})) return false;
         op.kind = OpKind::Fork;

@@ -155,6 +155,22 @@ int runCommand(const RunOptions& o, std::ostream& out, std::ostream& err, RunIma
             out << (k ? ", " : " ") << x[k] << " " << sliceExtEndName(SliceExtEnd(k));
         out << "\n";
     }
+    if (!runs[0].mutexes.empty()) {
+        // per mutex: how often it was taken, how often that had to wait (spinning or asleep on the
+        // wait list), the handoffs a first waiter asked for, and the wait from mutex_lock() to owning it
+        out << "\n Kernel mutexes (run 1):\n";
+        for (const Mutex& m : runs[0].mutexes) {
+            char b[256];
+            std::snprintf(
+                b, sizeof b,
+                "   %-16s %9lld acquired  %9lld contended  %9lld slept  %7lld handoffs  wait avg %.3f ms  "
+                "max %.3f ms\n",
+                m.name.c_str(), (long long)m.acquired, (long long)m.contended, (long long)m.slept,
+                (long long)m.handoffs, m.contended ? double(m.waitSum) / double(m.contended) / 1e6 : 0.0,
+                double(m.waitMax) / 1e6);
+            out << b;
+        }
+    }
     for (size_t w = 0; w < s.workloads.size(); ++w) // each tool's own output, as it prints it
         out << "\n$ " << s.workloads[w].tool << " " << s.workloads[w].args << "   (run 1)\n"
             << runs[0].toolOutput[w];

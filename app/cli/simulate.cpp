@@ -52,6 +52,7 @@ RunResult simulate(const scen::Scenario& s, uint64_t seed, const LatencyOptions&
     r.rows = fold.rows(tasks, lo);
     r.switches = fold.switches();
     r.cpu = fold.cpuUsage();
+    r.mutexes = e.mutexes();
     // Elapsed: until the last (foreground) task exited, or the scenario's duration.
     bool allDead = true;
     Time lastExit = 0;

@@ -17,7 +17,8 @@ struct RunResult {
     sched::SwitchCounts switches;
     std::vector<sched::CpuUsage> cpu;
     std::array<uint64_t, size_t(sched::SliceExtEnd::Count)>
-        sliceExts{}; // RSEQ slice extensions by how they ended
+        sliceExts{};                   // RSEQ slice extensions by how they ended
+    std::vector<sched::Mutex> mutexes; // the scenario's kernel mutexes with their counters, at the end
     sched::Time elapsed = 0;
     std::string engineError;
     bool halted = false; // the run stopped at a limit (engineError says which): its numbers are not a run's

@@ -92,6 +92,7 @@ enum class SwitchPoint : uint8_t {
     CondResched,   // cond_resched() (none / voluntary models)
     MightResched,  // might_resched() inside might_sleep() (voluntary model)
     IdleExit,      // the idle loop saw need_resched()
+    Reschedule,    // schedule() called while runnable (a mutex spinner that saw need_resched())
     Count
 };
 std::string_view switchPointName(SwitchPoint p);

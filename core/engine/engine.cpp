@@ -36,6 +36,7 @@ int32_t Engine::addProgram(Program p) {
         op.unplannable = op.clock != 0 || op.cycle >= 0; // also for programs never finalize()d
         // The machine's cost of arming a task's sleep timer becomes part of the syscall's kernel
         // time, so the interpreter and the batch planner (cpuPhase()) both see it.
+        if (op.kind == OpKind::MutexLock || op.kind == OpKind::MutexUnlock) op.unplannable = true;
         if ((op.kind == OpKind::Sleep && !op.jiffies && op.mode == ExecMode::User) ||
             op.kind == OpKind::TimerWait)
             op.cost += cfg_.costs.timerArm;
@@ -254,6 +255,9 @@ void Engine::dispatch(const Event& e) {
         break;
     case EventKind::SliceExt:
         onSliceExtTimer(e.a);
+        break;
+    case EventKind::MutexSpin:
+        onMutexSpin(e.a);
         break;
     case EventKind::Change: {
         const std::string err = apply(changes_[size_t(e.a)]);

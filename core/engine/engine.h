@@ -24,6 +24,8 @@
 //   dl_server.cpp    the fair_server: fair tasks' 50 ms per 1 s under RT load (6.12+)
 //   rt_bandwidth.cpp RT throttling: 950 ms per 1 s for the RT class (the PREEMPT_AUTO RFC profile)
 //   interpreter.cpp  what tasks do: the op interpreter, channels, timers, fork, exit
+//   mutex.cpp        kernel mutexes (kernel/locking/mutex.c): lock, optimistic spinning, the wait
+//                    list, handoff, unlock
 //   batch.cpp        batches: a running task's operations that cannot interact, planned and replayed
 //   params.cpp       live changes: debugfs knobs, HZ, sched_setattr() / nice (the sched_change pattern)
 //   explain.cpp      the inspector's prose: why the current task runs, where a set bit will act
@@ -121,6 +123,7 @@ class Engine {
     // --- set-up (before or during the run) ---
     int32_t addProgram(Program p); // p must be finalize()d
     int32_t addChannel(int capacity, int64_t wakeAllWritersAt = -1, bool syncWake = true);
+    int32_t addMutex(std::string name); // a kernel struct mutex for the lock / unlock ops (mutex.cpp)
     // A task group (a cgroup or an autogroup) under parent, with tg->shares = shares (1024 for
     // cpu.weight 100 or autogroup nice 0). Before the first spawn().
     GroupId addTaskGroup(std::string name, GroupId parent, int64_t shares);
@@ -171,6 +174,7 @@ class Engine {
     const CfsRq& taskCfsRq(TaskId t) const;
     const std::vector<CpuRq>& cpus() const { return rqs_; }
     const std::vector<Channel>& channels() const { return channels_; }
+    const std::vector<Mutex>& mutexes() const { return mutexes_; }
     const std::vector<Program>& programs() const { return programs_; }
     uint64_t eventsProcessed() const { return events_; }
     int64_t contextSwitches() const;
@@ -182,6 +186,7 @@ class Engine {
     std::string describeStarvationGuard(CpuId cpu) const; // fair_server / RT throttling, when RT runs
     std::string describeSliceExt(CpuId cpu) const;        // an RSEQ slice extension asked for or held
     std::string describeBuddies(CpuId cpu) const;         // cfs_rq->next on the running task's path
+    std::string describeMutexes(CpuId cpu) const;         // kernel mutexes held, spun on or waited for here
     // The last error a task program hit (empty if none), e.g. a spin without progress.
     const std::string& error() const { return error_; }
     // The run stopped at a limit (base/limits.h: too many tasks, time that does not advance) and
@@ -316,6 +321,7 @@ class Engine {
     void endSliceExt(CpuId c, TaskId id, SliceExtEnd how);
     bool sliceExtSyscall(CpuId c, TaskId id, bool yield);
     void sliceExtSwitchedOut(CpuId c, TaskId prev);
+
     void syncProgress(CpuId c);
     void reprogram(CpuId c);
     void onTick(CpuId c);
@@ -425,6 +431,19 @@ class Engine {
     void recordRequest(Task& t);
     void forkChildren(CpuId c, TaskId parent, int32_t program, int64_t count);
 
+    // mutex.cpp (kernel/locking/mutex.c)
+    bool ownerOnCpu(TaskId owner) const;
+    bool canSpin(CpuId c, const Mutex& m) const;
+    Step mutexLock(CpuId c, TaskId id, int32_t mi);
+    Step mutexUnlock(CpuId c, TaskId id, int32_t mi);
+    Step mutexAcquired(TaskId id, int32_t mi);
+    Step startSpin(CpuId c, TaskId id, int32_t mi, LockStage stage);
+    Step mutexSleep(CpuId c, TaskId id, int32_t mi);
+    Step spinRescheduled(CpuId c, TaskId id, LockStage then);
+    void wakeSpinners(const Mutex& m);
+    void ownerLeftCpu(TaskId owner);
+    void onMutexSpin(TaskId id);
+
     SchedConfig cfg_;
     uint64_t seed_;
     TraceOptions opts_;
@@ -440,6 +459,7 @@ class Engine {
     std::vector<Program> programs_;
     std::vector<LoopPattern> patterns_; // per program (batch.cpp)
     std::vector<Channel> channels_;
+    std::vector<Mutex> mutexes_;
     std::vector<ParamChange> changes_;
     std::vector<int32_t> groupTgid_;
     int32_t nextPid_ = 1000;

@@ -32,7 +32,8 @@ enum class EventKind : uint8_t {
     Change,    // a = index of a scheduled parameter change
     DlTimer,   // a = cpu, gen = its fair_server's timer generation (dl_server.cpp)
     RtPeriod,  // gen = the RT bandwidth period timer's generation (rt_bandwidth.cpp)
-    SliceExt   // a = task, gen = its RSEQ slice extension timer's generation (rseq_slice_ext.cpp)
+    SliceExt,  // a = task, gen = its RSEQ slice extension timer's generation (rseq_slice_ext.cpp)
+    MutexSpin  // a = task: a mutex spinner checks its lock and owner again (mutex.cpp)
 };
 
 struct Event {

@@ -4,6 +4,8 @@
 #include "base/duration.h"
 #include "engine/engine.h"
 
+#include <algorithm>
+
 namespace sched {
 
 // Where the reschedule that a set need-resched bit asks for will happen (kernel/entry/common.c:
@@ -44,7 +46,8 @@ std::string Engine::describePick(CpuId c) const {
                     std::string(policyName(t.policy)) + ").";
     auto ms = [](int64_t v) { return formatMs3(v) + " ms"; };
     if (isRtPolicy(t.policy))
-        return s + " Real-time tasks run before every fair task." + describeStarvationGuard(c);
+        return s + " Real-time tasks run before every fair task." + describeStarvationGuard(c) +
+               describeMutexes(c);
     const SchedEntity& se = ents_[size_t(rq.curr)];
     const CfsRq& cfs = taskCfsRq(rq.curr); // its own runqueue: the root's or its group's
     const int64_t V = cfs.avgVruntimeValue(ev());
@@ -73,7 +76,42 @@ std::string Engine::describePick(CpuId c) const {
     }
     s += describeBuddies(c);
     s += describeSliceExt(c);
+    s += describeMutexes(c);
     s += describePendingSwitch(c);
+    return s;
+}
+
+// The kernel mutexes that matter on this CPU: the running task spinning on one, and each lock
+// whose owner is queued or runs here while others wait for it (mutex.cpp).
+std::string Engine::describeMutexes(CpuId c) const {
+    std::string s;
+    const TaskId curr = rqs_[size_t(c)].curr;
+    const auto name = [&](TaskId id) {
+        return tasks_[size_t(id)].comm + ":" + std::to_string(tasks_[size_t(id)].pid);
+    };
+    for (const Mutex& m : mutexes_) {
+        if (m.owner < 0) continue;
+        const Task& o = tasks_[size_t(m.owner)];
+        if (curr >= 0 && std::find(m.spinners.begin(), m.spinners.end(), curr) != m.spinners.end())
+            s += " It spins on " + m.name + ", held by " + name(m.owner) + " running on CPU " +
+                 std::to_string(o.cpu) +
+                 " (mutex_optimistic_spin()): it takes the lock the moment it is released.";
+        if (o.cpu != c || m.waiters.empty()) continue;
+        s += " " + name(m.owner) + " holds " + m.name +
+             (m.owner == curr                  ? " and runs"
+              : o.state == TaskState::Runnable ? " and is queued here, not running"
+                                               : " and sleeps") +
+             "; waiting for it:";
+        for (size_t i = 0; i < m.waiters.size(); ++i)
+            s +=
+                (i ? ", " : " ") + name(m.waiters[i]) +
+                (tasks_[size_t(m.waiters[i])].state == TaskState::Sleeping ? " (asleep, TASK_UNINTERRUPTIBLE)"
+                                                                           : " (woken)");
+        s += ". A struct mutex lends the waiters nothing: the owner runs with its own " +
+             (isRtPolicy(o.policy) ? "RT priority " + std::to_string(o.rtPriority)
+                                   : "weight " + std::to_string(ents_[size_t(m.owner)].load.weight)) +
+             " when the scheduler picks it (no proxy execution in this build).";
+    }
     return s;
 }
 

@@ -65,7 +65,8 @@ Engine::Step Engine::runProgram(CpuId c, TaskId id) {
                 continue;
             case Resume::ExitToUserNext:
                 tt.resume = Resume::Next;
-                if (preemptionPoint(c, SwitchPoint::ExitToUser)) return Step::Switched;
+                // Holding a kernel mutex, the task has not left the kernel (mutex.cpp).
+                if (tt.held.empty() && preemptionPoint(c, SwitchPoint::ExitToUser)) return Step::Switched;
                 continue;
             case Resume::Next:
                 tt.resume = Resume::Continue;
@@ -112,10 +113,14 @@ Engine::Step Engine::doOpAction(CpuId c, TaskId id, const Op& op) {
     Task& t = tasks_[size_t(id)];
     switch (op.kind) {
     case OpKind::Run:
-        if (op.mode == ExecMode::User)
+        if (op.mode == ExecMode::User) {
             advanceOp(t);
-        else
+        } else if (!t.held.empty()) { // inside a mutex's critical section: still in the kernel
+            advanceOp(t);
+            t.opMode = ExecMode::Kernel;
+        } else {
             t.resume = Resume::ExitToUserNext; // end of the kernel section: syscall return
+        }
         return Step::Continue;
     case OpKind::Loop:
         t.iterations++;
@@ -214,6 +219,10 @@ Engine::Step Engine::doOpAction(CpuId c, TaskId id, const Op& op) {
         }
         t.resume = Resume::ExitToUserNext; // rseq_slice_yield() returns to user mode after the switch
         return sliceExtSyscall(c, id, true) ? Step::Switched : Step::Continue;
+    case OpKind::MutexLock:
+        return mutexLock(c, id, op.channel);
+    case OpKind::MutexUnlock:
+        return mutexUnlock(c, id, op.channel);
     case OpKind::Exit:
         exitTask(c, id);
         return Step::Exited;

@@ -318,11 +318,15 @@ const std::array<KernelSpec, 8> kSpecs{{
      "branch); the tree keyed by vruntime (the pick is the same); 6.6's fixes after rc2 are assumed "
      "(b01db23d5923, 650cad561cce, 8dafa9d0eb1a)"},
     {"6.12", KernelBuild::Dynamic, KernelProfile::V6_12, "6.12 PREEMPT_DYNAMIC", kV6_12},
-    {"6.18", KernelBuild::Dynamic, KernelProfile::V6_18, "6.18.0 PREEMPT_DYNAMIC", kV6_18},
+    {"6.18", KernelBuild::Dynamic, KernelProfile::V6_18, "6.18.0 PREEMPT_DYNAMIC", kV6_18,
+     "proxy execution (CONFIG_SCHED_PROXY_EXEC, 6.17: 25c411fce735 to 7de9d4f94638; no Kconfig default and "
+     "it depends on EXPERT, so a distribution kernel leaves it out: a mutex waiter sleeps, as the engine's "
+     "mutexes do, in every profile from 6.17 on)"},
     {"6.18.44", KernelBuild::Dynamic, KernelProfile::V6_18_44, "6.18.44 stable PREEMPT_DYNAMIC", kV6_18_44},
     {"6.18.45", KernelBuild::Dynamic, KernelProfile::V6_18_45, "6.18.45 stable PREEMPT_DYNAMIC", kV6_18_45},
     {"7.0", KernelBuild::Dynamic, KernelProfile::V7_0, "7.0 PREEMPT_DYNAMIC", kV7_0,
-     "titles read, code not: the 6.19 dl_server rework (the fair_server's idle wait), 4b603f1551a7 "
+     "proxy execution, as 6.18; titles read, code not: the 6.19 dl_server rework (the fair_server's idle "
+     "wait), 4b603f1551a7 "
      "(rq->avg_idle updated "
      "when a task moves to an idle CPU), 704069649b5b and 5324953c06bd (wakeup_preempt() across classes)"},
     {"7.1", KernelBuild::Dynamic, KernelProfile::V7_1, "7.1 PREEMPT_DYNAMIC", kV7_1,

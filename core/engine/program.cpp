@@ -27,6 +27,10 @@ std::string_view opKindName(OpKind k) {
         return "slice-request";
     case OpKind::SliceYield:
         return "slice-yield";
+    case OpKind::MutexLock:
+        return "lock";
+    case OpKind::MutexUnlock:
+        return "unlock";
     case OpKind::Loop:
         return "loop";
     case OpKind::Exit:

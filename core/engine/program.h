@@ -24,7 +24,9 @@ enum class OpKind : uint8_t {
     Yield,        // sched_yield()
     SliceRequest, // rseq: set slice_ctrl.request before a critical section (a store, no syscall)
     SliceYield,   // rseq: after it, clear the request; if the kernel granted an extension, rseq_slice_yield()
-    Loop,         // jump back to `target` (count times, 0 = forever)
+    MutexLock, // mutex_lock() of mutex `channel` in the kernel: spin on a running owner, or wait (mutex.cpp)
+    MutexUnlock, // mutex_unlock(): wake the first waiter, or hand the lock to it if it asked
+    Loop,        // jump back to `target` (count times, 0 = forever)
     Exit
 };
 std::string_view opKindName(OpKind k);
@@ -38,7 +40,7 @@ struct Op {
     Time cost = 0;                  // syscall ops: kernel time spent before the operation
     Time costJitter = 0;            // ... drawn uniformly from cost +- costJitter (0 = exactly cost)
     Time period = 0;                // TimerWait
-    int32_t channel = -1;           // Write / Read
+    int32_t channel = -1;           // Write / Read: the channel; MutexLock / MutexUnlock: the mutex
     int32_t target = 0;             // Loop: op index; Fork: program index
     int64_t count = 0;              // Loop: iterations (0 = forever); Fork: children
     Time until =

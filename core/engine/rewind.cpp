@@ -35,6 +35,7 @@ void Engine::copyStateFrom(const Engine& o) {
     programs_ = o.programs_;
     patterns_ = o.patterns_;
     channels_ = o.channels_;
+    mutexes_ = o.mutexes_;
     changes_ = o.changes_;
     groupTgid_ = o.groupTgid_;
     nextPid_ = o.nextPid_;

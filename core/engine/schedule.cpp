@@ -40,6 +40,12 @@ void Engine::setFlag(CpuId c, ReschedBit bit, ReschedReason why) {
     rq.flag[size_t(bit)] = true;
     rq.flagSetAt[size_t(bit)] = now_;
     rq.flagReason[size_t(bit)] = why;
+    // A mutex spinner polls need_resched() (mutex_spin_on_owner()): it stops spinning.
+    if (bit == ReschedBit::Eager && rq.curr >= 0) {
+        const LockStage s = tasks_[size_t(rq.curr)].lockStage;
+        if (s == LockStage::Spinning || s == LockStage::WaiterSpinning)
+            queue_.push(now_, now_, EventKind::MutexSpin, rq.curr, 0);
+    }
 }
 
 // clear_tsk_need_resched(): both bits go at once; each becomes a recorded interval.
@@ -178,6 +184,7 @@ void Engine::schedule(CpuId c, SwitchPoint point) {
         return;
     }
     if (prev >= 0 && tasks_[size_t(prev)].sliceGranted) sliceExtSwitchedOut(c, prev);
+    if (prev >= 0 && !tasks_[size_t(prev)].held.empty()) ownerLeftCpu(prev); // owner_on_cpu() is false now
     rq.nrSwitches++;
     switchesSeen_++;
     if (prev >= 0) {

@@ -6,6 +6,7 @@
 #include "base/rng.h"
 #include "base/types.h"
 #include "engine/loop_counters.h"
+#include "engine/mutex.h"
 #include "engine/pelt.h"
 #include "engine/sched_entity.h"
 
@@ -76,6 +77,12 @@ struct alignas(64) Task {
     Time timerNext = -1;   // TimerWait: next absolute expiry on the grid
     Time timerExpiry = -1; // expiry that woke the task (latency = run time - expiry)
     int32_t channelWait = -1;
+    // mutex_lock() (mutex.cpp): the mutex it waits or spins for (p->blocked_on while queued),
+    // where in mutex_lock() it stands, since when it has wanted the lock, and the mutexes it owns.
+    int32_t blockedOn = -1;
+    LockStage lockStage = LockStage::None;
+    Time lockWantedSince = 0;
+    std::vector<int32_t> held;
     int liveChildren = 0;
     int unreaped = 0; // children that exited and were not yet reaped by a WaitChild
     bool waitingChildren = false;
