@@ -180,7 +180,8 @@ std::vector<TaskProfile> profiles(const Trace& trace, const std::vector<char>& w
                 tp.exited = true;
                 break;
             }
-            if (pt != uint8_t(SwitchPoint::Block)) continue; // preempted: the burst goes on
+            if (pt >= uint8_t(SwitchPoint::Count) || !isSleepPoint(SwitchPoint(pt)))
+                continue; // preempted: the burst goes on
             tp.bursts.push_back(acc);
             acc = 0;
             // The sleep: to the wakeup that ended it, else to the next switch-in.

@@ -18,6 +18,7 @@ const char* prevStateOf(uint8_t endPoint) {
     const auto p = SwitchPoint(endPoint);
     if (isPreemptMode(p)) return "R+";
     if (p == SwitchPoint::Block) return "S";
+    if (p == SwitchPoint::BlockUninterruptible) return "D";
     if (p == SwitchPoint::Exit) return "X";
     return "R";
 }

@@ -83,16 +83,17 @@ std::string_view reschedReasonName(ReschedReason r);
 // points (kernel/entry/common.c; kernel/sched/core.c: preempt_schedule(), preempt_schedule_irq(),
 // __cond_resched()) plus blocking.
 enum class SwitchPoint : uint8_t {
-    Block,         // went to sleep: schedule() with a non-running state (voluntary)
-    Exit,          // do_task_dead()
-    Yield,         // sched_yield()
-    ExitToUser,    // exit_to_user_mode_loop(): either bit set
-    IrqReturn,     // irqentry_exit_cond_resched() -> preempt_schedule_irq() (eager bit)
-    PreemptEnable, // preempt_enable() reaching 0 -> preempt_schedule() (eager bit)
-    CondResched,   // cond_resched() (none / voluntary models)
-    MightResched,  // might_resched() inside might_sleep() (voluntary model)
-    IdleExit,      // the idle loop saw need_resched()
-    Reschedule,    // schedule() called while runnable (a mutex spinner that saw need_resched())
+    Block,                // went to sleep: schedule() with a non-running state (voluntary)
+    Exit,                 // do_task_dead()
+    Yield,                // sched_yield()
+    ExitToUser,           // exit_to_user_mode_loop(): either bit set
+    IrqReturn,            // irqentry_exit_cond_resched() -> preempt_schedule_irq() (eager bit)
+    PreemptEnable,        // preempt_enable() reaching 0 -> preempt_schedule() (eager bit)
+    CondResched,          // cond_resched() (none / voluntary models)
+    MightResched,         // might_resched() inside might_sleep() (voluntary model)
+    IdleExit,             // the idle loop saw need_resched()
+    Reschedule,           // schedule() called while runnable (a mutex spinner that saw need_resched())
+    BlockUninterruptible, // went to sleep in TASK_UNINTERRUPTIBLE (a mutex waiter): prev_state D
     Count
 };
 std::string_view switchPointName(SwitchPoint p);
@@ -102,6 +103,16 @@ std::string_view switchPointName(SwitchPoint p);
 // need-resched arrived at an interrupt return while it was granted, or another system call.
 enum class SliceExtEnd : uint8_t { Yielded, Expired, Revoked, Aborted, Count };
 std::string_view sliceExtEndName(SliceExtEnd e);
+// A switch out of a task that went to sleep (prev_state S or D) or exited: voluntary (nvcsw).
+inline bool isSleepPoint(SwitchPoint p) {
+    return p == SwitchPoint::Block || p == SwitchPoint::BlockUninterruptible;
+}
+inline bool isBlockingPoint(SwitchPoint p) {
+    return isSleepPoint(p) || p == SwitchPoint::Exit;
+}
+inline bool isBlockingPoint(uint8_t p) {
+    return p < uint8_t(SwitchPoint::Count) && isBlockingPoint(SwitchPoint(p));
+}
 // SM_PREEMPT switches print prev_state "R+" and never count as voluntary (kernel/sched/core.c:
 // __schedule(); include/trace/events/sched.h: __trace_sched_switch_state()).
 inline bool isPreemptMode(SwitchPoint p) {

@@ -230,8 +230,8 @@ Engine::Step Engine::doOpAction(CpuId c, TaskId id, const Op& op) {
     return Step::Continue;
 }
 
-void Engine::blockCurrent(CpuId c, TaskId /*id*/) {
-    schedule(c, SwitchPoint::Block);
+void Engine::blockCurrent(CpuId c, TaskId /*id*/, SwitchPoint how) {
+    schedule(c, how);
 }
 
 void Engine::exitTask(CpuId c, TaskId id) {

@@ -44,7 +44,8 @@ bool Engine::ownerOnCpu(TaskId owner) const {
 }
 
 // mutex_can_spin_on_owner() / mutex_spin_on_owner(): spin while the owner runs and this CPU has
-// no need_resched() (the eager bit; the lazy one is not seen inside the kernel).
+// no need_resched() (the eager bit; the lazy one is not seen inside the kernel). A free lock
+// (owner 0, where the kernel would spin and retry) never gets here: the trylock took it first.
 bool Engine::canSpin(CpuId c, const Mutex& m) const {
     return ownerOnCpu(m.owner) && !rqs_[size_t(c)].flag[size_t(ReschedBit::Eager)];
 }
@@ -61,6 +62,7 @@ Engine::Step Engine::mutexAcquired(TaskId id, int32_t mi) {
         m.waitMax = std::max(m.waitMax, waited);
     }
     eraseTask(m.waiters, id); // __mutex_remove_waiter() on the acquired path
+    if (m.waiters.empty()) m.handoff = false;
     t.blockedOn = -1;
     t.lockStage = LockStage::None;
     if (std::find(t.held.begin(), t.held.end(), mi) == t.held.end()) t.held.push_back(mi);
@@ -91,7 +93,7 @@ Engine::Step Engine::mutexSleep(CpuId c, TaskId id, int32_t mi) {
     t.blockedOn = mi;
     t.opMode = ExecMode::Kernel;
     t.resume = Resume::Retry;
-    blockCurrent(c, id);
+    blockCurrent(c, id, SwitchPoint::BlockUninterruptible);
     return Step::Blocked;
 }
 
@@ -118,6 +120,10 @@ Engine::Step Engine::mutexLock(CpuId c, TaskId id, int32_t mi) {
     case LockStage::None:
         t.lockWantedSince = now_;
         if (canSpin(c, m)) return startSpin(c, id, mi, LockStage::Spinning);
+        // mutex_can_spin_on_owner() said no; the spin's fail path still reschedules first if
+        // need_resched() is set, and only then does the slow path queue the task.
+        if (rqs_[size_t(c)].flag[size_t(ReschedBit::Eager)])
+            return spinRescheduled(c, id, LockStage::Preempted);
         return mutexSleep(c, id, mi);
     case LockStage::Spinning:
         if (canSpin(c, m)) return startSpin(c, id, mi, LockStage::Spinning); // the next owner runs too
@@ -134,7 +140,10 @@ Engine::Step Engine::mutexLock(CpuId c, TaskId id, int32_t mi) {
         if (!first) return mutexSleep(c, id, mi);
         m.handoff = true;
         if (canSpin(c, m)) return startSpin(c, id, mi, LockStage::WaiterSpinning);
-        if (rqs_[size_t(c)].flag[size_t(ReschedBit::Eager)] && stage == LockStage::WaiterSpinning)
+        // The waiter's mutex_optimistic_spin() has no can-spin gate: it fails at once and, on
+        // need_resched(), reschedules while runnable (the kernel then loops once more without
+        // sleeping; the engine re-checks when the task runs again).
+        if (rqs_[size_t(c)].flag[size_t(ReschedBit::Eager)])
             return spinRescheduled(c, id, LockStage::Waiting);
         return mutexSleep(c, id, mi);
     }
@@ -147,16 +156,23 @@ Engine::Step Engine::mutexUnlock(CpuId c, TaskId id, int32_t mi) {
     Task& t = tasks_[size_t(id)];
     t.held.erase(std::remove(t.held.begin(), t.held.end(), mi), t.held.end());
     m.owner = kNoTask;
-    if (!m.waiters.empty()) {
+    if (m.waiters.empty())
+        m.handoff = false; // __mutex_remove_waiter() cleared the flags with the last waiter
+    if (m.handoff) {       // __mutex_handoff(): the lock is the first waiter's (MUTEX_FLAG_PICKUP)
         const TaskId w = m.waiters.front();
-        if (m.handoff) { // __mutex_handoff(): the lock is the first waiter's
-            m.owner = w;
-            m.handoff = false;
-            m.handoffs++;
-            tasks_[size_t(w)].held.push_back(mi);
-        }
-        if (tasks_[size_t(w)].state == TaskState::Sleeping) tryToWakeUp(w, c, id, false);
+        m.owner = w;
+        m.handoff = false;
+        m.handoffs++;
+        tasks_[size_t(w)].held.push_back(mi);
+    } else if (!m.spinners.empty()) {
+        // __mutex_unlock_slowpath() releases the owner word before it takes wait_lock to wake
+        // anyone: the osq's first spinner, polling it, takes the lock at once.
+        const TaskId s = m.spinners.front();
+        m.owner = s;
+        tasks_[size_t(s)].held.push_back(mi);
     }
+    if (!m.waiters.empty() && tasks_[size_t(m.waiters.front())].state == TaskState::Sleeping)
+        tryToWakeUp(m.waiters.front(), c, id, false); // wake_q: the first waiter, no WF_SYNC
     wakeSpinners(m);
     // Out of the last critical section the task is back on its way out of the kernel.
     if (t.held.empty())

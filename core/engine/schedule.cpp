@@ -169,7 +169,7 @@ void Engine::schedule(CpuId c, SwitchPoint point) {
     else if (rq.flag[size_t(ReschedBit::Lazy)])
         reason = uint8_t(rq.flagReason[size_t(ReschedBit::Lazy)]);
 
-    const bool blocking = point == SwitchPoint::Block || point == SwitchPoint::Exit;
+    const bool blocking = isBlockingPoint(point);
     if (prev >= 0 && blocking) {
         // try_to_block_task(): dequeue (DELAY_DEQUEUE may keep a fair sleeper queued).
         deactivateTask(c, prev, point == SwitchPoint::Exit);

@@ -71,7 +71,7 @@ std::map<std::string, GroupSide> groups(const Trace& w) {
         }
         if (s.endPoint[i] == kStillRunning) continue;
         const auto p = SwitchPoint(s.endPoint[i]);
-        if (p == SwitchPoint::Block || p == SwitchPoint::Exit)
+        if (isBlockingPoint(p))
             side.voluntary++;
         else
             side.involuntary++;

@@ -41,8 +41,7 @@ std::string metricsCsv(const Trace& trace, Time /*now*/) {
     for (size_t i = 0; i < s.size(); ++i) {
         if (size_t(s.task[i]) >= outs.size() || s.endPoint[i] == kStillRunning) continue;
         const auto p = SwitchPoint(s.endPoint[i]);
-        (p == SwitchPoint::Block || p == SwitchPoint::Exit ? outs[size_t(s.task[i])].voluntary
-                                                           : outs[size_t(s.task[i])].involuntary)++;
+        (isBlockingPoint(p) ? outs[size_t(s.task[i])].voluntary : outs[size_t(s.task[i])].involuntary)++;
     }
     for (size_t i = 0; i < trace.migrations.size(); ++i)
         if (size_t(trace.migrations.task[i]) < outs.size())

@@ -20,7 +20,7 @@ Time addSaturated(Time a, Time b) {
 }
 
 bool isVoluntaryEnd(uint8_t point) {
-    return point == uint8_t(SwitchPoint::Block) || point == uint8_t(SwitchPoint::Exit);
+    return isBlockingPoint(point);
 }
 
 // Values grouped by a key, each group contiguous: group k is items[first[k], first[k + 1]). Two

@@ -63,7 +63,7 @@ void LatencyFold::slice(Time start, Time end, TaskId task, uint16_t cpu, uint8_t
     a.slices++;
     a.runtime += end - start;
     // The switch-out opens the next atom (add_sched_out_event): 'R' waits for the CPU at once.
-    const bool blocked = point == uint8_t(SwitchPoint::Block) || point == uint8_t(SwitchPoint::Exit); // nvcsw
+    const bool blocked = isBlockingPoint(point); // nvcsw
     a.haveAtom = point != kStillRunning;
     a.slept = blocked;
     a.outTime = end;

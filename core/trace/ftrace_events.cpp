@@ -174,6 +174,8 @@ int64_t FtraceEvents::prevStateBits(uint8_t point, const TraceTask& t) {
     switch (SwitchPoint(point)) {
     case SwitchPoint::Block:
         return 0x1; // TASK_INTERRUPTIBLE
+    case SwitchPoint::BlockUninterruptible:
+        return 0x2; // TASK_UNINTERRUPTIBLE
     case SwitchPoint::Exit:
         return t.pid == t.tgid ? 0x20 : 0x10; // a process leader stays a zombie until reaped
     case SwitchPoint::IrqReturn:
@@ -190,6 +192,8 @@ const char* FtraceEvents::prevStateText(uint8_t point, const TraceTask& t) {
     switch (prevStateBits(point, t)) {
     case 0x1:
         return "S";
+    case 0x2:
+        return "D";
     case 0x10:
         return "X";
     case 0x20:

@@ -54,6 +54,7 @@ uint8_t pointForState(std::string_view state) {
         return uint8_t(SwitchPoint::ExitToUser); // runnable, not a preemption: return to user, yield
     if (state.find('X') != std::string_view::npos || state.find('Z') != std::string_view::npos)
         return uint8_t(SwitchPoint::Exit);
+    if (!state.empty() && state[0] == 'D') return uint8_t(SwitchPoint::BlockUninterruptible); // D, D|K, D|W
     return uint8_t(SwitchPoint::Block);
 }
 

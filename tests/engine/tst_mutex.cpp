@@ -2,6 +2,8 @@
 // Kernel mutexes (core/engine/mutex.cpp, kernel/locking/mutex.c): each test is named for the
 // kernel's rule it holds the engine to. The machines have no costs, so that times are exact.
 #include "tests/test_support.h"
+#include "trace/ftrace_text.h"
+#include "trace/import.h"
 
 using namespace sched;
 
@@ -80,11 +82,21 @@ class TestMutex : public QObject {
         QCOMPARE(m.contended, int64_t(1));
         const auto s = slicesOf(e.trace(), taskByComm(e, "b"));
         QVERIFY(s.size() >= 2);
-        QCOMPARE(s[0].end, 300 * kNsPerUs); // a left its CPU for the RT task
-        QCOMPARE(s[0].endPoint, uint8_t(SwitchPoint::Block));
+        QCOMPARE(s[0].end, 300 * kNsPerUs);                                  // a left its CPU for the RT task
+        QCOMPARE(s[0].endPoint, uint8_t(SwitchPoint::BlockUninterruptible)); // prev_state D
         QCOMPARE(exitOf(e, "a"), 600 * kNsPerUs);
         QCOMPARE(s[1].start, 600 * kNsPerUs);
         QCOMPARE(exitOf(e, "b"), 610 * kNsPerUs);
+        // the sleep is TASK_UNINTERRUPTIBLE: sched_switch prints prev_state=D, and an import keeps it
+        std::string text;
+        writeFtraceText(e.trace(), [&](std::string_view sv) { text += sv; });
+        QVERIFY(text.find("prev_comm=b prev_pid=1001 prev_prio=120 prev_state=D ==>") != std::string::npos);
+        ImportReport rep;
+        const Trace back = importTraceText(text, rep);
+        int d = 0;
+        for (size_t i = 0; i < back.slices.size(); ++i)
+            d += back.slices.endPoint[i] == uint8_t(SwitchPoint::BlockUninterruptible);
+        QCOMPARE(d, 1);
     }
 
     // mutex_spin_on_owner() stops on need_resched(): the spinner calls schedule() while runnable
@@ -102,10 +114,43 @@ class TestMutex : public QObject {
         QCOMPARE(s[0].endPoint, uint8_t(SwitchPoint::Reschedule));
         QCOMPARE(s[1].start, 350 * kNsPerUs);
         QCOMPARE(s[1].end, 350 * kNsPerUs);
-        QCOMPARE(s[1].endPoint, uint8_t(SwitchPoint::Block));
+        QCOMPARE(s[1].endPoint, uint8_t(SwitchPoint::BlockUninterruptible));
         QCOMPARE(s[2].start, 500 * kNsPerUs);
         QVERIFY(e.tasks()[size_t(b)].nivcsw >= 1);
         QCOMPARE(e.mutexes()[0].slept, int64_t(1));
+    }
+
+    // mutex_optimistic_spin()'s fail path reschedules on need_resched() before the slow path
+    // queues the task, even when it could not spin at all (the owner sleeps): under none, a
+    // need-resched set during the lock's entry path makes the contender schedule() while runnable
+    // first, and it sleeps on the wait list only when it runs again.
+    void aContenderReschedulesBeforeItQueues() {
+        const std::string a = task("a", 0, 0, R"({"lock": "m"}, {"sleep": "1ms"}, {"unlock": "m"})");
+        const std::string b =
+            task("b", 1, 0, R"({"lock": "m", "cost": "100us"}, {"run": "10us"}, {"unlock": "m"})");
+        const std::string rt = task("rt", 1, 50, R"({"run": "50us"})", kFifo);
+        Engine e = engineFrom(scenario(2, a + "," + b + "," + rt, "none"));
+        e.runUntil(5 * kNsPerMs);
+        const auto s = slicesOf(e.trace(), taskByComm(e, "b"));
+        QVERIFY(s.size() >= 3);
+        QCOMPARE(s[0].end, 100 * kNsPerUs);
+        QCOMPARE(s[0].endPoint, uint8_t(SwitchPoint::Reschedule));
+        QCOMPARE(s[1].start, 150 * kNsPerUs);
+        QCOMPARE(s[1].endPoint, uint8_t(SwitchPoint::BlockUninterruptible));
+        QCOMPARE(s[2].start, kNsPerMs); // a's unlock after its 1 ms sleep wakes it
+    }
+
+    // __mutex_unlock_slowpath() frees the owner word before it wakes anyone, and the osq's head
+    // - the first to spin, not the lowest-numbered CPU - takes it; the other spinner goes on
+    // spinning on the new owner, which runs.
+    void theFirstSpinnerTakesAReleasedLock() {
+        const std::string first = task("first", 2, 100, kTake10), second = task("second", 1, 200, kTake10);
+        Engine e = engineFrom(scenario(3, task("a", 0, 0, kHold500) + "," + first + "," + second));
+        e.runUntil(2 * kNsPerMs);
+        QCOMPARE(exitOf(e, "first"), 510 * kNsPerUs);
+        QCOMPARE(exitOf(e, "second"), 520 * kNsPerUs);
+        QCOMPARE(e.mutexes()[0].slept, int64_t(0));
+        QCOMPARE(e.mutexes()[0].contended, int64_t(2));
     }
 
     // struct mutex's wait list is FIFO (__mutex_add_waiter() at the tail; no priority order
@@ -120,8 +165,8 @@ class TestMutex : public QObject {
         const auto lo = slicesOf(e.trace(), taskByComm(e, "lo")),
                    hi = slicesOf(e.trace(), taskByComm(e, "hi"));
         QVERIFY(lo.size() >= 2 && hi.size() >= 2);
-        QCOMPARE(lo[0].endPoint, uint8_t(SwitchPoint::Block));
-        QCOMPARE(hi[0].endPoint, uint8_t(SwitchPoint::Block));
+        QCOMPARE(lo[0].endPoint, uint8_t(SwitchPoint::BlockUninterruptible));
+        QCOMPARE(hi[0].endPoint, uint8_t(SwitchPoint::BlockUninterruptible));
         QCOMPARE(lo[1].start, 500 * kNsPerUs);
         QCOMPARE(hi[1].start, 510 * kNsPerUs);
     }

@@ -223,7 +223,9 @@ class TestTraceImport : public QObject {
         const TaskId tc = byPid(t, 2932);
         bool blocked = false;
         for (size_t i = 0; i < t.slices.size(); ++i)
-            if (t.slices.task[i] == tc) blocked = t.slices.endPoint[i] == uint8_t(SwitchPoint::Block);
+            if (t.slices.task[i] == tc)
+                blocked =
+                    t.slices.endPoint[i] == uint8_t(SwitchPoint::BlockUninterruptible); // D|K: killable D
         QVERIFY(blocked);
     }
 

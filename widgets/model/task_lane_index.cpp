@@ -53,7 +53,7 @@ void TaskLaneIndex::update(const sched::Trace& trace) {
         l.running.add(start, s.end[slicesSeen_]);
         l.lastEnd = s.end[slicesSeen_];
         const uint8_t p = s.endPoint[slicesSeen_];
-        l.lastPreempted = p != uint8_t(sched::SwitchPoint::Block) && p != uint8_t(sched::SwitchPoint::Exit);
+        l.lastPreempted = !sched::isBlockingPoint(p);
     }
 }
 
