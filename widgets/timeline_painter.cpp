@@ -214,7 +214,8 @@ void TimelinePainter::paintLegend(QPainter& p, const QRect& r, const TimelineLay
 }
 
 // One thin row per task: its colour while running, a lighter striped tone while runnable
-// (waiting for a CPU), nothing while sleeping. Only rows inside the clip are computed.
+// (waiting for a CPU), a thin grey line while asleep in D (a kernel mutex), nothing while
+// sleeping otherwise. Only rows inside the clip are computed.
 void TimelinePainter::paintTaskLanes(QPainter& p, const QRect& r, const TimeAxis& axis, const TimelineData& d,
                                      const TimelineLayout& L, const QPalette& pal) {
     const bool dark = isDark(pal);
@@ -223,10 +224,11 @@ void TimelinePainter::paintTaskLanes(QPainter& p, const QRect& r, const TimeAxis
     const QRect clip = p.hasClipping() ? p.clipBoundingRect().toAlignedRect() : r;
     const int x0 = r.left() + L.gutter;
     p.setPen(pal.color(QPalette::PlaceholderText));
-    p.drawText(QRect(r.left(), r.top() + L.laneTop(cpus) + L.legend, 400, 14),
+    p.drawText(QRect(r.left(), r.top() + L.laneTop(cpus) + L.legend, 640, 14),
                Qt::AlignLeft | Qt::AlignVCenter,
                QCoreApplication::translate("TimelinePainter",
-                                           "task lanes: running / runnable (striped) / sleeping"));
+                                           "task lanes: running / runnable (striped) / asleep in D "
+                                           "(line) / sleeping"));
     QFont small = p.font();
     small.setPointSizeF(small.pointSizeF() * 0.8);
     p.setFont(small);
@@ -251,9 +253,15 @@ void TimelinePainter::paintTaskLanes(QPainter& p, const QRect& r, const TimeAxis
                                  : QColor(Qt::transparent));
         const Pixels px(img);
         const QRgb runRgb = run.rgba(), waitRgb = qPremultiply(wait.rgba());
+        const QRgb dRgb = (dark ? QColor(170, 170, 180) : QColor(110, 110, 120)).rgba();
         for (int x = 0; x < axis.width; ++x) {
             const TaskState s = cols[size_t(x)];
             if (s == TaskState::Sleeping) continue;
+            if (s == TaskState::Uninterruptible) { // a 2 px line through the middle of the row
+                for (int yy = h / 2 - 1; yy <= h / 2; ++yy)
+                    px.at(x, yy) = dRgb;
+                continue;
+            }
             for (int yy = 0; yy < h; ++yy)
                 if (s == TaskState::Running || ((x + yy) % 4) < 2)
                     px.at(x, yy) = s == TaskState::Running ? runRgb : waitRgb;

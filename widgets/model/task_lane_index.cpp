@@ -50,10 +50,12 @@ void TaskLaneIndex::update(const sched::Trace& trace) {
             if (l.nextWake < l.wakes.size() && l.wakes[l.nextWake] <= start) waitFrom = l.wakes[l.nextWake];
         }
         if (waitFrom >= 0) l.runnable.add(waitFrom, start);
+        if (l.lastUninterruptible) l.uninterruptible.add(l.lastEnd, waitFrom >= 0 ? waitFrom : start);
         l.running.add(start, s.end[slicesSeen_]);
         l.lastEnd = s.end[slicesSeen_];
         const uint8_t p = s.endPoint[slicesSeen_];
         l.lastPreempted = !sched::isBlockingPoint(p);
+        l.lastUninterruptible = p == uint8_t(sched::SwitchPoint::BlockUninterruptible);
     }
 }
 
@@ -71,32 +73,40 @@ std::vector<TaskState> TaskLaneIndex::columns(TaskId task, Time t0, Time t1, int
     if (task < 0 || size_t(task) >= lanes_.size() || width <= 0 || t1 <= t0) return cols;
     const Lane& l = lanes_[size_t(task)];
     // The open stretch at `now`, which the closed slices do not cover yet.
-    Time openRunA = 0, openRunB = 0, openWaitA = 0, openWaitB = 0;
+    Time openRunA = 0, openRunB = 0, openWaitA = 0, openWaitB = 0, openDA = 0, openDB = 0;
     if (now >= 0) {
         const Time waitEnd = runningSince >= 0 ? runningSince : now;
-        if (const Time w = waitingSince(l, waitEnd); w >= 0) openWaitA = w, openWaitB = waitEnd;
+        const Time w = waitingSince(l, waitEnd);
+        if (w >= 0) openWaitA = w, openWaitB = waitEnd;
         if (runningSince >= 0) openRunA = runningSince, openRunB = now;
+        if (l.lastUninterruptible && l.lastEnd >= 0) openDA = l.lastEnd, openDB = w >= 0 ? w : waitEnd;
     }
     const auto overlap = [](Time a, Time b, Time x, Time y) {
         return std::max<Time>(0, std::min(b, y) - std::max(a, x));
     };
-    size_t hr = 0, hw = 0;
+    size_t hr = 0, hw = 0, hd = 0;
     const ColumnEdges edge(t0, t1, width);
     Time a = t0;
-    Time runA = l.running.coveredUntil(a, hr), waitA = l.runnable.coveredUntil(a, hw);
+    Time runA = l.running.coveredUntil(a, hr), waitA = l.runnable.coveredUntil(a, hw),
+         dA = l.uninterruptible.coveredUntil(a, hd);
     for (int x = 0; x < width; ++x) {
         const Time b = edge(x + 1);
-        const Time runB = l.running.coveredUntil(b, hr), waitB = l.runnable.coveredUntil(b, hw);
+        const Time runB = l.running.coveredUntil(b, hr), waitB = l.runnable.coveredUntil(b, hw),
+                   dB = l.uninterruptible.coveredUntil(b, hd);
         const Time run = runB - runA + overlap(a, b, openRunA, openRunB),
-                   wait = waitB - waitA + overlap(a, b, openWaitA, openWaitB);
-        const Time sleep = (b - a) - run - wait;
+                   wait = waitB - waitA + overlap(a, b, openWaitA, openWaitB),
+                   d = dB - dA + overlap(a, b, openDA, openDB);
+        const Time sleep = (b - a) - run - wait - d;
         if (run > 0 && run >= wait && run >= sleep / 4)
             cols[size_t(x)] = TaskState::Running; // running shows first
         else if (wait > 0 && wait >= sleep / 4)
             cols[size_t(x)] = TaskState::Runnable;
+        else if (d > 0 && d >= sleep)
+            cols[size_t(x)] = TaskState::Uninterruptible;
         a = b;
         runA = runB;
         waitA = waitB;
+        dA = dB;
     }
     return cols;
 }

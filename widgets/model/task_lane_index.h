@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // Per-task states over time for the optional task lanes: running (its slices), runnable
-// (waiting for a CPU: from its wakeup, or from a preemption, to its next switch-in) and
+// (waiting for a CPU: from its wakeup, or from a preemption, to its next switch-in), asleep
+// uninterruptibly (prev_state D: a kernel mutex, I/O; from the switch-out to the wakeup) and
 // sleeping (the rest). Built incrementally as the trace grows; each column of a lane costs
 // O(log n) through prefix sums of the covered time.
 #pragma once
@@ -14,7 +15,7 @@ namespace view {
 using sched::TaskId;
 using sched::Time;
 
-enum class TaskState : uint8_t { Sleeping, Runnable, Running };
+enum class TaskState : uint8_t { Sleeping, Runnable, Running, Uninterruptible };
 
 class TaskLaneIndex {
   public:
@@ -36,10 +37,11 @@ class TaskLaneIndex {
     struct Lane;
     Time waitingSince(const Lane& l, Time until) const; // start of the wait that ends at `until`, or -1
     struct Lane {
-        Series running, runnable;
+        Series running, runnable, uninterruptible;
         Time lastEnd = -1;
         bool lastPreempted = false;
-        std::vector<Time> wakes; // sched_waking / wakeup_new times, in order
+        bool lastUninterruptible = false; // the last slice ended in a D sleep
+        std::vector<Time> wakes;          // sched_waking / wakeup_new times, in order
         size_t nextWake = 0;
     };
     std::vector<Lane> lanes_;

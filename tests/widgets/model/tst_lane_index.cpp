@@ -149,6 +149,31 @@ class TestLaneIndex : public QObject {
         for (auto st : idx.columns(taskByComm(e, "hog"), t0, t1, w))
             QVERIFY(st != view::TaskState::Sleeping);
     }
+    void taskLanesShowAMutexSleepAsUninterruptible() {
+        // priority-inversion: the editor sleeps 20 ms (S), then waits for the logger's mutex in D
+        // from its switch-out (prev_state D) to the unlock's wakeup.
+        Engine e = builtinEngine("priority-inversion");
+        e.runUntil(1300 * kNsPerMs);
+        e.finish();
+        TaskLaneIndex idx;
+        idx.update(e.trace());
+        const TaskId ed = taskByComm(e, "editor");
+        const auto s = slicesOf(e.trace(), ed);
+        size_t d = 0;
+        while (d < s.size() && s[d].endPoint != uint8_t(SwitchPoint::BlockUninterruptible))
+            ++d;
+        QVERIFY(d + 1 < s.size());
+        const Time dFrom = s[d].end, dTo = s[d + 1].start; // woken before dTo (no wait: the CPU is its)
+        QVERIFY(dTo - dFrom > 500 * kNsPerMs);
+        const int w = 1300; // 1 ms per column
+        const auto cols = idx.columns(ed, 0, 1300 * kNsPerMs, w);
+        const auto at = [&](Time t) { return cols[size_t(t / kNsPerMs)]; };
+        QCOMPARE(at(10 * kNsPerMs), view::TaskState::Sleeping); // its first sleep(20ms)
+        QCOMPARE(at(dFrom + 5 * kNsPerMs), view::TaskState::Uninterruptible);
+        QCOMPARE(at((dFrom + dTo) / 2), view::TaskState::Uninterruptible);
+        for (auto st : idx.columns(taskByComm(e, "hog"), 0, 1300 * kNsPerMs, w))
+            QVERIFY(st != view::TaskState::Uninterruptible);
+    }
     void taskLanesShowThePresentBeforeItIsInTheTrace() {
         // The running task's open slice and the waiting task's open wait are not in the trace
         // until they end; with the live state the lanes must look as they will once both have ended.
