@@ -2,6 +2,7 @@
 #include "widgets/inspector_panel.h"
 
 #include "base/duration.h"
+#include "engine/lag_table.h"
 #include "widgets/data_table.h"
 
 #include <QHBoxLayout>
@@ -37,10 +38,16 @@ InspectorPanel::InspectorPanel(QWidget* parent) : QWidget(parent) {
     lay->addWidget(why_);
     table_ = new QTableWidget(this);
     setUpDataTable(table_,
-                   {tr("task"), tr("state"), tr("v - V (ms)"), tr("deadline - V"), tr("eligible"),
+                   {tr("task"), tr("state"), tr("vlag ms"), tr("lag ms"), tr("deadline - V"), tr("eligible"),
                     tr("slice ms"), tr("weight")},
                    {QStringLiteral("receiver:99999"), tr("delayed sleeper"), QStringLiteral("-99.999"),
-                    QStringLiteral("-99.999"), QString(), QString(), QStringLiteral("88761")});
+                    QStringLiteral("-99.999"), QStringLiteral("-99.999"), QString(), QString(),
+                    QStringLiteral("88761")});
+    table_->horizontalHeaderItem(2)->setToolTip(
+        tr("V - v: how far the entity's vruntime is behind V (virtual time)"));
+    table_->horizontalHeaderItem(3)->setToolTip(
+        tr("weight x (V - v) / 1024: the CPU time the entity is owed (negative: it ran ahead). "
+           "The last row adds them up: zero, but for V's rounding."));
     table_->setEditTriggers(QAbstractItemView::NoEditTriggers);
     table_->setSelectionBehavior(QAbstractItemView::SelectRows);
     lay->addWidget(table_, 1);
@@ -66,49 +73,76 @@ void InspectorPanel::refresh(const Engine& e, bool past) {
     const int c = cpu_->value();
     const CpuRq& rq = e.cpus()[size_t(c)];
     const EntityView ents = e.entityView();
+    const LagTable lt = lagTableOf(rq.cfs, ents, e.now());
     why_->setText(QString::fromStdString(e.describePick(c)) +
-                  tr("\nAt %1: %2 queued (%3 delayed sleepers), V = %4 ms.")
+                  tr("\nAt %1: %2 queued (%3 delayed sleepers), V = %4 ms (the running entity's vruntime "
+                     "as update_curr() would make it now).")
                       .arg(QString::fromStdString(formatDuration(e.now())))
                       .arg(rq.cfs.nrQueued)
                       .arg(rq.cfs.nrDelayed)
-                      .arg(double(rq.cfs.avgVruntimeValue(ents)) / 1e6, 0, 'f', 3));
-    // The CPU's root runqueue: tasks, and with task groups the groups' entities (one row each,
-    // named by the group), as pick_eevdf() sees them at this level.
+                      .arg(double(lt.V) / 1e6, 0, 'f', 3));
+    // The CPU's root runqueue as a lag table (lag_table.h): tasks, and with task groups the groups'
+    // entities (one row each, named by the group), as pick_eevdf() sees them at this level; an RT
+    // task that runs comes first.
     rows_.clear();
-    if (rq.cfs.curr >= 0)
-        rows_.push_back(rq.cfs.curr);
-    else if (rq.curr >= 0)
-        rows_.push_back(rq.curr); // an RT task
-    rq.cfs.timeline.forEachInOrder(ents, [&](int32_t id) {
-        rows_.push_back(id);
-        return rows_.size() < 500; // a view, not a dump
-    });
-    const int64_t V = rq.cfs.avgVruntimeValue(ents);
-    table_->setRowCount(int(rows_.size()));
+    const bool rtCurr = rq.curr >= 0 && rq.cfs.curr < 0;
+    if (rtCurr) rows_.push_back(rq.curr);
+    for (const LagRow& lr : lt.rows) {
+        if (rows_.size() >= 500) break; // a view, not a dump
+        rows_.push_back(lr.id);
+    }
+    table_->setRowCount(int(rows_.size()) + 1);
+    auto set = [&](int row, int col, const QString& text) {
+        QTableWidgetItem* it = table_->item(row, col);
+        if (!it) {
+            it = new QTableWidgetItem;
+            table_->setItem(row, col, it);
+        }
+        it->setText(text);
+    };
+    const auto ms = [](int64_t ns) { return QString::number(double(ns) / 1e6, 'f', 3); };
     for (size_t r = 0; r < rows_.size(); ++r) {
         const EntityId t = rows_[r];
         const bool isTask = entityIsTask(t);
-        const SchedEntity& se = ents[size_t(t)];
-        const bool fair = !isTask || !isRtPolicy(e.tasks()[size_t(t)].policy);
-        const bool running = t == rq.curr || t == rq.cfs.curr;
-        QString state = running ? tr("running") : se.schedDelayed ? tr("delayed sleeper") : tr("queued");
+        const int row = int(r);
+        if (rtCurr && r == 0) {
+            set(row, 0, QString::fromStdString(e.entityName(t)));
+            set(row, 1, tr("running"));
+            set(row, 2, QStringLiteral("RT"));
+            for (int col = 3; col < 7; ++col)
+                set(row, col, QString());
+            set(row, 7, QString::number(ents[size_t(t)].load.weight));
+            continue;
+        }
+        const LagRow& lr = lt.rows[r - (rtCurr ? 1 : 0)];
+        QString state = lr.running ? tr("running") : lr.delayed ? tr("delayed sleeper") : tr("queued");
         if (!isTask) state += tr(" (group)");
-        auto set = [&](int col, const QString& text) {
-            QTableWidgetItem* it = table_->item(int(r), col);
-            if (!it) {
-                it = new QTableWidgetItem;
-                table_->setItem(int(r), col, it);
-            }
-            it->setText(text);
-        };
-        set(0, QString::fromStdString(e.entityName(t)));
-        set(1, state);
-        set(2, fair ? QString::number(double(se.vruntime - V) / 1e6, 'f', 3) : QString("RT"));
-        set(3, fair ? QString::number(double(se.deadline - V) / 1e6, 'f', 3) : QString());
-        set(4, fair ? (rq.cfs.entityEligible(ents, t) ? tr("yes") : tr("no")) : QString());
-        set(5, fair ? QString::number(double(se.slice) / 1e6, 'g', 4) : QString());
-        set(6, QString::number(se.load.weight));
+        set(row, 0, QString::fromStdString(e.entityName(t)));
+        set(row, 1, state);
+        set(row, 2, ms(lr.vlag));
+        set(row, 3, ms(lr.lag));
+        set(row, 4, ms(lr.deadline - lt.V));
+        set(row, 5, lr.eligible ? tr("yes") : tr("no"));
+        set(row, 6, QString::number(double(lr.slice) / 1e6, 'g', 4));
+        set(row, 7, QString::number(lr.weight));
     }
+    // The check row: the lags add up to zero (V is the weighted mean of the vruntimes).
+    const int sumRow = int(rows_.size());
+    int64_t lagSum = 0;
+    for (const LagRow& lr : lt.rows)
+        lagSum += lr.lag;
+    set(sumRow, 0, tr("sum of lags"));
+    set(sumRow, 1, QString());
+    set(sumRow, 2, QString());
+    set(sumRow, 3, ms(lagSum));
+    for (int col = 4; col < 8; ++col)
+        set(sumRow, col, QString());
+    set(sumRow, 7, QString::number(lt.weightSum));
+    table_->item(sumRow, 3)->setToolTip(
+        tr("Exactly: sum of weight x (V - v) = %1 (weight x ns): V = avg_vruntime() rounds its division "
+           "down, so the sum lies between -%2 and 0; each row's lag is rounded too.")
+            .arg(lt.weightedVlagSum)
+            .arg(lt.weightSum));
 }
 
 } // namespace view

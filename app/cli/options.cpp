@@ -76,6 +76,11 @@ Options of run (each overrides the scenario's own setting):
                          trace viewers and `schedscope-cli trace` read it), or, when F ends
                          in .dat, as trace-cmd's trace.dat (trace-cmd report, KernelShark);
                          --range limits it
+  --lag-csv F            also write run 1's lag tables as CSV: at every tick (and the run's end),
+                         per CPU each queued entity's weight, vruntime, vlag = V - v, lag =
+                         weight x vlag / 1024 (ns of CPU time owed), deadline, slice and
+                         eligibility, then a sum row whose weighted vlag is 0 up to V's
+                         rounding; --range limits it
   --export-chart F       also draw run 1's EEVDF chart (the selected tasks' vruntime, deadline
                          and lag against V) or, with --chart delay, the first selected task's
                          scheduling-delay histogram, to F (.png, .svg or .pdf), as the app's
@@ -269,6 +274,8 @@ std::string parseRunOptions(const std::vector<std::string>& args, RunOptions& o)
             (a == "--height" ? o.exportHeight : o.chartHeight) = int(n);
         } else if (a == "--export-ftrace") {
             o.exportFtrace = v;
+        } else if (a == "--lag-csv") {
+            o.lagCsv = v;
         } else if (a == "--range") {
             const size_t dash = v.find('-');
             const auto a0 = dash == std::string::npos ? std::nullopt : parseDuration(v.substr(0, dash));

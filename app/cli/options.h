@@ -29,6 +29,7 @@ struct RunOptions {
     int exportHeight = 0;            // --height; 0 = the timeline's lanes, 500 for a chart
     int chartHeight = 0;             // --chart-height; 0 = --height if only the chart is exported, else 500
     std::string exportFtrace;        // run 1 as ftrace text
+    std::string lagCsv;              // run 1's lag tables, every CPU at every tick, as CSV
     sched::Time rangeStart = 0, rangeEnd = -1; // -1 = the end of the run
     int exportWidth = 1600;
     bool batch = true; // false: one event per operation (--no-batch; the same results, slower)

@@ -84,6 +84,9 @@ int runCommand(const RunOptions& o, std::ostream& out, std::ostream& err, RunIma
     if (!o.exportFtrace.empty()) {
         if (int rc = exportFtraceCommand(o, s, err); rc != 0) return rc;
     }
+    if (!o.lagCsv.empty()) {
+        if (int rc = exportLagCsvCommand(o, s, err); rc != 0) return rc;
+    }
     if (!o.exportTimeline.empty() || !o.exportChart.empty()) {
         if (!image) {
             err << "schedscope-cli: --export-timeline, --export-chart: this program was built without the "

@@ -3,6 +3,7 @@
 // bit will act, read off the engine's state with the rules the decisions themselves use.
 #include "base/duration.h"
 #include "engine/engine.h"
+#include "engine/lag_table.h"
 
 #include <algorithm>
 
@@ -50,23 +51,32 @@ std::string Engine::describePick(CpuId c) const {
                describeMutexes(c);
     const SchedEntity& se = ents_[size_t(rq.curr)];
     const CfsRq& cfs = taskCfsRq(rq.curr); // its own runqueue: the root's or its group's
-    const int64_t V = cfs.avgVruntimeValue(ev());
+    // The runqueue as update_curr() would leave it now (lag_table.h): the inspector's table agrees.
+    const LagTable lt = lagTableOf(cfs, ev(), now_);
+    const int64_t V = lt.V;
+    const auto row = [&](EntityId id) -> const LagRow* {
+        for (const LagRow& r : lt.rows)
+            if (r.id == id) return &r;
+        return nullptr;
+    };
+    const LagRow* cr = row(rq.curr);
+    const int64_t vNow = cr ? cr->vruntime : se.vruntime;
     if (rq.fairServer.queued)
         s += " It runs on the fair_server's budget (" + ms(rq.fairServer.runtime) +
              " left of this period): real-time tasks had starved the fair class up to the server's "
              "zero-laxity point.";
-    s += " Its vruntime is " + ms(se.vruntime - V) + " from V, its deadline " + ms(se.deadline - V) +
-         " from V.";
-    s += cfs.entityEligible(ev(), rq.curr)
+    s += " Its vruntime is " + ms(vNow - V) + " from V, its deadline " + ms(se.deadline - V) + " from V.";
+    s += (cr ? cr->eligible : cfs.entityEligible(ev(), rq.curr))
              ? " It is eligible (vruntime <= V)."
              : " It is no longer eligible (vruntime > V): the next pick chooses another task.";
-    if (rq.fairCurr == rq.curr && currProtected(cfs))
-        s += " Its slice is protected (RUN_TO_PARITY) for " + ms(se.vprot - se.vruntime) +
-             " more of vruntime.";
+    if (rq.fairCurr == rq.curr && currProtected(cfs) && se.vprot > vNow)
+        s += " Its slice is protected (RUN_TO_PARITY) for " + ms(se.vprot - vNow) + " more of vruntime.";
     const int32_t left = cfs.timeline.leftmost(ev());
-    if (left >= 0)
+    if (left >= 0) {
+        const LagRow* lr = row(left);
         s += " Earliest queued deadline: " + entityName(left) + " at " + ms(entity(left).deadline - V) +
-             (cfs.entityEligible(ev(), left) ? " (eligible)." : " (not eligible).");
+             ((lr ? lr->eligible : cfs.entityEligible(ev(), left)) ? " (eligible)." : " (not eligible).");
+    }
     // With task groups the task competes inside its group; the groups compete as entities above.
     for (GroupId g = t.taskGroup; g != kRootGroup; g = groups_[size_t(g)].parent) {
         const SchedEntity& ge = entity(groupSe(g, c));

@@ -149,6 +149,46 @@ class TestCli : public QObject {
         QVERIFY(run["yielded"].toInt() > 0);
         QVERIFY(run.contains("expired") && run.contains("revoked") && run.contains("aborted"));
     }
+    void runCountsTheKernelMutexes() {
+        const std::string out = runOk({"priority-inversion", "--duration", "2s"});
+        const size_t at = out.find(" Kernel mutexes (run 1):\n   inode_lock");
+        QVERIFY2(at != std::string::npos, out.c_str());
+        QVERIFY(out.find("contended", at) != std::string::npos &&
+                out.find("wait avg", at) != std::string::npos);
+    }
+
+    // --lag-csv: a block per tick, each CPU's entities and a sum row whose weighted vlag is in
+    // (-W, 0]; a file that cannot be written is named, with the reason, and the run fails.
+    void lagCsvHasATablePerTick() {
+        QTemporaryDir dir;
+        const std::string path = dir.filePath("lag.csv").toStdString();
+        runOk({"nice-pair", "--lag-csv", path, "--range", "0ms-10ms"});
+        QFile f(QString::fromStdString(path));
+        QVERIFY(f.open(QIODevice::ReadOnly));
+        const QStringList lines = QString::fromUtf8(f.readAll()).split('\n', Qt::SkipEmptyParts);
+        QCOMPARE(lines[0], QStringLiteral("time_ns,cpu,entity,state,weight,vruntime,V,vlag_ns,lag_ns,"
+                                          "deadline_minus_V_ns,slice_ns,eligible"));
+        int sums = 0;
+        for (const QString& l : lines.mid(1)) {
+            const QStringList c = l.split(',');
+            QCOMPARE(c.size(), 12);
+            if (c[2] != "(sum)") {
+                QCOMPARE(c[11] == "yes", c[7].toLongLong() >= 0); // eligible <=> vlag >= 0
+                continue;
+            }
+            sums++;
+            const qint64 W = c[4].toLongLong(), weighted = c[7].toLongLong();
+            QVERIFY(weighted <= 0 && weighted > -W);
+        }
+        QCOMPARE(sums, 10); // the ticks at 1 .. 9 ms (HZ 1000) and the end
+        RunOptions o;
+        QVERIFY(parseRunOptions({"nice-pair", "--lag-csv", "/nonexistent-dir/lag.csv"}, o).empty());
+        std::ostringstream out, err;
+        QCOMPARE(runCommand(o, out, err), 1);
+        QVERIFY2(err.str().find("cannot write /nonexistent-dir/lag.csv: ") != std::string::npos,
+                 err.str().c_str());
+    }
+
     void repeatReportsMeanAndStandardError() {
         const std::string out = runOk({"preempt-short", "--repeat", "3", "--duration", "300ms"});
         QVERIFY(out.find("(3 runs)") != std::string::npos);

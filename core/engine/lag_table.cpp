@@ -1,0 +1,53 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "engine/lag_table.h"
+
+#include "engine/weights.h"
+
+namespace sched {
+
+LagTable lagTableOf(const CfsRq& cfs, EntityView ents, Time now) {
+    LagTable t;
+    // avg_vruntime()'s sums, S = sum of w * (v - v0) and W = sum of w, over the tree and curr;
+    // curr counts only while it is on_rq (a task being dequeued is not).
+    const bool haveCurr = cfs.curr >= 0 && ents[size_t(cfs.curr)].onRq;
+    int64_t currV = 0;
+    int64_t S = cfs.avgVruntime, W = cfs.avgLoad;
+    if (haveCurr) {
+        const SchedEntity& c = ents[size_t(cfs.curr)];
+        currV = c.vruntime;
+        if (now > c.execStart) currV += calcDeltaFair(now - c.execStart, c.load); // update_curr()
+        S += (currV - cfs.minVruntime) * int64_t(c.load.weight);
+        W += int64_t(c.load.weight);
+    }
+    int64_t avg = S;
+    if (W) {
+        if (avg < 0) avg -= W - 1; // floor, as avg_vruntime() divides
+        avg /= W;
+    }
+    t.V = cfs.minVruntime + avg;
+    const auto add = [&](EntityId id, bool running) {
+        const SchedEntity& se = ents[size_t(id)];
+        LagRow r;
+        r.id = id;
+        r.running = running;
+        r.delayed = se.schedDelayed;
+        r.weight = int64_t(se.load.weight);
+        r.vruntime = running ? currV : se.vruntime;
+        r.deadline = se.deadline;
+        r.slice = se.slice;
+        r.vlag = t.V - r.vruntime;
+        r.lag = r.weight * r.vlag / 1024; // NICE_0_LOAD (the engine's weights are not scaled up)
+        r.eligible = (r.vruntime - cfs.minVruntime) * W <= S; // vruntime_eligible(), no division
+        t.weightSum += r.weight;
+        t.weightedVlagSum += r.weight * r.vlag;
+        t.rows.push_back(r);
+    };
+    if (haveCurr) add(cfs.curr, true);
+    cfs.timeline.forEachInOrder(ents, [&](int32_t id) {
+        add(id, false);
+        return true;
+    });
+    return t;
+}
+
+} // namespace sched
