@@ -29,6 +29,7 @@
 //   batch.cpp        batches: a running task's operations that cannot interact, planned and replayed
 //   params.cpp       live changes: debugfs knobs, HZ, sched_setattr() / nice (the sched_change pattern)
 //   explain.cpp      the inspector's prose: why the current task runs, where a set bit will act
+//                    (lag_table.h, a free function, reads a runqueue as the lag table)
 //   rewind.cpp       snapshot / restore, and forgetting the recorded trace (forgetRecorded)
 // The runqueues themselves are cfs_rq.h (avg_vruntime, eligibility, __pick_eevdf on
 // eevdf_tree.h's augmented treap) and rt_rq.h; cpu_rq.h is struct rq. Where kernel versions
