@@ -36,8 +36,11 @@ int main(int argc, char** argv) {
                              "time");
     QCommandLineOption range("range", "show the time range A-B (e.g. 280ms-320ms)", "range");
     QCommandLineOption select("select", "select the first task with this comm (several: a,b,c)", "comms");
-    QCommandLineOption chart("chart", "show the chart 'eevdf' (default) or 'delay' (the delay histogram)",
-                             "name");
+    QCommandLineOption chart(
+        "chart",
+        "show the chart 'eevdf' (default), 'delay' (the delay histogram) or 'vtime' (the "
+        "virtual-time lens)",
+        "name");
     QCommandLineOption taskLanes("task-lanes", "show a lane per task under the CPU lanes");
     QCommandLineOption dark("dark", "use the dark theme for this start (same as --theme dark)");
     QCommandLineOption editorOpt("edit", "open the scenario editor on the scenario (File > Edit scenario)");
@@ -171,6 +174,7 @@ int main(int argc, char** argv) {
         }
         if (parser.isSet(select)) w.selectTasksByComm(parser.value(select).split(','));
         if (parser.value(chart) == "delay") w.showDelayHistogram();
+        if (parser.value(chart) == "vtime") w.showVirtualTimeLens();
         if (parser.isSet(taskLanes)) w.setTaskLanes(true);
         if (parser.isSet(eventLog)) w.showEventLog();
         if (parser.isSet(inspect)) {

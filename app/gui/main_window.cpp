@@ -17,6 +17,7 @@
 #include "widgets/metrics_panel.h"
 #include "widgets/params_panel.h"
 #include "widgets/timeline_view.h"
+#include "widgets/vtime_lens.h"
 
 #include <QActionGroup>
 #include <QApplication>
@@ -60,6 +61,12 @@ MainWindow::MainWindow(Session* session, QWidget* parent) : QMainWindow(parent),
     charts_ = new QTabWidget(this);
     charts_->addTab(chart_, tr("EEVDF: vruntime, deadline, lag"));
     charts_->addTab(histogram_, tr("Scheduling delay histogram"));
+    vtime_ = new view::VtimeLens(this);
+    vtime_->setObjectName("vtimeLens");
+    charts_->addTab(vtime_, tr("Virtual time"));
+    charts_->setTabToolTip(
+        2, tr("The inspector's CPU on the axis of virtual time: V, each entity from vruntime to "
+              "deadline, the eligible ones filled, and what pick_eevdf() would choose now"));
     auto* split = new QSplitter(Qt::Vertical, this);
     split->addWidget(scroll);
     split->addWidget(charts_);
@@ -447,12 +454,16 @@ void MainWindow::refreshPanels(bool force) {
     params_->sync(e);
     // The inspector shows an inspected earlier moment (replayed from a snapshot) or the present.
     if (inspectAt_ && *inspectAt_ < e.now()) {
-        if (const auto past = session_->stateAt(*inspectAt_))
+        if (const auto past = session_->stateAt(*inspectAt_)) {
             inspector_->refresh(*past, true);
-        else
+            vtime_->refresh(*past, inspector_->cpu(), true);
+        } else {
             inspector_->refresh(e);
+            vtime_->refresh(e, inspector_->cpu());
+        }
     } else {
         inspector_->refresh(e);
+        vtime_->refresh(e, inspector_->cpu());
     }
     metrics_->refresh(e.trace(), view::runningSlices(e), e.now());
     eventLog_->refresh(timeline_->data(), timeline_->axis().start, timeline_->axis().end);
@@ -501,6 +512,10 @@ void MainWindow::showEventLog() {
 
 void MainWindow::showDelayHistogram() {
     charts_->setCurrentWidget(histogram_);
+}
+
+void MainWindow::showVirtualTimeLens() {
+    charts_->setCurrentWidget(vtime_);
 }
 
 void MainWindow::closeEvent(QCloseEvent* ev) {

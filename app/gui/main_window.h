@@ -41,6 +41,7 @@ class EevdfChart;
 class LatencyHistogram;
 class ParamsPanel;
 class InspectorPanel;
+class VtimeLens;
 class MetricsPanel;
 class EventLogPanel;
 } // namespace view
@@ -57,6 +58,7 @@ class MainWindow : public QMainWindow {
     void selectTasksByComm(const QStringList& comms); // the first task of each comm
     void select(const std::vector<int>& tasks);
     void showDelayHistogram();
+    void showVirtualTimeLens();
     void showEventLog();
     void inspectAt(qint64 time, int cpu); // the inspector shows that earlier moment
     void setTaskLanes(bool on);
@@ -135,6 +137,7 @@ class MainWindow : public QMainWindow {
     class QTabWidget* charts_ = nullptr;
     view::ParamsPanel* params_ = nullptr;
     view::InspectorPanel* inspector_ = nullptr;
+    view::VtimeLens* vtime_ = nullptr;
     view::MetricsPanel* metrics_ = nullptr;
     view::EventLogPanel* eventLog_ = nullptr;
     class QTimer* logTimer_ = nullptr;

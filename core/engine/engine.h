@@ -41,6 +41,7 @@
 #include "engine/lb_env.h"
 #include "engine/loop_pattern.h"
 #include "engine/param_change.h"
+#include "engine/pick_preview.h"
 #include "engine/program.h"
 #include "engine/sched_config.h"
 #include "engine/task.h"
@@ -188,6 +189,8 @@ class Engine {
     std::string describeSliceExt(CpuId cpu) const;        // an RSEQ slice extension asked for or held
     std::string describeBuddies(CpuId cpu) const;         // cfs_rq->next on the running task's path
     std::string describeMutexes(CpuId cpu) const;         // kernel mutexes held, spun on or waited for here
+    // What pick_eevdf() would choose on cpu's root runqueue now, and why (pick_preview.h; explain.cpp).
+    PickPreview previewPick(CpuId cpu) const;
     // The last error a task program hit (empty if none), e.g. a spin without progress.
     const std::string& error() const { return error_; }
     // The run stopped at a limit (base/limits.h: too many tasks, time that does not advance) and

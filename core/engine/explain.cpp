@@ -189,3 +189,53 @@ std::string Engine::describeStarvationGuard(CpuId c) const {
 }
 
 } // namespace sched
+
+namespace sched {
+
+// pick_next_entity() / __pick_eevdf() replayed on the lag table's up-to-date runqueue (the pick
+// itself calls update_curr() first, so this is the state it would see).
+PickPreview Engine::previewPick(CpuId c) const {
+    PickPreview p;
+    const CfsRq& cfs = rqs_[size_t(c)].cfs;
+    p.table = lagTableOf(cfs, ev(), now_);
+    p.running = cfs.curr;
+    const std::vector<LagRow>& rows = p.table.rows;
+    if (rows.empty()) return p;
+    const auto rowOf = [&](EntityId id) -> const LagRow* {
+        for (const LagRow& r : rows)
+            if (r.id == id) return &r;
+        return nullptr;
+    };
+    const LagRow* curr = rows.front().running ? &rows.front() : nullptr;
+    if (rows.size() == 1) {
+        p.pick = rows.front().id;
+        p.why = PickPreview::Why::Only;
+    } else if (const LagRow* b = pickBuddyOn() && cfs.next >= 0 ? rowOf(cfs.next) : nullptr;
+               b && b->eligible) {
+        p.pick = b->id;
+        p.why = PickPreview::Why::Buddy;
+    } else if (curr && curr->eligible &&
+               (cfg_.has(Rule::ProtectSliceVprot) ? entity(curr->id).vprot - curr->vruntime > 0
+                                                  : cfg_.feature(Feature::RunToParity) &&
+                                                        entity(curr->id).vlag == entity(curr->id).deadline)) {
+        p.pick = curr->id;
+        p.why = PickPreview::Why::Protected;
+        if (cfg_.has(Rule::ProtectSliceVprot)) p.protectedFor = entity(curr->id).vprot - curr->vruntime;
+    } else {
+        const LagRow* best = nullptr; // the tree's rows come in deadline order: the first eligible one
+        for (const LagRow& r : rows)
+            if (!r.running && r.eligible) {
+                best = &r;
+                break;
+            }
+        if (curr && curr->eligible && (!best || curr->deadline < best->deadline)) best = curr;
+        if (best) {
+            p.pick = best->id;
+            p.why = PickPreview::Why::EarliestEligible;
+        }
+    }
+    if (const LagRow* r = rowOf(p.pick)) p.pickDelayed = r->delayed;
+    return p;
+}
+
+} // namespace sched

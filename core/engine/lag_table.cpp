@@ -34,6 +34,10 @@ LagTable lagTableOf(const CfsRq& cfs, EntityView ents, Time now) {
         r.weight = int64_t(se.load.weight);
         r.vruntime = running ? currV : se.vruntime;
         r.deadline = se.deadline;
+        if (running && now >= 0 && currV - se.deadline >= 0) { // update_deadline(): a new request
+            r.deadline = currV + calcDeltaFair(se.slice, se.load);
+            r.renewed = true;
+        }
         r.slice = se.slice;
         r.vlag = t.V - r.vruntime;
         r.lag = r.weight * r.vlag / 1024; // NICE_0_LOAD (the engine's weights are not scaled up)

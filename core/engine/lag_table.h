@@ -21,6 +21,7 @@ struct LagRow {
     int64_t vlag = 0; // V - v, ns of virtual time
     int64_t lag = 0;  // weight * vlag / 1024: ns of CPU time owed (negative: received too much)
     bool eligible = false;
+    bool renewed = false; // the running entity's deadline as update_deadline() renews a used-up slice
 };
 
 struct LagTable {
@@ -32,8 +33,9 @@ struct LagTable {
 };
 
 // With now >= 0 the running entity's vruntime is taken as update_curr() would make it at that
-// instant (the engine, like the kernel, brings it up to date only at events), and V and every
-// entity's eligibility follow from it; with now < 0 the runqueue is read as it stands.
+// instant (the engine, like the kernel, brings it up to date only at events), its deadline as
+// update_deadline() would renew it, and V and every entity's eligibility follow from it; with
+// now < 0 the runqueue is read as it stands.
 LagTable lagTableOf(const CfsRq& cfs, EntityView ents, Time now = -1);
 
 } // namespace sched
