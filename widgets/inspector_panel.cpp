@@ -73,7 +73,7 @@ void InspectorPanel::refresh(const Engine& e, bool past) {
     const int c = cpu_->value();
     const CpuRq& rq = e.cpus()[size_t(c)];
     const EntityView ents = e.entityView();
-    const LagTable lt = lagTableOf(rq.cfs, ents, e.now());
+    const LagTable lt = lagTableOf(rq.cfs, ents, e.now(), e.config().baseSlice());
     why_->setText(QString::fromStdString(e.describePick(c)) +
                   tr("\nAt %1: %2 queued (%3 delayed sleepers), V = %4 ms (the running entity's vruntime "
                      "as update_curr() would make it now).")

@@ -37,7 +37,7 @@ int exportLagCsvCommand(const RunOptions& o, const scen::Scenario& s, std::ostre
     char line[512];
     const auto sample = [&] {
         for (size_t c = 0; c < e.cpus().size(); ++c) {
-            const LagTable t = lagTableOf(e.cpus()[c].cfs, e.entityView(), e.now());
+            const LagTable t = lagTableOf(e.cpus()[c].cfs, e.entityView(), e.now(), e.config().baseSlice());
             int64_t lagSum = 0;
             for (const LagRow& r : t.rows) {
                 std::string name = e.entityName(r.id);

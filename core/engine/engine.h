@@ -191,6 +191,10 @@ class Engine {
     std::string describeMutexes(CpuId cpu) const;         // kernel mutexes held, spun on or waited for here
     // What pick_eevdf() would choose on cpu's root runqueue now, and why (pick_preview.h; explain.cpp).
     PickPreview previewPick(CpuId cpu) const;
+    // The real thing, to hold the preview to it on a copy of the engine: update_curr() of the root's
+    // curr, then pick_next_entity() at the root, without a switch (a delayed pick is dequeued as the
+    // kernel's pick does it, and kNoTask returned). Changes the engine.
+    EntityId pickRootEntityNow(CpuId cpu);
     // The last error a task program hit (empty if none), e.g. a spin without progress.
     const std::string& error() const { return error_; }
     // The run stopped at a limit (base/limits.h: too many tasks, time that does not advance) and

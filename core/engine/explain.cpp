@@ -52,7 +52,7 @@ std::string Engine::describePick(CpuId c) const {
     const SchedEntity& se = ents_[size_t(rq.curr)];
     const CfsRq& cfs = taskCfsRq(rq.curr); // its own runqueue: the root's or its group's
     // The runqueue as update_curr() would leave it now (lag_table.h): the inspector's table agrees.
-    const LagTable lt = lagTableOf(cfs, ev(), now_);
+    const LagTable lt = lagTableOf(cfs, ev(), now_, cfg_.baseSlice());
     const int64_t V = lt.V;
     const auto row = [&](EntityId id) -> const LagRow* {
         for (const LagRow& r : lt.rows)
@@ -197,7 +197,7 @@ namespace sched {
 PickPreview Engine::previewPick(CpuId c) const {
     PickPreview p;
     const CfsRq& cfs = rqs_[size_t(c)].cfs;
-    p.table = lagTableOf(cfs, ev(), now_);
+    p.table = lagTableOf(cfs, ev(), now_, cfg_.baseSlice());
     p.running = cfs.curr;
     const std::vector<LagRow>& rows = p.table.rows;
     if (rows.empty()) return p;
@@ -207,17 +207,29 @@ PickPreview Engine::previewPick(CpuId c) const {
         return nullptr;
     };
     const LagRow* curr = rows.front().running ? &rows.front() : nullptr;
+    // update_curr() clears curr's buddy when it asks for a reschedule: its slice renewed, or (6.17+)
+    // its protection over, or (6.12) did_preempt_short(); the pick then sees no buddy.
+    EntityId buddy = pickBuddyOn() ? cfs.next : kNoTask;
+    if (curr && buddy == curr->id && rows.size() > 1) {
+        const SchedEntity& se = entity(curr->id);
+        const bool resched =
+            curr->renewed || (cfg_.has(Rule::ProtectSliceVprot)
+                                  ? se.vprot - curr->vruntime <= 0
+                                  : cfg_.has(Rule::PreemptShortFull) && cfg_.feature(Feature::PreemptShort) &&
+                                        se.vlag != curr->deadline && !curr->eligible);
+        if (resched) buddy = kNoTask;
+    }
     if (rows.size() == 1) {
         p.pick = rows.front().id;
         p.why = PickPreview::Why::Only;
-    } else if (const LagRow* b = pickBuddyOn() && cfs.next >= 0 ? rowOf(cfs.next) : nullptr;
-               b && b->eligible) {
+    } else if (const LagRow* b = buddy >= 0 ? rowOf(buddy) : nullptr; b && b->eligible) {
         p.pick = b->id;
         p.why = PickPreview::Why::Buddy;
     } else if (curr && curr->eligible &&
-               (cfg_.has(Rule::ProtectSliceVprot) ? entity(curr->id).vprot - curr->vruntime > 0
-                                                  : cfg_.feature(Feature::RunToParity) &&
-                                                        entity(curr->id).vlag == entity(curr->id).deadline)) {
+               (cfg_.has(Rule::ProtectSliceVprot)
+                    ? entity(curr->id).vprot - curr->vruntime > 0
+                    : cfg_.feature(Feature::RunToParity) &&
+                          entity(curr->id).vlag == curr->deadline)) { // renewed: over
         p.pick = curr->id;
         p.why = PickPreview::Why::Protected;
         if (cfg_.has(Rule::ProtectSliceVprot)) p.protectedFor = entity(curr->id).vprot - curr->vruntime;

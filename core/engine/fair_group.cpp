@@ -325,6 +325,13 @@ TaskId Engine::pickTaskFair(CpuId c) {
     }
 }
 
+EntityId Engine::pickRootEntityNow(CpuId c) {
+    CfsRq& cfs = rqs_[size_t(c)].cfs;
+    if (cfs.nrQueued == 0) return kNoTask;
+    if (cfs.curr >= 0 && entity(cfs.curr).onRq) updateCurr(c, cfs, false);
+    return pickNextEntity(c, cfs);
+}
+
 // put_prev_task_fair() / set_next_task_fair(): every entity on the path.
 void Engine::putPrevTaskFair(CpuId c, TaskId prev) {
     for (EntityId se = prev; se != kNoTask; se = parentEntity(se, c))

@@ -5,17 +5,19 @@
 
 namespace sched {
 
-LagTable lagTableOf(const CfsRq& cfs, EntityView ents, Time now) {
+LagTable lagTableOf(const CfsRq& cfs, EntityView ents, Time now, Time baseSlice) {
     LagTable t;
     // avg_vruntime()'s sums, S = sum of w * (v - v0) and W = sum of w, over the tree and curr;
     // curr counts only while it is on_rq (a task being dequeued is not).
     const bool haveCurr = cfs.curr >= 0 && ents[size_t(cfs.curr)].onRq;
     int64_t currV = 0;
+    bool advanced = false; // update_curr() returns early without time to charge
     int64_t S = cfs.avgVruntime, W = cfs.avgLoad;
     if (haveCurr) {
         const SchedEntity& c = ents[size_t(cfs.curr)];
         currV = c.vruntime;
-        if (now > c.execStart) currV += calcDeltaFair(now - c.execStart, c.load); // update_curr()
+        advanced = now > c.execStart;
+        if (advanced) currV += calcDeltaFair(now - c.execStart, c.load); // update_curr()
         S += (currV - cfs.minVruntime) * int64_t(c.load.weight);
         W += int64_t(c.load.weight);
     }
@@ -34,11 +36,12 @@ LagTable lagTableOf(const CfsRq& cfs, EntityView ents, Time now) {
         r.weight = int64_t(se.load.weight);
         r.vruntime = running ? currV : se.vruntime;
         r.deadline = se.deadline;
-        if (running && now >= 0 && currV - se.deadline >= 0) { // update_deadline(): a new request
-            r.deadline = currV + calcDeltaFair(se.slice, se.load);
+        r.slice = se.slice;
+        if (running && advanced && currV - se.deadline >= 0) { // update_deadline(): a new request
+            if (!se.customSlice && baseSlice > 0) r.slice = baseSlice;
+            r.deadline = currV + calcDeltaFair(r.slice, se.load);
             r.renewed = true;
         }
-        r.slice = se.slice;
         r.vlag = t.V - r.vruntime;
         r.lag = r.weight * r.vlag / 1024; // NICE_0_LOAD (the engine's weights are not scaled up)
         r.eligible = (r.vruntime - cfs.minVruntime) * W <= S; // vruntime_eligible(), no division

@@ -36,6 +36,8 @@ struct LagTable {
 // instant (the engine, like the kernel, brings it up to date only at events), its deadline as
 // update_deadline() would renew it, and V and every entity's eligibility follow from it; with
 // now < 0 the runqueue is read as it stands.
-LagTable lagTableOf(const CfsRq& cfs, EntityView ents, Time now = -1);
+// baseSlice: sysctl_sched_base_slice, which update_deadline() gives an entity without a custom slice
+// before it renews the deadline (0: keep the entity's slice).
+LagTable lagTableOf(const CfsRq& cfs, EntityView ents, Time now = -1, Time baseSlice = 0);
 
 } // namespace sched

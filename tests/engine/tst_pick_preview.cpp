@@ -26,6 +26,7 @@ class TestPickPreview : public QObject {
             at.push_back(Time(rng.below(uint64_t(300 * kNsPerMs))));
         std::sort(at.begin(), at.end());
         std::array<int, 5> whys{};
+        int agreed = 0;
         for (const Time t : at) {
             e.runUntil(t);
             for (size_t c = 0; c < e.cpus().size(); ++c) {
@@ -57,6 +58,9 @@ class TestPickPreview : public QObject {
                     QVERIFY(pick->eligible);
                     for (const LagRow& r : rows) // none eligible with an earlier deadline
                         if (r.eligible) QVERIFY(r.deadline >= pick->deadline);
+                    if (pick->running) // curr wins only with a strictly earlier deadline than the tree's best
+                        for (const LagRow& r : rows)
+                            if (!r.running && r.eligible) QVERIFY(pick->deadline < r.deadline);
                     break;
                 case PickPreview::Why::Empty:
                     QFAIL("a queued runqueue with no pick");
@@ -64,10 +68,26 @@ class TestPickPreview : public QObject {
                 // eligibility as the weighted test has it: vruntime <= V (tst_lag_table holds V)
                 for (const LagRow& r : rows)
                     QCOMPARE(r.eligible, r.vruntime <= p.table.V);
+                // and the engine's own pick, on a copy brought up to date as the pick does it
+                if (!p.pickDelayed) {
+                    Engine copy = e;
+                    QCOMPARE(copy.pickRootEntityNow(CpuId(c)), p.pick);
+                    // the copy's update_curr() left the runqueue as the table read it
+                    const CfsRq& after = copy.cpus()[c].cfs;
+                    QCOMPARE(after.avgVruntimeValue(copy.entityView()), p.table.V);
+                    if (rows.front().running) {
+                        const SchedEntity& se = copy.entityView()[size_t(rows.front().id)];
+                        QCOMPARE(se.vruntime, rows.front().vruntime);
+                        QCOMPARE(se.deadline, rows.front().deadline);
+                        QCOMPARE(se.slice, rows.front().slice);
+                    }
+                    agreed++;
+                }
             }
         }
         QVERIFY(whys[size_t(PickPreview::Why::EarliestEligible)] + whys[size_t(PickPreview::Why::Protected)] >
                 0);
+        QVERIFY(agreed > 100);
     }
 
     // Two tasks of one weight on one CPU (fair-pair): over a run both reasons appear - the running
