@@ -241,6 +241,10 @@ class Engine {
     EntityId pickNextEntity(CpuId c, CfsRq& cfs);
     TaskId pickEevdf(const CfsRq& cfs, bool protect) const;
     bool currProtected(const CfsRq& cfs) const;
+    // The rules behind currProtected() and update_curr()'s reschedule, for curr at vruntime v with
+    // deadline d (as it stands, or brought up to date by the lens: pick_preview.h).
+    bool sliceProtected(const SchedEntity& se, int64_t v, int64_t d) const;
+    bool currReschedules(const SchedEntity& se, int64_t v, int64_t d, bool renewed, bool eligible) const;
     void cancelProtectSlice(SchedEntity& se);
     void updateProtectSlice(const CfsRq& cfs, SchedEntity& se);
     void requeueDelayed(CpuId c, CfsRq& cfs, EntityId t);
@@ -445,7 +449,7 @@ class Engine {
     Step mutexLock(CpuId c, TaskId id, int32_t mi);
     Step mutexUnlock(CpuId c, TaskId id, int32_t mi);
     Step mutexAcquired(TaskId id, int32_t mi);
-    Step startSpin(CpuId c, TaskId id, int32_t mi, LockStage stage);
+    Step startSpin(TaskId id, int32_t mi, LockStage stage);
     Step mutexSleep(CpuId c, TaskId id, int32_t mi);
     Step spinRescheduled(CpuId c, TaskId id, LockStage then);
     void wakeSpinners(const Mutex& m);

@@ -54,12 +54,7 @@ std::string Engine::describePick(CpuId c) const {
     // The runqueue as update_curr() would leave it now (lag_table.h): the inspector's table agrees.
     const LagTable lt = lagTableOf(cfs, ev(), now_, cfg_.baseSlice());
     const int64_t V = lt.V;
-    const auto row = [&](EntityId id) -> const LagRow* {
-        for (const LagRow& r : lt.rows)
-            if (r.id == id) return &r;
-        return nullptr;
-    };
-    const LagRow* cr = row(rq.curr);
+    const LagRow* cr = lt.row(rq.curr);
     const int64_t vNow = cr ? cr->vruntime : se.vruntime;
     if (rq.fairServer.queued)
         s += " It runs on the fair_server's budget (" + ms(rq.fairServer.runtime) +
@@ -69,11 +64,11 @@ std::string Engine::describePick(CpuId c) const {
     s += (cr ? cr->eligible : cfs.entityEligible(ev(), rq.curr))
              ? " It is eligible (vruntime <= V)."
              : " It is no longer eligible (vruntime > V): the next pick chooses another task.";
-    if (rq.fairCurr == rq.curr && currProtected(cfs) && se.vprot > vNow)
+    if (rq.fairCurr == rq.curr && cfg_.has(Rule::ProtectSliceVprot) && sliceProtected(se, vNow, se.deadline))
         s += " Its slice is protected (RUN_TO_PARITY) for " + ms(se.vprot - vNow) + " more of vruntime.";
     const int32_t left = cfs.timeline.leftmost(ev());
     if (left >= 0) {
-        const LagRow* lr = row(left);
+        const LagRow* lr = lt.row(left);
         s += " Earliest queued deadline: " + entityName(left) + " at " + ms(entity(left).deadline - V) +
              ((lr ? lr->eligible : cfs.entityEligible(ev(), left)) ? " (eligible)." : " (not eligible).");
     }
@@ -188,10 +183,6 @@ std::string Engine::describeStarvationGuard(CpuId c) const {
     return {};
 }
 
-} // namespace sched
-
-namespace sched {
-
 // pick_next_entity() / __pick_eevdf() replayed on the lag table's up-to-date runqueue (the pick
 // itself calls update_curr() first, so this is the state it would see).
 PickPreview Engine::previewPick(CpuId c) const {
@@ -201,35 +192,20 @@ PickPreview Engine::previewPick(CpuId c) const {
     p.running = cfs.curr;
     const std::vector<LagRow>& rows = p.table.rows;
     if (rows.empty()) return p;
-    const auto rowOf = [&](EntityId id) -> const LagRow* {
-        for (const LagRow& r : rows)
-            if (r.id == id) return &r;
-        return nullptr;
-    };
     const LagRow* curr = rows.front().running ? &rows.front() : nullptr;
     // update_curr() clears curr's buddy when it asks for a reschedule: its slice renewed, or (6.17+)
     // its protection over, or (6.12) did_preempt_short(); the pick then sees no buddy.
     EntityId buddy = pickBuddyOn() ? cfs.next : kNoTask;
-    if (curr && buddy == curr->id && rows.size() > 1) {
-        const SchedEntity& se = entity(curr->id);
-        const bool resched =
-            curr->renewed || (cfg_.has(Rule::ProtectSliceVprot)
-                                  ? se.vprot - curr->vruntime <= 0
-                                  : cfg_.has(Rule::PreemptShortFull) && cfg_.feature(Feature::PreemptShort) &&
-                                        se.vlag != curr->deadline && !curr->eligible);
-        if (resched) buddy = kNoTask;
-    }
+    if (curr && buddy == curr->id && rows.size() > 1 &&
+        currReschedules(entity(curr->id), curr->vruntime, curr->deadline, curr->renewed, curr->eligible))
+        buddy = kNoTask;
     if (rows.size() == 1) {
         p.pick = rows.front().id;
         p.why = PickPreview::Why::Only;
-    } else if (const LagRow* b = buddy >= 0 ? rowOf(buddy) : nullptr; b && b->eligible) {
+    } else if (const LagRow* b = buddy >= 0 ? p.table.row(buddy) : nullptr; b && b->eligible) {
         p.pick = b->id;
         p.why = PickPreview::Why::Buddy;
-    } else if (curr && curr->eligible &&
-               (cfg_.has(Rule::ProtectSliceVprot)
-                    ? entity(curr->id).vprot - curr->vruntime > 0
-                    : cfg_.feature(Feature::RunToParity) &&
-                          entity(curr->id).vlag == curr->deadline)) { // renewed: over
+    } else if (curr && curr->eligible && sliceProtected(entity(curr->id), curr->vruntime, curr->deadline)) {
         p.pick = curr->id;
         p.why = PickPreview::Why::Protected;
         if (cfg_.has(Rule::ProtectSliceVprot)) p.protectedFor = entity(curr->id).vprot - curr->vruntime;
@@ -246,7 +222,7 @@ PickPreview Engine::previewPick(CpuId c) const {
             p.why = PickPreview::Why::EarliestEligible;
         }
     }
-    if (const LagRow* r = rowOf(p.pick)) p.pickDelayed = r->delayed;
+    if (const LagRow* r = p.table.row(p.pick)) p.pickDelayed = r->delayed;
     return p;
 }
 

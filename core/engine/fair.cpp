@@ -43,24 +43,22 @@ void Engine::updateCurr(CpuId c, CfsRq& cfs, bool fromTick) {
     }
 
     if (cfs.nrQueued == 1) return; // a lone entity is never rescheduled by the fair class
-    if (cfg_.has(Rule::ProtectSliceVprot)) {
-        if (renewed || se.vprot - se.vruntime <= 0) {
-            reschedCurr(c, ReschedBit::Lazy,
-                        renewed ? ReschedReason::SliceExpired : ReschedReason::ProtectionEnded);
-            clearBuddies(c, cfs, t);
-        }
-    } else {
-        // 6.12 did_preempt_short(): protection cancelled (or stale) and curr no longer eligible.
-        // The 2023 queue's PREEMPT_SHORT did nothing at the tick (Rule::PreemptShortFull).
-        const bool didPreemptShort = cfg_.has(Rule::PreemptShortFull) &&
-                                     cfg_.feature(Feature::PreemptShort) && se.vlag != se.deadline &&
-                                     !cfs.entityEligible(ev(), t);
-        if (renewed || didPreemptShort) {
-            reschedCurr(c, ReschedBit::Eager,
-                        renewed ? ReschedReason::SliceExpired : ReschedReason::ProtectionEnded);
-            clearBuddies(c, cfs, t);
-        }
-    }
+    const bool vprot = cfg_.has(Rule::ProtectSliceVprot);
+    if (!currReschedules(se, se.vruntime, se.deadline, renewed, vprot || cfs.entityEligible(ev(), t))) return;
+    // 6.17+ asks lazily (resched_curr_lazy()), 6.12 eagerly
+    reschedCurr(c, vprot ? ReschedBit::Lazy : ReschedBit::Eager,
+                renewed ? ReschedReason::SliceExpired : ReschedReason::ProtectionEnded);
+    clearBuddies(c, cfs, t);
+}
+
+// update_curr()'s reschedule: the slice renewed, or (6.17+) the protection over, or (6.12)
+// did_preempt_short(): protection cancelled (or stale) and curr no longer eligible. The 2023
+// queue's PREEMPT_SHORT did nothing at the tick (Rule::PreemptShortFull).
+bool Engine::currReschedules(const SchedEntity& se, int64_t v, int64_t d, bool renewed, bool eligible) const {
+    if (renewed) return true;
+    if (cfg_.has(Rule::ProtectSliceVprot)) return se.vprot - v <= 0;
+    return cfg_.has(Rule::PreemptShortFull) && cfg_.feature(Feature::PreemptShort) && se.vlag != d &&
+           !eligible;
 }
 
 // place_entity(): put a (re)joining entity at V minus its inflated lag, with a fresh or restored
@@ -248,8 +246,12 @@ void Engine::putPrevEntity(CpuId c, CfsRq& cfs, EntityId t) {
 bool Engine::currProtected(const CfsRq& cfs) const {
     if (cfs.curr < 0) return false;
     const SchedEntity& se = entity(cfs.curr);
-    if (cfg_.has(Rule::ProtectSliceVprot)) return se.vprot - se.vruntime > 0; // protect_slice()
-    return cfg_.feature(Feature::RunToParity) && se.vlag == se.deadline;
+    return sliceProtected(se, se.vruntime, se.deadline);
+}
+
+bool Engine::sliceProtected(const SchedEntity& se, int64_t v, int64_t d) const {
+    if (cfg_.has(Rule::ProtectSliceVprot)) return se.vprot - v > 0; // protect_slice()
+    return cfg_.feature(Feature::RunToParity) && se.vlag == d;      // 6.12: vlag holds the protected deadline
 }
 
 void Engine::cancelProtectSlice(SchedEntity& se) {

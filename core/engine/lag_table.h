@@ -30,6 +30,12 @@ struct LagTable {
     // Sum of weight * (V - v) over the rows, exact: 0 up to V's floor, in (-W, 0].
     int64_t weightedVlagSum = 0;
     std::vector<LagRow> rows; // curr first, then the tree in deadline order
+
+    const LagRow* row(EntityId id) const {
+        for (const LagRow& r : rows)
+            if (r.id == id) return &r;
+        return nullptr;
+    }
 };
 
 // With now >= 0 the running entity's vruntime is taken as update_curr() would make it at that

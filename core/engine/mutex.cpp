@@ -71,10 +71,9 @@ Engine::Step Engine::mutexAcquired(TaskId id, int32_t mi) {
     return Step::Continue;
 }
 
-Engine::Step Engine::startSpin(CpuId c, TaskId id, int32_t mi, LockStage stage) {
+Engine::Step Engine::startSpin(TaskId id, int32_t mi, LockStage stage) {
     Task& t = tasks_[size_t(id)];
     Mutex& m = mutexes_[size_t(mi)];
-    (void)c;
     t.lockStage = stage;
     t.blockedOn = mi;
     if (std::find(m.spinners.begin(), m.spinners.end(), id) == m.spinners.end()) m.spinners.push_back(id);
@@ -119,14 +118,11 @@ Engine::Step Engine::mutexLock(CpuId c, TaskId id, int32_t mi) {
     switch (stage) {
     case LockStage::None:
         t.lockWantedSince = now_;
-        if (canSpin(c, m)) return startSpin(c, id, mi, LockStage::Spinning);
-        // mutex_can_spin_on_owner() said no; the spin's fail path still reschedules first if
-        // need_resched() is set, and only then does the slow path queue the task.
-        if (rqs_[size_t(c)].flag[size_t(ReschedBit::Eager)])
-            return spinRescheduled(c, id, LockStage::Preempted);
-        return mutexSleep(c, id, mi);
-    case LockStage::Spinning:
-        if (canSpin(c, m)) return startSpin(c, id, mi, LockStage::Spinning); // the next owner runs too
+        [[fallthrough]];
+    case LockStage::Spinning: // (again, after a spin ended: the next owner may run too)
+        if (canSpin(c, m)) return startSpin(id, mi, LockStage::Spinning);
+        // mutex_can_spin_on_owner() or the spin said no; the spin's fail path still reschedules
+        // first if need_resched() is set, and only then does the slow path queue the task.
         if (rqs_[size_t(c)].flag[size_t(ReschedBit::Eager)])
             return spinRescheduled(c, id, LockStage::Preempted);
         return mutexSleep(c, id, mi);
@@ -139,7 +135,7 @@ Engine::Step Engine::mutexLock(CpuId c, TaskId id, int32_t mi) {
         const bool first = !m.waiters.empty() && m.waiters.front() == id;
         if (!first) return mutexSleep(c, id, mi);
         m.handoff = true;
-        if (canSpin(c, m)) return startSpin(c, id, mi, LockStage::WaiterSpinning);
+        if (canSpin(c, m)) return startSpin(id, mi, LockStage::WaiterSpinning);
         // The waiter's mutex_optimistic_spin() has no can-spin gate: it fails at once and, on
         // need_resched(), reschedules while runnable (the kernel then loops once more without
         // sleeping; the engine re-checks when the task runs again).
