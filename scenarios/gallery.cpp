@@ -19,8 +19,9 @@ const std::vector<GalleryGroup>& galleryGroups() {
          {"preempt-short", "hrtick-by-default", "rseq-lock"}},
         {"Locks",
          "Kernel mutexes: a contender spins while the owner runs and sleeps when it does not; a waiter "
-         "behind a low-weight owner waits for it (priority inversion).",
-         {"mutex-spin", "priority-inversion"}},
+         "behind a low-weight owner waits for it (priority inversion) - unless proxy execution lends it the "
+         "waiter's slice.",
+         {"mutex-spin", "priority-inversion", "priority-inversion-proxy"}},
         {"Classes and balancing",
          "SCHED_FIFO beside fair tasks, the fair server that keeps them alive, and tasks spread over CPUs.",
          {"rt-hog-fair-server", "balance-8-on-4"}},

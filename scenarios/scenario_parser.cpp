@@ -89,8 +89,17 @@ bool ScenarioReader::read(const JsonValue& root, Scenario& s) {
     if (!expect(*tasks, JT::Array, "tasks")) return false;
     if (tasks->items.empty())
         return fail(tasks->pos, "tasks", "the task list is empty; give at least one task");
-    for (size_t i = 0; i < tasks->items.size(); ++i)
+    std::vector<size_t> itemOf; // s.tasks[k] came from tasks->items[itemOf[k]] (a workload makes several)
+    for (size_t i = 0; i < tasks->items.size(); ++i) {
         if (!task(tasks->items[i], idx("tasks", i), s)) return false;
+        itemOf.resize(s.tasks.size(), i);
+    }
+    int rtLocker = -1;
+    if (std::string e = proxyExecError(s, &rtLocker); !e.empty()) {
+        const size_t i = itemOf[size_t(rtLocker)];
+        const JsonValue* pol = tasks->items[i].find("policy");
+        return fail(pol ? pol->pos : tasks->items[i].pos, join(idx("tasks", i), "policy"), e);
+    }
     if (auto* v = root.find("changes")) {
         if (!expect(*v, JT::Array, "changes")) return false;
         for (size_t i = 0; i < v->items.size(); ++i)
@@ -106,7 +115,7 @@ bool ScenarioReader::machine(const JsonValue& m, Scenario& s) {
                    {"cpus", "hz", "kernel", "preempt", "base_slice", "sysctl_base_slice", "tunable_scaling",
                     "features", "costs", "migration_cost", "rr_timeslice", "fair_server_runtime",
                     "fair_server_period", "sched_rt_runtime", "sched_rt_period", "autogroup", "arch",
-                    "rseq_slice_ext"}))
+                    "rseq_slice_ext", "proxy_exec"}))
         return false;
     SchedConfig& c = s.config;
     if (auto* v = m.find("autogroup"); v && !boolean(*v, "machine.autogroup", s.grouping.autogroup))
@@ -195,6 +204,8 @@ bool ScenarioReader::machine(const JsonValue& m, Scenario& s) {
             return false;
         }
     }
+    // CONFIG_SCHED_PROXY_EXEC built in (6.17+; validate() names the kernels that have it).
+    if (auto* v = m.find("proxy_exec"); v && !boolean(*v, "machine.proxy_exec", c.proxyExec)) return false;
     if (auto* v = m.find("features")) {
         if (!expect(*v, JT::Object, "machine.features")) return false;
         for (size_t i = 0; i < v->members.size(); ++i) {

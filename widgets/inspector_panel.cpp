@@ -115,7 +115,11 @@ void InspectorPanel::refresh(const Engine& e, bool past) {
             continue;
         }
         const LagRow& lr = lt.rows[r - (rtCurr ? 1 : 0)];
-        QString state = lr.running ? tr("running") : lr.delayed ? tr("delayed sleeper") : tr("queued");
+        // Under proxy execution the running entity is the donor's: another task executes on it.
+        QString state = lr.running     ? (rq.proxying() && t == rq.fairCurr ? tr("donor") : tr("running"))
+                        : lr.delayed   ? tr("delayed sleeper")
+                        : t == rq.curr ? tr("runs for the donor")
+                                       : tr("queued");
         if (!isTask) state += tr(" (group)");
         set(row, 0, QString::fromStdString(e.entityName(t)));
         set(row, 1, state);

@@ -60,6 +60,8 @@ Options of run (each overrides the scenario's own setting):
   --feature NAME=on|off  a scheduler feature, e.g. PREEMPT_SHORT=off (repeatable)
   --rseq-slice-ext D     7.0's RSEQ slice extension, 5us..50us (/sys/kernel/debug/rseq/slice_ext_nsec),
                          or off: a kernel built without CONFIG_RSEQ_SLICE_EXTENSION
+  --proxy-exec on|off    proxy execution (CONFIG_SCHED_PROXY_EXEC, 6.17+): a mutex waiter stays
+                         queued and lends its slice to the owner; off by default
   --seed N               random seed (default: the scenario's, else 1)
   --duration D           simulated time, e.g. 500ms, 10s
   --repeat N             run N times with seeds seed, seed+1, ...; the perf stat block then
@@ -224,6 +226,9 @@ std::string parseRunOptions(const std::vector<std::string>& args, RunOptions& o)
                        !e.empty()) {
                 return e + " (or off: a kernel without CONFIG_RSEQ_SLICE_EXTENSION)";
             }
+        } else if (a == "--proxy-exec") {
+            if (v != "on" && v != "off") return "--proxy-exec: '" + v + "'; accepted: on, off";
+            o.proxyExec = v == "on";
         } else if (a == "--feature") {
             const size_t eq = v.find('=');
             const std::string name = v.substr(0, eq);
@@ -344,10 +349,12 @@ std::string applyOverrides(const RunOptions& o, scen::Scenario& s) {
     if (o.baseSlice) c.normalizedBaseSlice = *o.baseSlice;
     if (o.sysctlBaseSlice) c.baseSliceOverride = *o.sysctlBaseSlice;
     if (o.sliceExt) c.sliceExtNsec = *o.sliceExt;
+    if (o.proxyExec) c.proxyExec = *o.proxyExec;
     for (const auto& [f, on] : o.features)
         c.features.set(f, on);
     if (o.duration) s.duration = *o.duration;
     if (o.seed) s.seed = *o.seed;
     if (std::string e = c.validate(); !e.empty()) return e;
+    if (std::string e = scen::proxyExecError(s); !e.empty()) return "--proxy-exec on: " + e;
     return {};
 }

@@ -15,6 +15,7 @@ struct RunOptions {
     std::optional<int> cpus, hz;
     std::optional<sched::Time> baseSlice, sysctlBaseSlice, duration;
     std::optional<sched::Time> sliceExt; // --rseq-slice-ext: debugfs rseq/slice_ext_nsec, 0 = off
+    std::optional<bool> proxyExec;       // --proxy-exec on|off: CONFIG_SCHED_PROXY_EXEC
     std::vector<std::pair<sched::Feature, bool>> features;
     std::optional<uint64_t> seed;
     int repeat = 1;

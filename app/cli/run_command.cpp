@@ -172,6 +172,14 @@ int runCommand(const RunOptions& o, std::ostream& out, std::ostream& err, RunIma
                 (long long)m.handoffs, m.contended ? double(m.waitSum) / double(m.contended) / 1e6 : 0.0,
                 double(m.waitMax) / 1e6);
             out << b;
+            if (!s.config.proxyExecOn()) continue;
+            // proxy_exec.cpp: the owner's time on waiters' slices, and the waiters that slept after all
+            std::snprintf(
+                b, sizeof b,
+                "   %-16s proxy execution: the owner ran %.3f ms on waiters' slices (%lld picks of a "
+                "waiter ran it); %lld waiters slept after all (owner asleep or on another CPU)\n",
+                "", double(m.proxied) / 1e6, (long long)m.proxyRuns, (long long)m.proxyDeactivations);
+            out << b;
         }
     }
     for (size_t w = 0; w < s.workloads.size(); ++w) // each tool's own output, as it prints it

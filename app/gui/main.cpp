@@ -60,6 +60,10 @@ int main(int argc, char** argv) {
         "run the scenario from the start to the present moment (after --run-to; else to its end) under its "
         "kernel and under KERNEL, and open the comparison with the rules that differ",
         "kernel");
+    QCommandLineOption compareProxy(
+        "compare-proxy-exec",
+        "run the scenario from the start to the present moment (after --run-to; else to its end) with proxy "
+        "execution as it has it and switched, and open the comparison");
     QCommandLineOption eventLog("event-log", "bring the event log to the front of its dock");
     QCommandLineOption inspect("inspect", "show CPU 0's runqueue in the inspector at an earlier TIME",
                                "time");
@@ -79,9 +83,9 @@ int main(int argc, char** argv) {
         "with --compare-trace: line the trace up with the simulation at an event both have "
         "(start, run:COMM, wake:COMM, marker:TEXT)",
         "event");
-    parser.addOptions({play, runTo, range, select, chart, taskLanes, dark, presentation, editorOpt, themeOpt,
-                       eventLog, inspect, branch, branchFor, compareKernel, traceOpt, compareTrace, deriveOpt,
-                       alignOpt});
+    parser.addOptions({play,          runTo,        range,    select,       chart,     taskLanes, dark,
+                       presentation,  editorOpt,    themeOpt, eventLog,     inspect,   branch,    branchFor,
+                       compareKernel, compareProxy, traceOpt, compareTrace, deriveOpt, alignOpt});
     // --help and --version need no display: they are answered (and the program ends) before the
     // GUI connects to one.
     for (int i = 1; i < argc; ++i)
@@ -119,7 +123,7 @@ int main(int argc, char** argv) {
     bool viewOptions = false;
     for (const QCommandLineOption* o :
          {&play, &runTo, &range, &select, &chart, &taskLanes, &eventLog, &inspect, &branch, &branchFor,
-          &compareKernel, &traceOpt, &compareTrace, &deriveOpt})
+          &compareKernel, &compareProxy, &traceOpt, &compareTrace, &deriveOpt})
         viewOptions = viewOptions || parser.isSet(*o);
     const bool welcome = scenario.isEmpty() && !viewOptions && WelcomeDialog::showAtStart();
     // The scenario opened by default is not one the user chose: it does not enter the recent files.
@@ -202,6 +206,12 @@ int main(int argc, char** argv) {
                                                           now > 0 ? now : session.scenario().duration);
                 !why.isEmpty())
                 qWarning("--compare-kernel: %s", qPrintable(why));
+        }
+        if (parser.isSet(compareProxy)) {
+            const sched::Time now = session.engine().now();
+            if (const QString why = session.compareProxyExec(now > 0 ? now : session.scenario().duration);
+                !why.isEmpty())
+                qWarning("--compare-proxy-exec: %s", qPrintable(why));
         }
         if (traceWindow && parser.isSet(compareTrace)) {
             CompareWindow* c = w.compareWithTrace(traceWindow);

@@ -30,6 +30,18 @@ void MainWindow::buildHelpMenu() {
     QMenu* compareMenu = menuBar()->addMenu(tr("&Compare"));
     compareMenu->addAction(tr("&Branch here..."), this, &MainWindow::branchDialog);
     compareMenu->addAction(tr("With another &kernel..."), this, &MainWindow::compareKernelDialog);
+    compareMenu
+        ->addAction(tr("With &proxy execution switched"), this,
+                    [this] {
+                        if (!session_->loaded() || session_->busy()) return;
+                        const Time now = session_->engine().now();
+                        const QString err =
+                            session_->compareProxyExec(now > 0 ? now : session_->scenario().duration);
+                        if (!err.isEmpty()) QMessageBox::warning(this, tr("Cannot compare"), err);
+                    })
+        ->setToolTip(
+            tr("Run the scenario from the start again with proxy execution (CONFIG_SCHED_PROXY_EXEC: a "
+               "mutex waiter lends its slice to the owner) on if it is off, off if it is on"));
     QMenu* help = menuBar()->addMenu(tr("&Help"));
     help->addAction(tr("&Welcome and gallery..."), this, &MainWindow::showWelcome);
     help->addAction(tr("&Tour..."), this, &MainWindow::showTour);

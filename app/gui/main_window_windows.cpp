@@ -69,6 +69,8 @@ CompareWindow* MainWindow::openComparison(std::shared_ptr<Engine> a, std::shared
     const QString labelA =
         &ka != &kb
             ? tr("kernel %1 (%2)").arg(QString::fromUtf8(ka.name.data(), qsizetype(ka.name.size())), base)
+        : a->config().proxyExec != b->config().proxyExec
+            ? tr("proxy execution %1 (%2)").arg(a->config().proxyExec ? tr("on") : tr("off"), base)
             : tr("original continuation (%1)").arg(base);
     auto* w = new CompareWindow(side(a, labelA), side(b, change), from, a->now(), nullptr);
     // Two kernels: the rules that separate them, above the table that shows their effect (each

@@ -102,12 +102,27 @@ QString Session::compareKernel(const QString& spec, Time to) {
     const QString label =
         tr("kernel %1 (preempt=%2)").arg(spec, QString::fromUtf8(preemptModelName(cfg.preempt).data()));
     if (const std::string why = cfg.validate(); !why.empty()) return QString::fromStdString(why);
+    return compareFromStart(other, label, to);
+}
+
+QString Session::compareProxyExec(Time to) {
+    if (!engine_ || busy()) return tr("no run to compare");
+    if (branching()) return tr("a branch is still being computed");
+    scen::Scenario other = scenario_;
+    other.config.proxyExec = !scenario_.config.proxyExec;
+    if (const std::string why = other.config.validate(); !why.empty()) return QString::fromStdString(why);
+    if (const std::string why = scen::proxyExecError(other); !why.empty()) return QString::fromStdString(why);
+    return compareFromStart(
+        other, other.config.proxyExec ? tr("proxy execution on") : tr("proxy execution off"), to);
+}
+
+// Both runs from 0 to `to` in the background; branchReady() with from = 0.
+QString Session::compareFromStart(const scen::Scenario& other, const QString& label, Time to) {
     pause();
     auto a = std::make_shared<Engine>(scen::instantiate(scenario_, scenario_.seed, TraceOptions{true}));
     auto b = std::make_shared<Engine>(scen::instantiate(other, other.seed, TraceOptions{true}));
     to = std::clamp<Time>(to, kNsPerMs, scenario_.duration);
-    emit message(
-        tr("Running the scenario under kernel %1 to %2 ms...").arg(spec).arg(double(to) / 1e6, 0, 'f', 3));
+    emit message(tr("Running the scenario with %1 to %2 ms...").arg(label).arg(double(to) / 1e6, 0, 'f', 3));
     runPair(a, b, 0, to, label);
     return {};
 }

@@ -66,8 +66,14 @@ class Session : public QObject {
     // The scenario from 0 to `to` twice, as it is and booted with another kernel (its model, or
     // the kernel's default where that kernel does not build it); branchReady() with from = 0.
     QString compareKernel(const QString& spec, sched::Time to);
+    // The same with proxy execution switched (machine.proxy_exec: on if it is off, off if on).
+    QString compareProxyExec(sched::Time to);
     bool branching() const { return branches_.busy(); }
 
+  private:
+    QString compareFromStart(const scen::Scenario& other, const QString& label, sched::Time to);
+
+  public:
   signals:
     void reloaded(); // a new engine (load or reset)
     void rewound();  // the engine went back in time; views must drop what they indexed

@@ -62,6 +62,7 @@ bool Engine::canMigrateTask(TaskId p, CpuId src, CpuId dst, int nrBalanceFailed)
     const SchedEntity& se = ents_[size_t(p)];
     const Task& t = tasks_[size_t(p)];
     if (se.schedDelayed) return false; // only migrate_load moves a delayed sleeper
+    if (t.proxyBlocked) return false;  // task_is_blocked(): a donor-to-be stays with its owner (7de9d4f94638)
     // task_is_ineligible_on_dst_cpu() (873199d27bb2, v6.14; not in the 6.12 profile): with
     // PLACE_LAG, a task that owes service on src is not moved onto a busy dst to shed its
     // negative lag there (until balancing has failed).
@@ -71,7 +72,8 @@ bool Engine::canMigrateTask(TaskId p, CpuId src, CpuId dst, int nrBalanceFailed)
         dcfs.nrQueued > 0 && !taskCfsRq(p).entityEligible(ev(), p))
         return false;
     if (!allowed(t, dst)) return false;
-    if (rqs_[size_t(src)].curr == p) return false; // task_on_cpu()
+    // task_on_cpu(), or the donor an owner runs for (task_current_donor(), 7de9d4f94638).
+    if (rqs_[size_t(src)].curr == p || rqs_[size_t(src)].fairCurr == p) return false;
     // task_hot(): the buddy is cache hot where it would not run at once (CACHE_HOT_BUDDY, on);
     // otherwise it ran on src within migration_cost (rq_clock_task - exec_start).
     const bool hot = (rqs_[size_t(dst)].nrRunning > 0 && taskCfsRq(p).next == p) ||

@@ -79,6 +79,7 @@ void Engine::planBatch(CpuId c) {
     CpuRq& rq = rqs_[size_t(c)];
     const Task& t = tasks_[size_t(rq.curr)];
     if (t.sliceRequest || t.sliceGranted) return; // an interrupt's return may grant or end an extension
+    if (rq.proxying()) return; // a donor's slice, another task's ops: one op at a time (proxy_exec.cpp)
     // The current op's Segment: the pending one if it already stands for the op's end (or the
     // resumption), else the one reprogram() is about to push.
     const Time opEnd = now_ + t.overhead + t.remaining;

@@ -81,6 +81,10 @@ struct alignas(64) CpuRq {
     int balanceFailed = 0;
 
     bool idle() const { return nrRunning == 0; }
+    // rq->donor: the task whose scheduling context is charged — the picked fair task (cfs_rq->curr)
+    // while it lends it to the mutex owner that runs (proxy execution), else the running task.
+    TaskId donor() const { return fairCurr >= 0 ? fairCurr : curr; }
+    bool proxying() const { return fairCurr >= 0 && fairCurr != curr; }
     bool batching() const { return batch.active(); }
 };
 

@@ -26,6 +26,8 @@
 //   interpreter.cpp  what tasks do: the op interpreter, channels, timers, fork, exit
 //   mutex.cpp        kernel mutexes (kernel/locking/mutex.c): lock, optimistic spinning, the wait
 //                    list, handoff, unlock
+//   proxy_exec.cpp   proxy execution (CONFIG_SCHED_PROXY_EXEC): a mutex waiter stays queued and, when
+//                    picked, lends its scheduling context to the owner (find_proxy_task())
 //   batch.cpp        batches: a running task's operations that cannot interact, planned and replayed
 //   params.cpp       live changes: debugfs knobs, HZ, sched_setattr() / nice (the sched_change pattern)
 //   explain.cpp      the inspector's prose: why the current task runs, where a set bit will act
@@ -455,6 +457,13 @@ class Engine {
     void wakeSpinners(const Mutex& m);
     void ownerLeftCpu(TaskId owner);
     void onMutexSpin(TaskId id);
+
+    // proxy_exec.cpp (CONFIG_SCHED_PROXY_EXEC)
+    TaskId pickProxy(CpuId c, TaskId donor);
+    TaskId findProxyTask(CpuId c, TaskId donor, bool& deactivated);
+    void proxyDeactivate(CpuId c, TaskId donor);
+    void proxyTagCurr(CpuId c, TaskId owner);
+    void proxyWakeWaiter(CpuId ctxCpu, TaskId waker, TaskId w);
 
     SchedConfig cfg_;
     uint64_t seed_;

@@ -49,23 +49,39 @@ std::string Engine::describePick(CpuId c) const {
     if (isRtPolicy(t.policy))
         return s + " Real-time tasks run before every fair task." + describeStarvationGuard(c) +
                describeMutexes(c);
-    const SchedEntity& se = ents_[size_t(rq.curr)];
-    const CfsRq& cfs = taskCfsRq(rq.curr); // its own runqueue: the root's or its group's
+    // Under proxy execution the numbers that decide are the donor's: the owner runs on its context.
+    const TaskId d = rq.donor();
+    if (d != rq.curr) {
+        const Task& dt = tasks_[size_t(d)];
+        const Mutex& m = mutexes_[size_t(dt.blockedOn >= 0 ? dt.blockedOn : 0)];
+        s += " It runs for " + dt.comm + ":" + std::to_string(dt.pid) +
+             " (proxy execution): the pick chose " + dt.comm + ", " +
+             (dt.proxyBlocked
+                  ? "which is blocked on " + m.name +
+                        ", held by this task, so find_proxy_task() runs the owner in its place"
+                  : "woken by the unlock of " + m.name + "; the owner goes on until the next schedule()") +
+             ", on " + dt.comm + "'s slice, vruntime and deadline.";
+    }
+    const std::string who = d != rq.curr ? "The donor's" : "Its";
+    const SchedEntity& se = ents_[size_t(d)];
+    const CfsRq& cfs = taskCfsRq(d); // its own runqueue: the root's or its group's
     // The runqueue as update_curr() would leave it now (lag_table.h): the inspector's table agrees.
     const LagTable lt = lagTableOf(cfs, ev(), now_, cfg_.baseSlice());
     const int64_t V = lt.V;
-    const LagRow* cr = lt.row(rq.curr);
+    const LagRow* cr = lt.row(d);
     const int64_t vNow = cr ? cr->vruntime : se.vruntime;
     if (rq.fairServer.queued)
         s += " It runs on the fair_server's budget (" + ms(rq.fairServer.runtime) +
              " left of this period): real-time tasks had starved the fair class up to the server's "
              "zero-laxity point.";
-    s += " Its vruntime is " + ms(vNow - V) + " from V, its deadline " + ms(se.deadline - V) + " from V.";
-    s += (cr ? cr->eligible : cfs.entityEligible(ev(), rq.curr))
+    s += " " + who + " vruntime is " + ms(vNow - V) + " from V, its deadline " + ms(se.deadline - V) +
+         " from V.";
+    s += (cr ? cr->eligible : cfs.entityEligible(ev(), d))
              ? " It is eligible (vruntime <= V)."
              : " It is no longer eligible (vruntime > V): the next pick chooses another task.";
-    if (rq.fairCurr == rq.curr && cfg_.has(Rule::ProtectSliceVprot) && sliceProtected(se, vNow, se.deadline))
-        s += " Its slice is protected (RUN_TO_PARITY) for " + ms(se.vprot - vNow) + " more of vruntime.";
+    if (rq.fairCurr == d && cfg_.has(Rule::ProtectSliceVprot) && sliceProtected(se, vNow, se.deadline))
+        s += " " + who + " slice is protected (RUN_TO_PARITY) for " + ms(se.vprot - vNow) +
+             " more of vruntime.";
     const int32_t left = cfs.timeline.leftmost(ev());
     if (left >= 0) {
         const LagRow* lr = lt.row(left);
@@ -107,15 +123,24 @@ std::string Engine::describeMutexes(CpuId c) const {
               : o.state == TaskState::Runnable ? " and is queued here, not running"
                                                : " and sleeps") +
              "; waiting for it:";
-        for (size_t i = 0; i < m.waiters.size(); ++i)
-            s +=
-                (i ? ", " : " ") + name(m.waiters[i]) +
-                (tasks_[size_t(m.waiters[i])].state == TaskState::Sleeping ? " (asleep, TASK_UNINTERRUPTIBLE)"
-                                                                           : " (woken)");
-        s += ". A struct mutex lends the waiters nothing: the owner runs with its own " +
-             (isRtPolicy(o.policy) ? "RT priority " + std::to_string(o.rtPriority)
-                                   : "weight " + std::to_string(ents_[size_t(m.owner)].load.weight)) +
-             " when the scheduler picks it (no proxy execution in this build).";
+        for (size_t i = 0; i < m.waiters.size(); ++i) {
+            const Task& w = tasks_[size_t(m.waiters[i])];
+            s += (i ? ", " : " ") + name(m.waiters[i]) +
+                 (w.proxyBlocked                   ? " (blocked, TASK_UNINTERRUPTIBLE, still queued)"
+                  : w.state == TaskState::Sleeping ? " (asleep, TASK_UNINTERRUPTIBLE)"
+                                                   : " (woken)");
+        }
+        if (cfg_.proxyExecOn())
+            s += ". With proxy execution a queued waiter lends its scheduling context: when the pick chooses "
+                 "it, "
+                 "the owner runs in its place on its slice (find_proxy_task()); a waiter whose owner sleeps "
+                 "or "
+                 "runs on another CPU sleeps after all.";
+        else
+            s += ". A struct mutex lends the waiters nothing: the owner runs with its own " +
+                 (isRtPolicy(o.policy) ? "RT priority " + std::to_string(o.rtPriority)
+                                       : "weight " + std::to_string(ents_[size_t(m.owner)].load.weight)) +
+                 " when the scheduler picks it (without proxy execution: machine.proxy_exec).";
     }
     return s;
 }
@@ -123,7 +148,7 @@ std::string Engine::describeMutexes(CpuId c) const {
 // The buddies (cfs_rq->next) on the running task's path, from its own runqueue up to the root.
 std::string Engine::describeBuddies(CpuId c) const {
     std::string s;
-    const TaskId curr = rqs_[size_t(c)].curr;
+    const TaskId curr = rqs_[size_t(c)].donor();
     for (EntityId se = curr; se != kNoTask; se = parentEntity(se, c)) {
         const CfsRq& cfs = cfsRqOf(se, c);
         if (cfs.next < 0) continue;

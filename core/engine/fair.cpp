@@ -33,7 +33,14 @@ void Engine::updateCurr(CpuId c, CfsRq& cfs, bool fromTick) {
     const Time delta = now_ - se.execStart;
     if (delta <= 0) return;
     se.execStart = now_;
-    se.sumExecRuntime += delta;
+    if (rq.proxying() && t == rq.fairCurr) {
+        // update_se() (aa4f74dfd42b): a task's time is the running task's - the mutex owner that
+        // runs for this donor - while the donor's vruntime and deadline pay for it below.
+        ents_[size_t(rq.curr)].sumExecRuntime += delta;
+        if (tasks_[size_t(t)].blockedOn >= 0) mutexes_[size_t(tasks_[size_t(t)].blockedOn)].proxied += delta;
+    } else {
+        se.sumExecRuntime += delta;
+    }
     se.vruntime += calcDeltaFair(delta, se.load);
     const bool renewed = updateDeadline(se);
     cfs.updateMinVruntime(ev());
@@ -324,7 +331,9 @@ void Engine::requeueDelayed(CpuId c, CfsRq& cfs, EntityId t) {
 // rework NEXT_BUDDY makes every wakee but a forked or delayed one the buddy, whatever follows.
 void Engine::checkPreemptWakeupFair(CpuId c, TaskId p, int wakeFlags) {
     CpuRq& rq = rqs_[size_t(c)];
-    const TaskId curr = rq.curr;
+    // The donor's entity decides (rq->donor: under proxy execution the mutex owner runs on it); a
+    // woken donor meets itself (se == pse) and preempts nothing.
+    const TaskId curr = rq.donor();
     if (curr < 0 || curr == p || rq.fairCurr != curr) return;
     const bool rework = cfg_.has(Rule::WakeupPreemptRework);
     if (!rework && cfg_.feature(Feature::NextBuddy) && !(wakeFlags & WF_FORK) && !entity(p).schedDelayed)

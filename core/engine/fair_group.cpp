@@ -374,7 +374,7 @@ void Engine::putPrevSetNextFair(CpuId c, TaskId prev, TaskId next) {
 // task_tick_fair(): entity_tick() on every level, from the task up: account, then the group
 // entity's new share.
 void Engine::taskTickFair(CpuId c) {
-    for (EntityId se = rqs_[size_t(c)].curr; se != kNoTask; se = parentEntity(se, c)) {
+    for (EntityId se = rqs_[size_t(c)].donor(); se != kNoTask; se = parentEntity(se, c)) {
         updateCurr(c, cfsRqOf(se, c), true);
         if (entityIsTask(se)) updateTaskLoadAvg(TaskId(se), true); // entity_tick()'s update_load_avg()
         updateCfsGroup(c, se);

@@ -199,7 +199,7 @@ Engine::Step Engine::doOpAction(CpuId c, TaskId id, const Op& op) {
     case OpKind::Yield: {
         // do_sched_yield(): yield_task(), then schedule() with the task still runnable.
         if (!isRtPolicy(t.policy))
-            yieldFair(c, id);
+            yieldFair(c, rqs_[size_t(c)].donor()); // the donor's entity (127b90315ca0)
         else
             t.rrExpired = true; // an RT yield goes to the tail of its level
         t.resume = Resume::ExitToUserNext;

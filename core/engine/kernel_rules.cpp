@@ -260,6 +260,25 @@ constexpr std::array<RuleInfo, kRuleCount> kRules{{
      "lag under DELAY_ZERO re-placed it)",
      "the code as mainline has it after both commits, read in context; which of the two brought the "
      "re-placement is not known (neither diff was found)"},
+    {"proxy-exec", "6.17",
+     "25c411fce735 .. 7de9d4f94638 (\"Single RunQueue Proxy Execution\" v19: CONFIG_SCHED_PROXY_EXEC, "
+     "blocked_on, find_proxy_task(), the split accounting of aa4f74dfd42b)",
+     "__schedule(), try_to_block_task(), find_proxy_task(), update_se(), can_migrate_task()",
+     "where the kernel is built with CONFIG_SCHED_PROXY_EXEC (no Kconfig default, depends on EXPERT: "
+     "machine.proxy_exec, off by default), a task blocked on a struct mutex stays queued; when the pick "
+     "chooses it, find_proxy_task() follows blocked_on to the owner and runs the owner in its place: the "
+     "owner executes on the waiter's slice, vruntime and deadline (the donor's), its sum_exec_runtime "
+     "grows, the trace shows a switch to the owner; an owner asleep, delayed or on another CPU makes the "
+     "donor sleep; the unlock wakes the first waiter where it is queued, and a donor woken so does not "
+     "preempt the owner that runs for it",
+     "fair tasks: with proxy execution on, a scenario refuses real-time tasks that take a mutex (an RT or "
+     "DL donor's class deciding for a fair owner is not modelled); no hrtick while an owner runs for a "
+     "donor (6.17 - 6.18 armed it from the donor and fired it at the owner, e38e5299747b)"},
+    {"proxy-donor-migration", "7.1",
+     "b049b81bdff6 sched: Handle blocked-waiter migration (and return migration)", "find_proxy_task()",
+     "a donor whose mutex owner is on another CPU is migrated to the owner's CPU (and back when woken) "
+     "instead of sleeping",
+     "not modelled: with proxy execution on, a 7.1 scenario has one CPU"},
 }};
 
 RuleSet rulesOf(std::initializer_list<Rule> rs) {
@@ -275,10 +294,10 @@ const RuleSet kV6_6Queue = {};
 const RuleSet kV6_12 = rulesOf({Rule::ReweightEevdf, Rule::PreemptShortFull, Rule::PlaceRelDeadline,
                                 Rule::FairServer, Rule::GroupMinSlice});
 const RuleSet kV6_18 =
-    kV6_12 |
-    rulesOf({Rule::LazyModel, Rule::PlaceLagNonZero, Rule::RelDeadlineAlways, Rule::ReweightPlace,
-             Rule::GroupMinSlice, Rule::EmptyGroupKeepsWeight, Rule::IneligibleOnDst, Rule::PickBuddy,
-             Rule::BaseSlice700us, Rule::ProtectSliceVprot, Rule::LazyFairServerStop, Rule::NewidleCostBump});
+    kV6_12 | rulesOf({Rule::ProxyExec, Rule::LazyModel, Rule::PlaceLagNonZero, Rule::RelDeadlineAlways,
+                      Rule::ReweightPlace, Rule::GroupMinSlice, Rule::EmptyGroupKeepsWeight,
+                      Rule::IneligibleOnDst, Rule::PickBuddy, Rule::BaseSlice700us, Rule::ProtectSliceVprot,
+                      Rule::LazyFairServerStop, Rule::NewidleCostBump});
 // v6.18.44: 6.18.0 plus the stable series' scheduler changes (docs/kernel-6.18.y.md), minus the
 // max_newidle_lb_cost bump that the series reverted (d206fbad9328, by 6.18.4).
 const RuleSet kV6_18_44 =
@@ -300,13 +319,14 @@ const RuleSet kV7_0 = (kV6_18_44 | rulesOf({Rule::RestrictPreemptModels, Rule::V
                       ~rulesOf({Rule::DlServerRevisedOnlyRunning});
 // 7.1: the reweight_entity() revert, HRTICK by default, the delayed sleeper's lag kept (its other
 // changes: docs/kernels.md).
-const RuleSet kV7_1 = (kV7_0 | rulesOf({Rule::ReweightRescale, Rule::HrtickDefault, Rule::DelayedLagKeep,
-                                        Rule::HrtickHard, Rule::ShortClearsBuddy})) &
-                      ~rulesOf({Rule::ReweightPlace, Rule::RelDeadlineAlways, Rule::HrtickRearm});
+const RuleSet kV7_1 =
+    (kV7_0 | rulesOf({Rule::ReweightRescale, Rule::HrtickDefault, Rule::DelayedLagKeep, Rule::HrtickHard,
+                      Rule::ShortClearsBuddy, Rule::ProxyDonorMigration})) &
+    ~rulesOf({Rule::ReweightPlace, Rule::RelDeadlineAlways, Rule::HrtickRearm});
 // The 2024 PREEMPT_AUTO series on the 6.18 EEVDF rules, without PREEMPT_LAZY (it realises
 // laziness inside none / voluntary / full); RT throttling stands in for the fair_server there
-// (SchedConfig::rtThrottling()).
-const RuleSet kAutoRfc = kV6_18 & ~rulesOf({Rule::LazyModel, Rule::FairServer});
+// (SchedConfig::rtThrottling()). The series was written on v6.10: no proxy execution.
+const RuleSet kAutoRfc = kV6_18 & ~rulesOf({Rule::LazyModel, Rule::FairServer, Rule::ProxyExec});
 
 // Oldest first, the RFC last: menus, lists and docs/kernels.md show them in this order.
 const std::array<KernelSpec, 8> kSpecs{{
@@ -319,13 +339,15 @@ const std::array<KernelSpec, 8> kSpecs{{
      "(b01db23d5923, 650cad561cce, 8dafa9d0eb1a)"},
     {"6.12", KernelBuild::Dynamic, KernelProfile::V6_12, "6.12 PREEMPT_DYNAMIC", kV6_12},
     {"6.18", KernelBuild::Dynamic, KernelProfile::V6_18, "6.18.0 PREEMPT_DYNAMIC", kV6_18,
-     "proxy execution (CONFIG_SCHED_PROXY_EXEC, 6.17: 25c411fce735 to 7de9d4f94638; no Kconfig default and "
-     "it depends on EXPERT, so a distribution kernel leaves it out: a mutex waiter sleeps, as the engine's "
-     "mutexes do, in every profile from 6.17 on)"},
+     "proxy execution's real-time and deadline donors (proxy-exec models fair ones); the psi fix for "
+     "deactivated donors (c2ae8b0df2d1, 6.18.2: no PSI here); before 127b90315ca0 (6.18.4) a sched_yield() "
+     "of an owner that runs for a donor moved the owner's deadline (the engine moves the donor's, as 6.18.4 "
+     "does)"},
     {"6.18.44", KernelBuild::Dynamic, KernelProfile::V6_18_44, "6.18.44 stable PREEMPT_DYNAMIC", kV6_18_44},
     {"6.18.45", KernelBuild::Dynamic, KernelProfile::V6_18_45, "6.18.45 stable PREEMPT_DYNAMIC", kV6_18_45},
     {"7.0", KernelBuild::Dynamic, KernelProfile::V7_0, "7.0 PREEMPT_DYNAMIC", kV7_0,
-     "proxy execution, as 6.18; titles read, code not: the 6.19 dl_server rework (the fair_server's idle "
+     "proxy execution's RT and DL donors, as 6.18, and the hrtick of a donor (e38e5299747b: none is armed "
+     "while an owner runs for one); titles read, code not: the 6.19 dl_server rework (the fair_server's idle "
      "wait), 4b603f1551a7 "
      "(rq->avg_idle updated "
      "when a task moves to an idle CPU), 704069649b5b and 5324953c06bd (wakeup_preempt() across classes)"},
@@ -334,7 +356,8 @@ const std::array<KernelSpec, 8> kSpecs{{
      "budget ends at an hrtimer, 9213aa4784cf); NI_RATE "
      "(9fe89f022c05: newidle balancing by rate as well as success); full-weight avg_vruntime() and "
      "__calc_delta() (4823725d9d1d, db4551e2ba34: the engine's weights are the unscaled ones, so only "
-     "rounding could differ); proxy execution's migration of blocked donors (b049b81bdff6); the SIS_UTIL "
+     "rounding could differ); proxy execution's migration of blocked donors (b049b81bdff6: refused with more "
+     "than one CPU); the SIS_UTIL "
      "simplification "
      "(fe7171d0d5df, f1320a8dd8ba: titles only)"},
     {"auto-rfc", KernelBuild::Auto, KernelProfile::V6_18, "6.18 + PREEMPT_AUTO (2024 series)", kAutoRfc},

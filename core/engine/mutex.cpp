@@ -15,8 +15,8 @@
 //   with MUTEX_FLAG_HANDOFF set, hands the lock to it (__mutex_handoff(): MUTEX_FLAG_PICKUP);
 //   otherwise the lock is free and whoever tries first takes it.
 // The ops between a lock and its unlock run inside the kernel: no exit to user mode in between.
-// Not modelled: proxy execution (CONFIG_SCHED_PROXY_EXEC, off unless built in: 6.17's
-// 25c411fce735 has no default), ww_mutexes, signals (mutex_lock_interruptible()).
+// With proxy execution (machine.proxy_exec) a waiter stays queued and lends its scheduling context
+// to the owner: proxy_exec.cpp. Not modelled: ww_mutexes, signals (mutex_lock_interruptible()).
 #include "engine/engine.h"
 
 #include <algorithm>
@@ -92,6 +92,8 @@ Engine::Step Engine::mutexSleep(CpuId c, TaskId id, int32_t mi) {
     t.blockedOn = mi;
     t.opMode = ExecMode::Kernel;
     t.resume = Resume::Retry;
+    // __set_task_blocked_on(): with proxy execution it stays queued (proxy_exec.cpp).
+    t.proxyBlocked = cfg_.proxyExecOn() && !isRtPolicy(t.policy);
     blockCurrent(c, id, SwitchPoint::BlockUninterruptible);
     return Step::Blocked;
 }
@@ -167,8 +169,13 @@ Engine::Step Engine::mutexUnlock(CpuId c, TaskId id, int32_t mi) {
         m.owner = s;
         tasks_[size_t(s)].held.push_back(mi);
     }
-    if (!m.waiters.empty() && tasks_[size_t(m.waiters.front())].state == TaskState::Sleeping)
-        tryToWakeUp(m.waiters.front(), c, id, false); // wake_q: the first waiter, no WF_SYNC
+    if (!m.waiters.empty()) { // wake_q: the first waiter, no WF_SYNC
+        const TaskId w = m.waiters.front();
+        if (tasks_[size_t(w)].proxyBlocked)
+            proxyWakeWaiter(c, id, w); // still queued (proxy execution)
+        else if (tasks_[size_t(w)].state == TaskState::Sleeping)
+            tryToWakeUp(w, c, id, false);
+    }
     wakeSpinners(m);
     // Out of the last critical section the task is back on its way out of the kernel.
     if (t.held.empty())

@@ -23,6 +23,11 @@ struct Mutex {
     // What the run did with it (the report's lock line).
     int64_t acquired = 0, contended = 0, slept = 0, handoffs = 0;
     Time waitSum = 0, waitMax = 0; // from a contended mutex_lock() to owning it
+    // Proxy execution (proxy_exec.cpp): how long an owner ran on a waiter's scheduling context, how
+    // often find_proxy_task() chose the owner for a picked waiter, and how often a picked waiter
+    // had to sleep after all (proxy_deactivate(): its owner asleep or on another CPU).
+    Time proxied = 0;
+    int64_t proxyRuns = 0, proxyDeactivations = 0;
 };
 
 // Where a task stands inside mutex_lock() (__mutex_lock_common()) while it does not own the lock.

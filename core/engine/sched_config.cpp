@@ -81,6 +81,20 @@ std::string SchedConfig::validate() const {
     if (baseSlice() > Time(UINT32_MAX)) return "base slice must be at most 4.29 s (base_slice_ns is a u32)";
     if (fairServerPeriod <= 0 || fairServerRuntime < 0 || fairServerRuntime > fairServerPeriod)
         return "fair_server runtime must be 0..period and the period positive";
+    if (proxyExec && !has(Rule::ProxyExec)) {
+        std::string accepted;
+        for (const KernelSpec& k : kernelSpecs())
+            if (k.rules[size_t(Rule::ProxyExec)])
+                accepted += (accepted.empty() ? "" : ", ") + std::string(k.name);
+        return "proxy_exec: kernel " + std::string(kernelSpecName(build, profile)) +
+               " has no CONFIG_SCHED_PROXY_EXEC (it came with 6.17, 25c411fce735); accepted with: " +
+               accepted;
+    }
+    if (proxyExec && has(Rule::ProxyDonorMigration) && cpus > 1)
+        return "proxy_exec with " + std::to_string(cpus) + " CPUs on " +
+               std::string(kernelSpecName(build, profile)) +
+               ": this kernel migrates a blocked donor to its owner's CPU (b049b81bdff6), which is not "
+               "modelled; accepted: one CPU, or a kernel from 6.18 to 7.0 (the donor sleeps there)";
     return {};
 }
 

@@ -74,6 +74,9 @@ struct SchedConfig {
     // CONFIG_RSEQ_SLICE_EXTENSION or booted with rseq_slice_ext=0.
     Time sliceExtNsec = 5 * kNsPerUs;
     static constexpr Time kSliceExtMin = 5 * kNsPerUs, kSliceExtMax = 50 * kNsPerUs;
+    // CONFIG_SCHED_PROXY_EXEC built in and not turned off with sched_proxy_exec=0 (6.17,
+    // 25c411fce735: no Kconfig default, depends on EXPERT, so off unless a scenario asks).
+    bool proxyExec = false;
 
     Time tickNsec() const { return (kNsPerSec + hz / 2) / hz; } // TICK_NSEC
     Time normalizedSlice() const;
@@ -111,6 +114,8 @@ struct SchedConfig {
     // (Rule::FairServer), RT throttling before it and in the PREEMPT_AUTO RFC (a v6.10-era series).
     bool fairServer() const { return has(Rule::FairServer) && fairServerRuntime > 0; }
     bool rtThrottling() const { return !has(Rule::FairServer) && rtRuntime < rtPeriod; }
+    // Whether a mutex waiter stays queued as a donor (proxy_exec.cpp).
+    bool proxyExecOn() const { return proxyExec && has(Rule::ProxyExec); }
     // Empty if consistent, else a sentence naming what is wrong and what would be accepted.
     std::string validate() const;
 };

@@ -163,6 +163,7 @@ void Engine::schedule(CpuId c, SwitchPoint point) {
     syncProgress(c);
     CpuRq& rq = rqs_[size_t(c)];
     const TaskId prev = rq.curr;
+    const TaskId prevDonor = rq.donor(); // pick_next_task(rq, rq->donor): the class's prev
     uint8_t reason = kNoReason;
     if (rq.flag[size_t(ReschedBit::Eager)])
         reason = uint8_t(rq.flagReason[size_t(ReschedBit::Eager)]);
@@ -170,16 +171,29 @@ void Engine::schedule(CpuId c, SwitchPoint point) {
         reason = uint8_t(rq.flagReason[size_t(ReschedBit::Lazy)]);
 
     const bool blocking = isBlockingPoint(point);
-    if (prev >= 0 && blocking) {
-        // try_to_block_task(): dequeue (DELAY_DEQUEUE may keep a fair sleeper queued).
+    // try_to_block_task(): dequeue (DELAY_DEQUEUE may keep a fair sleeper queued) - unless the task
+    // is blocked on a mutex under proxy execution (task_is_blocked()): then it stays queued.
+    if (prev >= 0 && blocking && !tasks_[size_t(prev)].proxyBlocked) {
         deactivateTask(c, prev, point == SwitchPoint::Exit);
         tasks_[size_t(prev)].state = point == SwitchPoint::Exit ? TaskState::Dead : TaskState::Sleeping;
     }
     if (prev >= 0 && isRtPolicy(tasks_[size_t(prev)].policy)) updateCurrRt(c); // put_prev_task_rt()
-    const TaskId next = pickNextTask(c, prev);
+    TaskId next = pickNextTask(c, prevDonor);
+    if (cfg_.proxyExecOn()) next = pickProxy(c, next); // find_proxy_task(): the donor's owner may run
+    // A donor put back was charged up to now (update_se() sets its exec_start): cache hot.
+    if (prevDonor >= 0 && prevDonor != prev && prevDonor != rq.fairCurr)
+        tasks_[size_t(prevDonor)].lastRanAt = now_;
     clearFlags(c, uint8_t(point));
+    // The owner that runs for a donor is current to no class (proxy_tag_curr()).
+    const bool tag = next >= 0 && next != rq.fairCurr && rq.fairCurr >= 0;
     if (next == prev) { // re-picked: no switch, no trace event, protection not re-armed
-        rq.hrtickGen++; // __schedule()'s hrtick_clear(); set_next_task_fair() is not called again
+        if (tag) proxyTagCurr(c, next);
+        if (rq.fairCurr != prevDonor) { // only the donor changed: set_next_task_fair() ran for the new one
+            cutBatch(c);
+            armHrTick(c);
+        } else {
+            rq.hrtickGen++; // __schedule()'s hrtick_clear(); set_next_task_fair() is not called again
+        }
         reprogram(c);
         return;
     }
@@ -206,6 +220,7 @@ void Engine::schedule(CpuId c, SwitchPoint point) {
         rq.avgIdle += (sample - rq.avgIdle) / 8;
         rq.avgIdle = std::min(rq.avgIdle, 2 * cfg_.migrationCost);
     }
+    if (tag) proxyTagCurr(c, next);
     switchIn(c, next, prev);
 }
 
@@ -412,7 +427,7 @@ void Engine::onTick(CpuId c) {
     if (cfg_.build == KernelBuild::Dynamic && cfg_.preempt == PreemptModel::Lazy &&
         rq.flag[size_t(ReschedBit::Lazy)] && !rq.flag[size_t(ReschedBit::Eager)])
         setFlag(c, ReschedBit::Eager, ReschedReason::LazyPromoted);
-    Task& t = tasks_[size_t(rq.curr)];
+    Task& t = tasks_[size_t(rq.donor())]; // sched_tick(): donor->sched_class->task_tick(rq, donor)
     tickContext_ = true;
     if (!isRtPolicy(t.policy)) {
         updateRootCfsAvg(c); // entity_tick() -> update_load_avg()

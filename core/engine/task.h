@@ -81,6 +81,9 @@ struct alignas(64) Task {
     // where in mutex_lock() it stands, since when it has wanted the lock, and the mutexes it owns.
     int32_t blockedOn = -1;
     LockStage lockStage = LockStage::None;
+    // task_is_blocked() under proxy execution (proxy_exec.cpp): asleep on blockedOn's wait list in
+    // TASK_UNINTERRUPTIBLE, yet still queued, so that the pick can choose it as a donor.
+    bool proxyBlocked = false;
     Time lockWantedSince = 0;
     std::vector<int32_t> held;
     int liveChildren = 0;

@@ -113,7 +113,7 @@ void Engine::wakeupPreempt(CpuId c, TaskId p, int wakeFlags) {
         reschedCurr(c, ReschedBit::Eager, ReschedReason::IdleWakeup);
         return;
     }
-    const Task& curr = tasks_[size_t(rq.curr)];
+    const Task& curr = tasks_[size_t(rq.donor())]; // the class that decides is the donor's
     const Task& wakee = tasks_[size_t(p)];
     const bool currRt = isRtPolicy(curr.policy), wakeeRt = isRtPolicy(wakee.policy);
     if (wakeeRt && (!currRt || wakee.kernelPrio() < curr.kernelPrio()))

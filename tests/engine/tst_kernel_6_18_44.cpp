@@ -96,7 +96,7 @@ class TestKernel61844 : public QObject {
         QVERIFY(!c.has(Rule::LagClampMaxSlice) && c.has(Rule::NewidleCostBump));
         // the other profiles as they were: 6.12 has the rules that date from 6.7 to 6.12 (the
         // 6.6-queue profile none of them), auto-rfc is 6.18 without the lazy model and with RT
-        // throttling instead of the fair_server
+        // throttling instead of the fair_server, and no proxy execution (the series was written on v6.10)
         const RuleSet& v612 = kernelRules(KernelBuild::Dynamic, KernelProfile::V6_12);
         for (size_t r = 0; r < kRuleCount; ++r)
             QCOMPARE(v612[r], ruleInfo(Rule(r)).since == "6.12" || ruleInfo(Rule(r)).since == "6.7");
@@ -105,6 +105,7 @@ class TestKernel61844 : public QObject {
         RuleSet autoRfc = kernelRules(KernelBuild::Dynamic, KernelProfile::V6_18);
         autoRfc.reset(size_t(Rule::LazyModel));
         autoRfc.reset(size_t(Rule::FairServer));
+        autoRfc.reset(size_t(Rule::ProxyExec));
         QCOMPARE(kernelRules(KernelBuild::Auto, KernelProfile::V6_18), autoRfc);
         c.rulesOff.set(size_t(Rule::NewidleCostBump));
         QVERIFY(!c.has(Rule::NewidleCostBump));
