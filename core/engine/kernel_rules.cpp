@@ -233,8 +233,11 @@ constexpr std::array<RuleInfo, kRuleCount> kRules{{
      "kernel/sched/features.h",
      "HRTICK and HRTICK_DL are on by default where CONFIG_HRTIMER_REARM_DEFERRED is set: a fair task's "
      "slice ends at an hrtimer, not at the next tick",
-     "on x86_64, the one architecture checked to set CONFIG_HRTIMER_REARM_DEFERRED; HRTICK_DL (the "
-     "fair_server's budget ending on time instead of at a tick) is not modelled"},
+     "on x86_64, the one architecture checked to set CONFIG_HRTIMER_REARM_DEFERRED; HRTICK_DL changes "
+     "nothing here: since the dl_server clean-up (ef90b5b37246, 6.12; with 3c97cdfe1758's "
+     "hrtick_enabled_dl()) start_hrtick_dl() is armed from set_next_task_dl() for SCHED_DEADLINE tasks "
+     "only, which the engine has none of - a task the fair_server picks is set through "
+     "set_next_task_fair()"},
     {"hrtick-hard", "7.1",
      "5d88e424ec1b sched/fair: Make hrtick resched hard; 558c18d3fbb6 sched/eevdf: Fix HRTICK duration",
      "entity_tick(), task_tick_fair()",
@@ -352,8 +355,7 @@ const std::array<KernelSpec, 8> kSpecs{{
      "(rq->avg_idle updated "
      "when a task moves to an idle CPU), 704069649b5b and 5324953c06bd (wakeup_preempt() across classes)"},
     {"7.1", KernelBuild::Dynamic, KernelProfile::V7_1, "7.1 PREEMPT_DYNAMIC", kV7_1,
-     "what 7.0 leaves out; HRTICK_DL (the fair_server's "
-     "budget ends at an hrtimer, 9213aa4784cf); NI_RATE "
+     "what 7.0 leaves out; NI_RATE "
      "(9fe89f022c05: newidle balancing by rate as well as success); full-weight avg_vruntime() and "
      "__calc_delta() (4823725d9d1d, db4551e2ba34: the engine's weights are the unscaled ones, so only "
      "rounding could differ); proxy execution's migration of blocked donors (b049b81bdff6: refused with more "
