@@ -7,6 +7,8 @@ set(SCHEDSCOPE_APP_ID io.github.schedscope.SchedScope)
 set(linux_dir ${PROJECT_SOURCE_DIR}/resources/linux)
 
 install(TARGETS schedscope schedscope-cli RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
+# The trace.dat reader both programs run (core/trace/file.cpp finds it here).
+install(TARGETS schedscope-dat-reader RUNTIME DESTINATION ${CMAKE_INSTALL_LIBEXECDIR}/schedscope)
 install(FILES ${linux_dir}/${SCHEDSCOPE_APP_ID}.desktop DESTINATION ${CMAKE_INSTALL_DATADIR}/applications)
 install(FILES ${linux_dir}/${SCHEDSCOPE_APP_ID}.svg DESTINATION ${CMAKE_INSTALL_DATADIR}/icons/hicolor/scalable/apps)
 install(FILES ${linux_dir}/${SCHEDSCOPE_APP_ID}.metainfo.xml DESTINATION ${CMAKE_INSTALL_DATADIR}/metainfo)

@@ -6,6 +6,7 @@
 #include "app/cli/kernels_command.h"
 #include "app/cli/run_command.h"
 #include "app/cli/trace_command.h"
+#include "trace/file.h"
 
 #include <cerrno>
 #include <iostream>
@@ -31,7 +32,9 @@ int runCli(std::vector<std::string> args) {
         return args.empty() ? 2 : 0;
     }
     if (args[0] == "--version" || args[0] == "-v") { // as schedscope (Qt's addVersionOption)
-        std::cout << "schedscope-cli " << PROJECT_VERSION << "\n";
+        const std::string reader = sched::traceDatReaderPath();
+        std::cout << "schedscope-cli " << PROJECT_VERSION << "\ntrace.dat reader: "
+                  << (reader.empty() ? "not found (reading a trace.dat will fail)" : reader) << "\n";
         return 0;
     }
     const std::string cmd = args[0];

@@ -8,6 +8,7 @@
 #include <csignal>
 #include <cstring>
 #include <fcntl.h>
+#include <filesystem>
 #include <spawn.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
@@ -24,7 +25,7 @@ namespace {
 
 constexpr std::string_view kTraceDatMagic("\x17\x08\x44tracing", 10);
 constexpr size_t kChunk = 1 << 20;
-constexpr size_t kMaxChildMessage = 4096; // the last bytes a failing trace-cmd wrote to stderr
+constexpr size_t kMaxChildMessage = 4096; // the last bytes a failing reader wrote to stderr
 
 bool endsWith(const std::string& s, std::string_view suffix) {
     return s.size() >= suffix.size() && s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
@@ -57,31 +58,45 @@ std::string describeStatus(int status) {
     return "ended with status " + std::to_string(status);
 }
 
-bool programExists(const char* name) {
-    const char* path = std::getenv("PATH");
-    std::string dirs = path ? path : "/usr/bin:/bin";
-    for (size_t a = 0; a <= dirs.size();) {
-        const size_t b = std::min(dirs.find(':', a), dirs.size());
-        const std::string candidate = (b > a ? dirs.substr(a, b - a) : ".") + "/" + name;
-        if (::access(candidate.c_str(), X_OK) == 0) return true;
-        a = b + 1;
+} // namespace
+
+// $SCHEDSCOPE_DAT_READER; beside the running program (build/app/); in ../libexec/schedscope/ from
+// it (an installed or unpacked tree, wherever its prefix); where `cmake --install` puts it; the
+// build tree's app/ (the tests, which run from build/tests/).
+std::string traceDatReaderPath() {
+    if (const char* env = std::getenv("SCHEDSCOPE_DAT_READER"); env && *env) return env;
+    std::error_code ec;
+    const std::filesystem::path self = std::filesystem::read_symlink("/proc/self/exe", ec);
+    std::vector<std::string> candidates;
+    if (!ec) {
+        candidates.push_back((self.parent_path() / "schedscope-dat-reader").string());
+        candidates.push_back(
+            (self.parent_path().parent_path() / "libexec/schedscope/schedscope-dat-reader").string());
     }
-    return false;
+    candidates.push_back(SCHEDSCOPE_DAT_READER_INSTALLED);
+    candidates.push_back(SCHEDSCOPE_DAT_READER_BUILD);
+    for (const std::string& c : candidates)
+        if (::access(c.c_str(), X_OK) == 0) return c;
+    return {};
 }
 
-// `trace-cmd report -l -i FILE` as a child without a shell: its standard output streams into the
-// importer, its standard error is kept for the message if it fails. (-l: the latency flags column,
-// which carries the need-resched bits.)
-bool fromTraceCmd(const std::string& input, const std::string& path, TraceImporter& imp, std::string& error,
-                  const ImportProgress& progress) {
-    if (!programExists("trace-cmd")) {
-        error = path + ": reading a trace.dat needs 'trace-cmd', which is not installed (Debian: apt-get "
-                       "install trace-cmd)";
+namespace {
+
+// schedscope-dat-reader FILE (app/dat_reader/: libtracecmd in a child process, which a damaged
+// file cannot take down with it) without a shell: its standard output - the records as ftrace
+// text - streams into the importer, its standard error is kept for the message if it fails.
+bool fromDatReader(const std::string& input, const std::string& path, TraceImporter& imp, std::string& error,
+                   const ImportProgress& progress) {
+    const std::string reader = traceDatReaderPath();
+    if (reader.empty()) {
+        error = path + ": reading a trace.dat needs schedscope-dat-reader (installed with SchedScope beside "
+                       "its programs or in " SCHEDSCOPE_DAT_READER_INSTALLED "), which was not found; set "
+                       "SCHEDSCOPE_DAT_READER to its path";
         return false;
     }
     int out[2], err[2];
     if (::pipe2(out, O_CLOEXEC) != 0 || ::pipe2(err, O_CLOEXEC) != 0) {
-        error = path + ": cannot start 'trace-cmd': " + errnoText(errno);
+        error = path + ": cannot start schedscope-dat-reader: " + errnoText(errno);
         return false;
     }
     posix_spawn_file_actions_t fa;
@@ -89,20 +104,21 @@ bool fromTraceCmd(const std::string& input, const std::string& path, TraceImport
     posix_spawn_file_actions_adddup2(&fa, out[1], STDOUT_FILENO);
     posix_spawn_file_actions_adddup2(&fa, err[1], STDERR_FILENO);
     posix_spawn_file_actions_addopen(&fa, STDIN_FILENO, "/dev/null", O_RDONLY, 0);
-    std::vector<std::string> args{"trace-cmd", "report", "-l", "-i", input};
+    std::vector<std::string> args{reader, input};
+    imp.fromTraceDat();
     std::vector<char*> argv;
     for (std::string& a : args)
         argv.push_back(a.data());
     argv.push_back(nullptr);
     pid_t pid = -1;
-    const int rc = posix_spawnp(&pid, "trace-cmd", &fa, nullptr, argv.data(), environ);
+    const int rc = posix_spawn(&pid, reader.c_str(), &fa, nullptr, argv.data(), environ);
     posix_spawn_file_actions_destroy(&fa);
     ::close(out[1]);
     ::close(err[1]);
     if (rc != 0) {
         ::close(out[0]);
         ::close(err[0]);
-        error = path + ": cannot start 'trace-cmd': " + errnoText(rc);
+        error = path + ": cannot start " + reader + ": " + errnoText(rc);
         return false;
     }
     // Both pipes are drained together, so that a child filling its stderr cannot stall it.
@@ -156,19 +172,15 @@ bool fromTraceCmd(const std::string& input, const std::string& path, TraceImport
             message.pop_back();
         if (const size_t nl = message.rfind('\n'); nl != std::string::npos && message.size() - nl > 1)
             message = message.substr(nl + 1); // its last line says why
-        error = path + ": 'trace-cmd report' " + describeStatus(status) +
-                (message.empty() ? std::string("; is the file complete?") : ": " + message);
-        return false;
-    }
-    if (total == 0) { // trace-cmd 3.1 exits 0 and prints nothing for a damaged file
-        error = path + ": 'trace-cmd report' printed nothing for it: a truncated or damaged trace.dat?";
+        error = path + ": the trace.dat reader (libtracecmd) " + describeStatus(status) +
+                (message.empty() ? std::string(": a damaged or truncated trace.dat?") : ": " + message);
         return false;
     }
     return true;
 }
 
 // A compressed trace.dat (.dat.xz and friends): decompressed into memory (memfd_create, no file on
-// disk) for trace-cmd, which needs a file it can seek in.
+// disk) for the reader: libtracecmd needs a file it can seek in.
 bool traceDatFromMemory(int fd, Compression c, const std::string& path, TraceImporter& imp,
                         std::string& error, const ImportProgress& progress) {
     const int mem = ::memfd_create("schedscope-trace.dat", MFD_CLOEXEC);
@@ -200,7 +212,7 @@ bool traceDatFromMemory(int fd, Compression c, const std::string& path, TraceImp
     }
     // The child opens the memory file by its /proc name (it is not inherited: O_CLOEXEC).
     const std::string input = "/proc/" + std::to_string(::getpid()) + "/fd/" + std::to_string(mem);
-    const bool r = fromTraceCmd(input, path, imp, error, progress);
+    const bool r = fromDatReader(input, path, imp, error, progress);
     ::close(mem);
     return r;
 }
@@ -232,7 +244,7 @@ bool importTraceFile(const std::string& path, TraceImporter& imp, std::string& e
     const ssize_t got = ::pread(fd, head, sizeof head, 0);
     const std::string_view magic(head, size_t(std::max<ssize_t>(got, 0)));
     if (magic.substr(0, kTraceDatMagic.size()) == kTraceDatMagic)
-        return fromTraceCmd(path, path, imp, error, progress);
+        return fromDatReader(path, path, imp, error, progress);
     const Compression c = compressionOf(magic);
     for (const auto& [suffix, named] : {std::pair<std::string_view, Compression>{".xz", Compression::Xz},
                                         {".gz", Compression::Gzip},

@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // Opening a trace file for the importer: plain text, compressed text (xz, gzip, zstd, recognised by
 // their magic numbers and decompressed in-process: trace/decompress.h), or a binary trace.dat
-// (compressed or not), which `trace-cmd report -l` turns into text as a child process, run without
-// a shell; its error message and how it ended are reported. Only regular files are read: a FIFO or
-// a device is refused before it is opened. The text is streamed into the importer in chunks, with a
-// progress callback that can cancel.
+// (compressed or not), which schedscope-dat-reader (app/dat_reader/: libtracecmd) turns into ftrace
+// text as a child process, run without a shell; its error message and how it ended are reported. Only regular
+// files are read: a FIFO or a device is refused before it is opened. The text is streamed into the importer
+// in chunks, with a progress callback that can cancel.
 #pragma once
 
 #include "trace/import.h"
@@ -21,6 +21,9 @@ using ImportProgress = std::function<bool(int64_t, int64_t)>;
 // the helper program is missing, or the import was cancelled.
 bool importTraceFile(const std::string& path, TraceImporter& importer, std::string& error,
                      const ImportProgress& progress = {});
+
+// The schedscope-dat-reader a trace.dat would be read with (empty: none found); --version prints it.
+std::string traceDatReaderPath();
 
 // Convenience: the whole import, the report filled in.
 bool loadTrace(const std::string& path, Trace& out, ImportReport& report, std::string& error,

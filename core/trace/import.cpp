@@ -20,6 +20,8 @@ std::string_view traceFormatName(TraceFormat f) {
         return "trace-cmd report";
     case TraceFormat::PerfScript:
         return "perf script";
+    case TraceFormat::TraceDat:
+        return "trace.dat (libtracecmd)";
     case TraceFormat::Unknown:
         break;
     }
@@ -437,9 +439,10 @@ void TraceImporter::event(const TraceLine& f) {
     Time t = f.timestamp;
     if (!sawEvent_) {
         sawEvent_ = true;
-        report_.format = f.layout == LineLayout::PerfScript ? TraceFormat::PerfScript
-                         : f.layout == LineLayout::Ftrace   ? TraceFormat::Ftrace
-                                                            : TraceFormat::TraceCmd;
+        report_.format = traceDat_                            ? TraceFormat::TraceDat
+                         : f.layout == LineLayout::PerfScript ? TraceFormat::PerfScript
+                         : f.layout == LineLayout::Ftrace     ? TraceFormat::Ftrace
+                                                              : TraceFormat::TraceCmd;
         report_.first = t;
     }
     // A trace that would span more than kMaxTraceSpan holds a garbled timestamp (ftrace's clocks

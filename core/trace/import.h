@@ -20,7 +20,8 @@
 
 namespace sched {
 
-enum class TraceFormat : uint8_t { Unknown, Ftrace, TraceCmd, PerfScript };
+// TraceDat: a binary trace.dat, whose records schedscope-dat-reader printed as ftrace text.
+enum class TraceFormat : uint8_t { Unknown, Ftrace, TraceCmd, PerfScript, TraceDat };
 std::string_view traceFormatName(TraceFormat f);
 
 struct ImportProblem {
@@ -58,6 +59,8 @@ class TraceImporter {
     // Ends the input (a last line without a newline counts) and builds the trace.
     Trace finish(ImportReport& report);
     int64_t linesSeen() const { return report_.lines; }
+    // The text is a trace.dat's records, printed by schedscope-dat-reader: the report says so.
+    void fromTraceDat() { traceDat_ = true; }
 
   private:
     struct CpuState {
@@ -108,6 +111,7 @@ class TraceImporter {
     };
     std::vector<EstimatedStart> estimatedStarts_;
     bool sawEvent_ = false;
+    bool traceDat_ = false;
 };
 
 // A whole text in one go (tests, small files).

@@ -361,7 +361,8 @@ class TstReliability : public QObject {
         writeAll(in("not.gz"), "plain text, no gzip\n");
         check("unclear", {"trace", in("not.gz")}, 2, "named .gz but not gzip data");
         writeAll(in("broken.dat"), std::string("\x17\x08\x44tracing", 10) + std::string("6\0broken", 8));
-        check("unclear", {"trace", in("broken.dat")}, 2, "'trace-cmd report'");
+        check("unclear", {"trace", in("broken.dat")}, 2,
+              "broken.dat: the trace.dat reader (libtracecmd) exited with status 1");
         // perf script with a pid/tid column: read.
         std::string perf;
         std::istringstream ls(trace_.substr(0, 400000));

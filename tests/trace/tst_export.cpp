@@ -423,12 +423,10 @@ class TestTraceExport : public QObject {
         qInfo("%lld records, %lld gaps longer than a 27-bit delta", (long long)records, (long long)gaps);
     }
 
-    // The stretch goal checked for real: trace-cmd report reads the file and this project's
-    // importer, fed by it, gets back what the ftrace text gives: slices, wakeups, migrations,
-    // markers, switch counts and perf sched latency.
-    void traceDatReadsBackThroughTraceCmdReport() {
-        if (QStandardPaths::findExecutable("trace-cmd").isEmpty())
-            QSKIP("trace-cmd is not installed (Debian: apt-get install trace-cmd)");
+    // The file read back through libtracecmd (schedscope-dat-reader) gives what the ftrace text
+    // gives: slices, wakeups, migrations, markers, switch counts and perf sched latency - to the
+    // microsecond the text rounds to (the trace.dat keeps nanoseconds).
+    void traceDatReadsBackThroughLibtracecmd() {
         const Engine e = richRun();
         QTemporaryDir dir;
         const std::string path = dir.filePath("run.dat").toStdString();
@@ -443,20 +441,28 @@ class TestTraceExport : public QObject {
         ImportReport rep;
         std::string error;
         QVERIFY2(loadTrace(path, back, rep, error), error.c_str());
-        QCOMPARE(rep.format, TraceFormat::TraceCmd);
+        QCOMPARE(rep.format, TraceFormat::TraceDat);
         QCOMPARE(rep.malformed, int64_t(0));
         ImportReport textRep;
         const Trace text = importTraceText(exportText(e.trace(), 100 * kNsPerSec), textRep);
         QCOMPARE(back.slices.size(), text.slices.size());
-        QCOMPARE(back.slices.start, text.slices.start);
-        QCOMPARE(back.slices.end, text.slices.end);
+        for (size_t i = 0; i < back.slices.size(); ++i) {
+            QVERIFY(std::llabs(back.slices.start[i] - text.slices.start[i]) <= 500);
+            QVERIFY(std::llabs(back.slices.end[i] - text.slices.end[i]) <= 500);
+        }
         QCOMPARE(back.wakeups.size(), text.wakeups.size());
         QCOMPARE(back.migrations.size(), text.migrations.size());
         QCOMPARE(back.markers.size(), text.markers.size());
         for (size_t i = 0; i < back.markers.size(); ++i)
             QCOMPARE(back.markers[i].text, text.markers[i].text);
-        // The flags column comes through trace-cmd report -l: need-resched observations too.
+        // The latency flags come through too, the lazy need-resched bit included (libtraceevent 1.7's
+        // own column, and so `trace-cmd report -l`, drops it; the reader prints it as the kernel does).
         QVERIFY(back.flags.size() > 0);
+        QCOMPARE(back.flags.size(), text.flags.size());
+        size_t lazy = 0;
+        for (size_t i = 0; i < back.flags.size(); ++i)
+            lazy += back.flags.bit[i] == uint8_t(ReschedBit::Lazy);
+        QVERIFY(lazy > 0);
         compareSwitchCounts(back, text);
         if (QTest::currentTestFailed()) return;
         const auto ra = perfSchedLatency(text, perTask()), rb = perfSchedLatency(back, perTask());
@@ -464,8 +470,8 @@ class TestTraceExport : public QObject {
         for (size_t i = 0; i < ra.size(); ++i) {
             QCOMPARE(rb[i].pid, ra[i].pid);
             QCOMPARE(rb[i].count, ra[i].count);
-            QCOMPARE(rb[i].runtime, ra[i].runtime);
-            QCOMPARE(rb[i].maxDelay, ra[i].maxDelay);
+            QVERIFY(std::llabs(rb[i].runtime - ra[i].runtime) <= Time(ra[i].count + 2) * kNsPerUs);
+            QVERIFY(std::llabs(rb[i].maxDelay - ra[i].maxDelay) <= kNsPerUs);
         }
     }
 

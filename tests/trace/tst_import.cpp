@@ -9,6 +9,8 @@
 #include "trace/import.h"
 #include "trace/trace_dat.h"
 
+#include <QProcess>
+#include <QStandardPaths>
 #include <QTemporaryDir>
 
 #include <fstream>
@@ -376,6 +378,59 @@ class TestTraceImport : public QObject {
         QCOMPARE(rb.events, ra.events);
         QCOMPARE(b.slices.size(), a.slices.size());
         QCOMPARE(countSwitches(b).total, countSwitches(e.trace()).total);
+    }
+
+    // The path a trace.dat took until now, `trace-cmd report -l` piped into the importer, and the
+    // reader that replaced it (libtracecmd, schedscope-dat-reader) give the same trace of the
+    // public captures: each written as a trace.dat, then read both ways - slices, wakeups,
+    // migrations, markers, need-resched observations, switch counts and perf sched latency.
+    void theReaderAgreesWithTraceCmdReport() {
+        if (QStandardPaths::findExecutable("trace-cmd").isEmpty())
+            QSKIP("trace-cmd is not installed (Debian: apt-get install trace-cmd): nothing to compare with");
+        QTemporaryDir dir;
+        for (const char* name : {"cyclictest-i1000-l5000.trace.xz", "massive_intr-8x8ms-1ms.trace.xz"}) {
+            ImportReport rep;
+            const Trace text = load(name, rep);
+            const std::string dat = dir.filePath("t.dat").toStdString();
+            {
+                std::ofstream out(dat, std::ios::binary);
+                FtraceExportOptions o;
+                o.offset = 100 * kNsPerSec;
+                writeTraceDat(
+                    text, [&](std::string_view s) { out.write(s.data(), std::streamsize(s.size())); }, o);
+            }
+            Trace viaReader;
+            ImportReport rr;
+            std::string error;
+            QVERIFY2(loadTrace(dat, viaReader, rr, error), error.c_str());
+            QCOMPARE(rr.format, TraceFormat::TraceDat);
+            QProcess p;
+            p.start("trace-cmd", {"report", "-l", "-i", QString::fromStdString(dat)});
+            QVERIFY(p.waitForFinished(120000));
+            ImportReport rc;
+            const Trace viaReport = importTraceText(p.readAllStandardOutput().toStdString(), rc);
+            QCOMPARE(rr.events, rc.events);
+            QCOMPARE(viaReader.slices.size(), viaReport.slices.size());
+            QCOMPARE(viaReader.slices.start, viaReport.slices.start);
+            QCOMPARE(viaReader.slices.end, viaReport.slices.end);
+            QCOMPARE(viaReader.slices.cpu, viaReport.slices.cpu);
+            QCOMPARE(viaReader.wakeups.time, viaReport.wakeups.time);
+            QCOMPARE(viaReader.migrations.size(), viaReport.migrations.size());
+            QCOMPARE(viaReader.markers.size(), viaReport.markers.size());
+            QCOMPARE(viaReader.flags.size(), viaReport.flags.size());
+            const SwitchCounts a = countSwitches(viaReader), b = countSwitches(viaReport);
+            QCOMPARE(a.total, b.total);
+            QCOMPARE(a.voluntary, b.voluntary);
+            LatencyOptions lo;
+            lo.mergeByComm = false;
+            const auto la = perfSchedLatency(viaReader, lo), lb = perfSchedLatency(viaReport, lo);
+            QCOMPARE(la.size(), lb.size());
+            for (size_t i = 0; i < la.size(); ++i) {
+                QCOMPARE(la[i].count, lb[i].count);
+                QCOMPARE(la[i].runtime, lb[i].runtime);
+                QCOMPARE(la[i].maxDelay, lb[i].maxDelay);
+            }
+        }
     }
 
     void progressCanCancel() {

@@ -1,0 +1,158 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// schedscope-dat-reader FILE: a trace-cmd trace.dat read with libtracecmd (LGPL-2.1, the library
+// trace-cmd and KernelShark use) and written to standard output as the kernel's own ftrace
+// `trace` text - "cpus=N", then one line per record in time order: comm-pid [cpu] flags
+// seconds.nanoseconds: event: fields - for the importer (core/trace/file.cpp), which starts it.
+// A program of its own and not a library call, because libtracecmd 3.1 trusts the file: 95 of 400
+// mutated (truncated or overwritten) trace.dat files crashed it with SIGSEGV. In a child process a
+// damaged file is an error message, never the end of the application. C, because libtracefs's
+// header (pulled in by trace-cmd.h) is not valid C++.
+#include <trace-cmd.h>
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+// Called with each line (ending in '\n'); a non-zero return stops the reading.
+typedef int (*line_fn)(void* ctx, const char* text, size_t len);
+enum { DONE = 0, STOPPED = 1, UNREADABLE = -1 };
+
+// enum trace_flag_type (kernel/trace/trace.h, 6.13+): what common_flags holds.
+enum {
+    FLAG_IRQS_OFF = 0x01,
+    FLAG_NEED_RESCHED_LAZY = 0x02, // TRACE_FLAG_IRQS_NOSUPPORT before 6.13 (never set on x86)
+    FLAG_NEED_RESCHED = 0x04,
+    FLAG_HARDIRQ = 0x08,
+    FLAG_SOFTIRQ = 0x10,
+    FLAG_PREEMPT_RESCHED = 0x20,
+    FLAG_NMI = 0x40,
+    FLAG_BH_OFF = 0x80,
+};
+
+struct reader {
+    line_fn line;
+    void* ctx;
+    struct trace_seq seq;
+    long long records;
+};
+
+// trace_print_lat_fmt(): irqs-off, need-resched, hard/soft irq, preempt depth, migrate-disable.
+// libtraceevent 1.7's own latency column predates the lazy bit, so it is printed here.
+static void latency(struct trace_seq* s, int flags, int pc) {
+    char nr = '.';
+    switch (flags & (FLAG_NEED_RESCHED | FLAG_NEED_RESCHED_LAZY | FLAG_PREEMPT_RESCHED)) {
+    case FLAG_NEED_RESCHED | FLAG_NEED_RESCHED_LAZY | FLAG_PREEMPT_RESCHED:
+        nr = 'B';
+        break;
+    case FLAG_NEED_RESCHED | FLAG_PREEMPT_RESCHED:
+        nr = 'N';
+        break;
+    case FLAG_NEED_RESCHED_LAZY | FLAG_PREEMPT_RESCHED:
+        nr = 'L';
+        break;
+    case FLAG_NEED_RESCHED | FLAG_NEED_RESCHED_LAZY:
+        nr = 'b';
+        break;
+    case FLAG_NEED_RESCHED:
+        nr = 'n';
+        break;
+    case FLAG_PREEMPT_RESCHED:
+        nr = 'p';
+        break;
+    case FLAG_NEED_RESCHED_LAZY:
+        nr = 'l';
+        break;
+    default:
+        break;
+    }
+    const int nmi = flags & FLAG_NMI, hard = flags & FLAG_HARDIRQ, soft = flags & FLAG_SOFTIRQ;
+    const char irq = (nmi && hard)           ? 'Z'
+                     : nmi                   ? 'z'
+                     : (hard && soft)        ? 'H'
+                     : hard                  ? 'h'
+                     : soft                  ? 's'
+                     : (flags & FLAG_BH_OFF) ? 'b'
+                                             : '.';
+    const int depth = pc & 0xf, migrate = (pc >> 4) & 0xf;
+    trace_seq_printf(s, "%c%c%c", (flags & FLAG_IRQS_OFF) ? 'd' : '.', nr, irq);
+    if (depth)
+        trace_seq_printf(s, "%x", depth);
+    else
+        trace_seq_putc(s, '.');
+    if (migrate)
+        trace_seq_printf(s, "%x", migrate);
+    else
+        trace_seq_putc(s, '.');
+}
+
+static int record(struct tracecmd_input* handle, struct tep_record* rec, int cpu, void* data) {
+    struct reader* r = data;
+    struct tep_handle* tep = tracecmd_get_tep(handle);
+    (void)cpu;
+    trace_seq_reset(&r->seq);
+    tep_print_event(tep, &r->seq, rec, "%16s-%-7d [%03d] ", TEP_PRINT_COMM, TEP_PRINT_PID, TEP_PRINT_CPU);
+    latency(&r->seq, tep_data_flags(tep, rec), tep_data_preempt_count(tep, rec));
+    trace_seq_printf(&r->seq, " %llu.%09llu: ", rec->ts / 1000000000ULL, rec->ts % 1000000000ULL);
+    tep_print_event(tep, &r->seq, rec, "%s: %s\n", TEP_PRINT_NAME, TEP_PRINT_INFO);
+    r->records++;
+    if (r->seq.state != TRACE_SEQ__GOOD) return 1;
+    return r->line(r->ctx, r->seq.buffer, r->seq.len);
+}
+
+static int read_lines(int fd, line_fn line, void* ctx, long long* records) {
+    *records = 0;
+    tracecmd_set_loglevel(TEP_LOG_NONE);
+    // Without plugins every event prints by its format file's print fmt: the kernel's text.
+    // tracecmd_open_fd() takes the descriptor over (tracecmd_close() closes it): a copy of it.
+    const int own = dup(fd);
+    if (own < 0) return UNREADABLE;
+    lseek(own, 0, SEEK_SET);
+    struct tracecmd_input* handle =
+        tracecmd_open_fd(own, TRACECMD_FL_LOAD_NO_PLUGINS | TRACECMD_FL_LOAD_NO_SYSTEM_PLUGINS);
+    if (!handle) {
+        close(own);
+        return UNREADABLE;
+    }
+    struct reader r = {line, ctx, {0}, 0};
+    trace_seq_init(&r.seq);
+    char head[32];
+    const int n = snprintf(head, sizeof head, "cpus=%d\n", tep_get_cpus(tracecmd_get_tep(handle)));
+    int stopped = line(ctx, head, (size_t)n);
+    if (!stopped) stopped = tracecmd_iterate_events(handle, NULL, 0, record, &r) > 0;
+    trace_seq_destroy(&r.seq);
+    tracecmd_close(handle);
+    *records = r.records;
+    return stopped ? STOPPED : DONE;
+}
+
+static int write_out(void* ctx, const char* text, size_t len) {
+    return fwrite(text, 1, len, (FILE*)ctx) != len; // a closed pipe (the import cancelled) stops it
+}
+
+int main(int argc, char** argv) {
+    if (argc != 2 || argv[1][0] == '-') {
+        fprintf(stderr,
+                "usage: schedscope-dat-reader FILE\n(prints a trace.dat as ftrace text; run by SchedScope's "
+                "importer)\n");
+        return 2;
+    }
+    const int fd = open(argv[1], O_RDONLY | O_CLOEXEC);
+    if (fd < 0) {
+        fprintf(stderr, "cannot open %s: %s\n", argv[1], strerror(errno));
+        return 1;
+    }
+    static char buf[1 << 16];
+    setvbuf(stdout, buf, _IOFBF, sizeof buf);
+    long long records = 0;
+    const int r = read_lines(fd, write_out, stdout, &records);
+    close(fd);
+    if (r == UNREADABLE) {
+        fprintf(stderr, "libtracecmd cannot read it as a trace.dat (a damaged or truncated file, or not a "
+                        "trace-cmd file)\n");
+        return 1;
+    }
+    if (fflush(stdout) != 0 && r == DONE) return 1;
+    return 0;
+}
