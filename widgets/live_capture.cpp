@@ -19,10 +19,15 @@ LiveState captureLive(const sched::Engine& e) {
     return s;
 }
 
-TimelineData finishedRunData(const sched::Engine& e, LaneIndex& lanes, FlagIndex& flags) {
+TimelineData finishedRunData(const sched::Engine& e, LaneIndex& lanes, FlagIndex& flags,
+                             sched::WakeupChains* chains) {
     lanes.update(e.trace());
     flags.update(e.trace());
     TimelineData d;
+    if (chains) {
+        chains->update(e.trace());
+        d.chains = chains;
+    }
     d.trace = &e.trace();
     d.lanes = &lanes;
     d.flags = &flags;

@@ -14,7 +14,8 @@ namespace view {
 LiveState captureLive(const sched::Engine& e);
 // What the painter needs to draw a finished run: its trace, the lane and flag indexes (built
 // here, held by the caller) and the run's end; nothing is live.
-TimelineData finishedRunData(const sched::Engine& e, LaneIndex& lanes, FlagIndex& flags);
+TimelineData finishedRunData(const sched::Engine& e, LaneIndex& lanes, FlagIndex& flags,
+                             sched::WakeupChains* chains = nullptr);
 // Each CPU's current slice (LatencyFold::endedAt()); none for an idle CPU.
 std::vector<sched::RunningSlice> runningSlices(const sched::Engine& e);
 

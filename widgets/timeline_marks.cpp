@@ -80,6 +80,46 @@ void TimelinePainter::paintSliceExts(QPainter& p, const QRect& r, const TimeAxis
     p.restore();
 }
 
+// Who woke whom, at high zoom (under 20 us a pixel): an arrow from the waker's CPU at the wakeup
+// (sched_waking) to the wakee's switch-in (WakeupChains), so the wait for a CPU is the arrow's
+// length; a wakeup from an interrupt starts dashed. With a selection only the selected tasks'
+// wakeups (as waker or wakee) are drawn. Same-CPU arrows run along the top of the lane; at most
+// 2000 a picture, so a dense zoom stays a picture.
+void TimelinePainter::paintWakeupArrows(QPainter& p, const QRect& r, const TimeAxis& axis,
+                                        const TimelineData& d, const TimelineLayout& L, const QPalette& pal) {
+    const sched::Wakeups& w = d.trace->wakeups;
+    const QColor c = isDark(pal) ? QColor(120, 220, 255, 200) : QColor(0, 100, 200, 190);
+    const int x0 = r.left() + L.gutter;
+    int drawn = 0;
+    forEachInRange(w.time, axis.start, axis.end, [&](size_t i) {
+        if (drawn >= 2000) return;
+        if (d.hasSelection() && !d.isSelected(w.wakee[i]) && !(w.waker[i] >= 0 && d.isSelected(w.waker[i])))
+            return;
+        std::optional<sched::WakeupLink> l;
+        if (d.chains) l = d.chains->link(i);
+        const double xa = x0 + axis.toX(w.time[i]);
+        const double xb = l ? x0 + axis.toX(l->run) : xa;
+        const int from = w.wakerCpu[i], to = l ? l->runCpu : int(w.targetCpu[i]);
+        const bool sameCpu = from == to;
+        const double ya = r.top() + L.laneTop(from) + (sameCpu ? 3.0 : L.lane / 2.0);
+        const double yb = r.top() + L.laneTop(to) + (sameCpu ? 3.0 : (to > from ? 1.0 : L.lane - 1.0));
+        if (sameCpu && xb - xa < 4) return; // no wait worth an arrow on the same CPU
+        p.setPen(QPen(c, 1.2, w.waker[i] < 0 ? Qt::DashLine : Qt::SolidLine));
+        p.drawLine(QPointF(xa, ya), QPointF(xb, yb));
+        // the head, at the switch-in
+        const double ang = std::atan2(yb - ya, xb - xa);
+        const QPointF tip(xb, yb);
+        QPolygonF head;
+        head << tip << tip - QPointF(6 * std::cos(ang - 0.45), 6 * std::sin(ang - 0.45))
+             << tip - QPointF(6 * std::cos(ang + 0.45), 6 * std::sin(ang + 0.45));
+        p.setPen(Qt::NoPen);
+        p.setBrush(c);
+        p.drawPolygon(head);
+        p.setBrush(Qt::NoBrush);
+        ++drawn;
+    });
+}
+
 void TimelinePainter::paintMarkers(QPainter& p, const QRect& r, const TimeAxis& axis, const TimelineData& d,
                                    const TimelineLayout& L, const QPalette& pal) {
     const int x0 = r.left() + L.gutter;
@@ -88,19 +128,7 @@ void TimelinePainter::paintMarkers(QPainter& p, const QRect& r, const TimeAxis& 
     p.save();
     p.setClipRect(QRect(x0, r.top(), axis.width, r.height()));
     const QColor mk = isDark(pal) ? QColor(190, 140, 255) : QColor(120, 40, 200);
-    // Cross-CPU wakeups at high zoom: a line from the waker's CPU to the wakee's.
-    if (d.trace && axis.nsPerPixel() < 20000) {
-        const sched::Wakeups& w = d.trace->wakeups;
-        p.setPen(QPen(isDark(pal) ? QColor(120, 220, 255, 170) : QColor(0, 110, 200, 150), 1));
-        int drawn = 0;
-        forEachInRange(w.time, axis.start, axis.end, [&](size_t i) {
-            if (w.wakerCpu[i] == w.targetCpu[i] || drawn >= 2000) return;
-            const double x = x0 + axis.toX(w.time[i]);
-            p.drawLine(QPointF(x, r.top() + L.laneTop(w.wakerCpu[i]) + L.lane / 2.0),
-                       QPointF(x, r.top() + L.laneTop(w.targetCpu[i])));
-            ++drawn;
-        });
-    }
+    if (d.trace && axis.nsPerPixel() < 20000) paintWakeupArrows(p, r, axis, d, L, pal);
     if (d.trace) {
         for (const auto& m : d.trace->markers) {
             if (m.time < axis.start || m.time >= axis.end) continue;

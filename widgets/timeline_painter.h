@@ -4,6 +4,7 @@
 // columns into one rectangle, so a frame costs about width x lanes whatever the run's length.
 #pragma once
 
+#include "metrics/wakeup_chain.h"
 #include "widgets/model/flag_index.h"
 #include "widgets/model/lane_index.h"
 #include "widgets/model/task_lane_index.h"
@@ -38,7 +39,8 @@ struct TimelineData {
     const sched::Trace* trace = nullptr;
     const LaneIndex* lanes = nullptr;
     const FlagIndex* flags = nullptr;
-    const TaskLaneIndex* taskLanes = nullptr; // non-null: draw a lane per task under the CPUs
+    const TaskLaneIndex* taskLanes = nullptr;    // non-null: draw a lane per task under the CPUs
+    const sched::WakeupChains* chains = nullptr; // non-null: wakeup arrows at high zoom
     LiveState live;
     std::vector<TaskId> selection; // selected tasks, the primary one first
     bool hasSelection() const { return !selection.empty(); }
@@ -108,6 +110,8 @@ class TimelinePainter {
                                const TimelineLayout& L, bool dark);
     static void paintTaskLanes(QPainter& p, const QRect& r, const TimeAxis& axis, const TimelineData& d,
                                const TimelineLayout& L, const QPalette& pal);
+    static void paintWakeupArrows(QPainter& p, const QRect& r, const TimeAxis& axis, const TimelineData& d,
+                                  const TimelineLayout& L, const QPalette& pal);
     static void paintMarkers(QPainter& p, const QRect& r, const TimeAxis& axis, const TimelineData& d,
                              const TimelineLayout& L, const QPalette& pal);
 };

@@ -29,8 +29,10 @@ void TimelineView::setRun(const sched::Trace* trace, const LiveState& live) {
     data_.live = live;
     lanes_.update(*trace);
     flags_.update(*trace);
+    chains_.update(*trace);
     data_.lanes = &lanes_;
     data_.flags = &flags_;
+    data_.chains = &chains_;
     if (showTaskLanes_) {
         taskLanes_.update(*trace);
         data_.taskLanes = &taskLanes_;
@@ -79,6 +81,7 @@ void TimelineView::clearRun() {
     data_ = fresh;
     lanes_.reset();
     flags_ = FlagIndex{};
+    chains_ = sched::WakeupChains{};
     update();
 }
 

@@ -108,6 +108,7 @@ class TimelineView : public QWidget {
     LaneIndex lanes_;
     FlagIndex flags_;
     TaskLaneIndex taskLanes_;
+    sched::WakeupChains chains_; // the wakeup arrows' joins, grown with the run
     bool showTaskLanes_ = false;
     bool follow_ = true;
     bool frozen_ = false;

@@ -4,9 +4,9 @@
 #include "app/cli/experiment_command.h"
 #include "app/cli/image/run_images.h"
 #include "app/cli/kernels_command.h"
+#include "app/cli/options.h"
 #include "app/cli/run_command.h"
 #include "app/cli/trace_command.h"
-#include "trace/file.h"
 
 #include <cerrno>
 #include <iostream>
@@ -32,9 +32,7 @@ int runCli(std::vector<std::string> args) {
         return args.empty() ? 2 : 0;
     }
     if (args[0] == "--version" || args[0] == "-v") { // as schedscope (Qt's addVersionOption)
-        const std::string reader = sched::traceDatReaderPath();
-        std::cout << "schedscope-cli " << PROJECT_VERSION << "\ntrace.dat reader: "
-                  << (reader.empty() ? "not found (reading a trace.dat will fail)" : reader) << "\n";
+        std::cout << "schedscope-cli " << PROJECT_VERSION << "\n" << traceDatReaderLine();
         return 0;
     }
     const std::string cmd = args[0];

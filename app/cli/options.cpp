@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "app/cli/options.h"
+
 #include "engine/custom_slice.h"
+#include "trace/file.h"
 
 #include "base/duration.h"
 #include "metrics/latency.h"
@@ -20,9 +22,10 @@ Usage:
   schedscope-cli experiment FILE [options]
                                           run an experiment (scenarios/experiments/*.json): every
                                           configuration N times, then the post's report layout
-  schedscope-cli trace FILE [--root PID | --all] [--pids] [--sort KEYS]
+  schedscope-cli trace FILE [--root PID | --all] [--pids] [--sort KEYS] [--critical-path PID@TIME]
                                           import a real trace (ftrace text, trace-cmd report, perf
-                                          script, trace.dat; .xz/.gz/.zst) and print its metrics
+                                          script, trace.dat; .xz/.gz/.zst) and print its metrics;
+                                          --critical-path: what led to the task running at TIME
   schedscope-cli derive TRACE [-o FILE] [--root PID | --all] [--cpus N] [--hz N] [--preempt M] [--kernel K] [--classes N]
                                           a scenario from a trace: per task its bursts and sleeps
                                           (N classes with memory, default 3), policy and nice, to
@@ -152,6 +155,12 @@ std::string durationArg(const std::string& flag, const std::string& v, Time lo, 
 }
 
 } // namespace
+
+std::string traceDatReaderLine() {
+    const std::string reader = traceDatReaderPath();
+    return "trace.dat reader: " +
+           (reader.empty() ? std::string("not found (reading a trace.dat will fail)") : reader) + "\n";
+}
 
 std::string parseRunOptions(const std::vector<std::string>& args, RunOptions& o) {
     for (size_t i = 0; i < args.size(); ++i) {

@@ -44,6 +44,9 @@ struct BenchOptions {
 };
 
 // Returns an error text (empty on success).
+// "trace.dat reader: PATH" (--version): which schedscope-dat-reader a trace.dat would be read with.
+std::string traceDatReaderLine();
+
 std::string parseRunOptions(const std::vector<std::string>& args, RunOptions& out);
 std::string parseBenchOptions(const std::vector<std::string>& args, BenchOptions& out);
 // Applies the overrides to a parsed scenario; returns an error text (empty on success).

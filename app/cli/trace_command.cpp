@@ -2,11 +2,14 @@
 #include "app/cli/trace_command.h"
 
 #include "app/common/atomic_file.h"
+#include "base/duration.h"
 #include "metrics/latency.h"
 #include "metrics/perf_report.h"
+#include "metrics/wakeup_chain.h"
 #include "scenarios/derive.h"
 #include "scenarios/workload.h"
 #include "trace/file.h"
+#include "trace/text_fields.h"
 
 #include <chrono>
 #include <cstdio>
@@ -28,8 +31,21 @@ std::string parseTraceOptions(const std::vector<std::string>& args, TraceOptions
         } else if (a == "--sort") {
             if (i + 1 >= args.size()) return "--sort: needs keys, e.g. avg,max,switch,runtime";
             out.sort = args[++i];
+        } else if (a == "--critical-path") {
+            long long n = 0;
+            const std::string v = i + 1 < args.size() ? args[++i] : std::string();
+            const size_t at = v.find('@');
+            if (at == std::string::npos || !scen::wholeNumber(v.substr(0, at), 1, 1 << 30, n) ||
+                at + 1 >= v.size())
+                return "--critical-path: '" + v +
+                       "'; write PID@TIME, TIME a trace timestamp in seconds (1234.567890) or a time from "
+                       "the "
+                       "trace's start with a unit (250ms)";
+            out.pathPid = int(n);
+            out.pathAt = v.substr(at + 1);
         } else if (!a.empty() && a[0] == '-') {
-            return "unknown option '" + a + "'; accepted: --root PID, --all, --pids, --sort KEYS";
+            return "unknown option '" + a +
+                   "'; accepted: --root PID, --all, --pids, --sort KEYS, --critical-path PID@TIME";
         } else if (out.file.empty()) {
             out.file = a;
         } else {
@@ -42,6 +58,45 @@ std::string parseTraceOptions(const std::vector<std::string>& args, TraceOptions
     if (out.all && out.rootPid > 0) return "--all and --root: choose one";
     return {};
 }
+
+namespace {
+
+// --critical-path PID@TIME: the task's path back from TIME, as WakeupChains walks it.
+int criticalPathReport(const TraceOptions2& o, const Trace& trace, const ImportReport& rep, std::ostream& out,
+                       std::ostream& err) {
+    TaskId task = kNoTask;
+    for (size_t t = 0; t < trace.tasks.size(); ++t)
+        if (trace.tasks[t].pid == o.pathPid) task = TaskId(t);
+    if (task == kNoTask) {
+        err << "schedscope-cli trace: --critical-path: no task with pid " << o.pathPid << " in " << o.file
+            << "\n";
+        return 2;
+    }
+    Time at = -1;
+    if (o.pathAt.find_first_not_of("0123456789.") ==
+        std::string::npos) { // a timestamp as the trace prints it
+        Time abs = 0;
+        if (text::timestamp(o.pathAt, abs)) at = abs - rep.first;
+    } else if (const auto d = parseDuration(o.pathAt)) {
+        at = *d;
+    }
+    if (at < 0 || at > trace.endTime) {
+        err << "schedscope-cli trace: --critical-path: '" << o.pathAt << "' is not a time inside the trace ("
+            << formatDuration(0) << " .. " << formatDuration(trace.endTime) << " from its start, or "
+            << double(rep.first) / 1e9 << " .. " << double(rep.first + trace.endTime) / 1e9 << " s)\n";
+        return 2;
+    }
+    WakeupChains chains;
+    chains.update(trace);
+    char b[64];
+    std::snprintf(b, sizeof b, "%.6f", double(at + rep.first) / 1e9);
+    out << "\n Critical path of " << trace.tasks[size_t(task)].comm << ":" << o.pathPid << " back from " << b
+        << " s (newest first):\n"
+        << formatCriticalPath(trace, chains.criticalPath(task, at), rep.first);
+    return 0;
+}
+
+} // namespace
 
 int traceCommand(const TraceOptions2& o, std::ostream& out, std::ostream& err) {
     LatencyOptions lo;
@@ -101,6 +156,7 @@ int traceCommand(const TraceOptions2& o, std::ostream& out, std::ostream& err) {
     std::snprintf(b, sizeof b, "\n System wide: %s context-switches (perf stat -a -e cs), %s migrations\n",
                   groupThousands(double(all.total)).c_str(), groupThousands(double(all.migrations)).c_str());
     out << b;
+    if (o.pathPid > 0) return criticalPathReport(o, trace, rep, out, err);
     return 0;
 }
 

@@ -13,6 +13,10 @@ struct TraceOptions2 {
     bool all = false; // every task of the trace
     bool perTask = false;
     std::string sort = "avg,max,switch,runtime";
+    // --critical-path PID@TIME: what led to the task running at TIME (a trace timestamp in seconds,
+    // or a duration with a unit from the trace's start)
+    int pathPid = -1;
+    std::string pathAt;
 };
 
 std::string parseTraceOptions(const std::vector<std::string>& args, TraceOptions2& out);

@@ -64,6 +64,9 @@ int main(int argc, char** argv) {
         "compare-proxy-exec",
         "run the scenario from the start to the present moment (after --run-to; else to its end) with proxy "
         "execution as it has it and switched, and open the comparison");
+    QCommandLineOption criticalPath("critical-path",
+                                    "open the critical path of the selected task (--select) back from the "
+                                    "present moment (after --run-to)");
     QCommandLineOption eventLog("event-log", "bring the event log to the front of its dock");
     QCommandLineOption inspect("inspect", "show CPU 0's runqueue in the inspector at an earlier TIME",
                                "time");
@@ -83,9 +86,10 @@ int main(int argc, char** argv) {
         "with --compare-trace: line the trace up with the simulation at an event both have "
         "(start, run:COMM, wake:COMM, marker:TEXT)",
         "event");
-    parser.addOptions({play,          runTo,        range,    select,       chart,     taskLanes, dark,
-                       presentation,  editorOpt,    themeOpt, eventLog,     inspect,   branch,    branchFor,
-                       compareKernel, compareProxy, traceOpt, compareTrace, deriveOpt, alignOpt});
+    parser.addOptions({play,         runTo,        range,         select,       chart,        taskLanes,
+                       dark,         presentation, editorOpt,     themeOpt,     eventLog,     inspect,
+                       branch,       branchFor,    compareKernel, compareProxy, criticalPath, traceOpt,
+                       compareTrace, deriveOpt,    alignOpt});
     // --help and --version need no display: they are answered (and the program ends) before the
     // GUI connects to one.
     for (int i = 1; i < argc; ++i)
@@ -123,7 +127,7 @@ int main(int argc, char** argv) {
     bool viewOptions = false;
     for (const QCommandLineOption* o :
          {&play, &runTo, &range, &select, &chart, &taskLanes, &eventLog, &inspect, &branch, &branchFor,
-          &compareKernel, &compareProxy, &traceOpt, &compareTrace, &deriveOpt})
+          &compareKernel, &compareProxy, &criticalPath, &traceOpt, &compareTrace, &deriveOpt})
         viewOptions = viewOptions || parser.isSet(*o);
     const bool welcome = scenario.isEmpty() && !viewOptions && WelcomeDialog::showAtStart();
     // The scenario opened by default is not one the user chose: it does not enter the recent files.
@@ -219,6 +223,7 @@ int main(int argc, char** argv) {
             if (c && parser.isSet(alignOpt) && !c->alignTo(parser.value(alignOpt).toStdString(), why))
                 qWarning("--align: %s", why.c_str());
         }
+        if (parser.isSet(criticalPath)) QTimer::singleShot(0, &w, &MainWindow::showCriticalPath);
         if (parser.isSet(play)) QTimer::singleShot(0, &session, &Session::play);
     };
     const auto arrange = [&](TraceWindow* traceWindow) {

@@ -59,6 +59,7 @@ class MainWindow : public QMainWindow {
     void select(const std::vector<int>& tasks);
     void showDelayHistogram();
     void showVirtualTimeLens();
+    void showCriticalPath(); // the selected task's wakeup chain back from now
     void showEventLog();
     void inspectAt(qint64 time, int cpu); // the inspector shows that earlier moment
     void setTaskLanes(bool on);

@@ -3,18 +3,28 @@
 // text size, and the presentation layout for a projector.
 #include "app/gui/main_window.h"
 
+#include "app/gui/session.h"
+#include "widgets/timeline_view.h"
+
 #include "app/gui/theme.h"
+#include "metrics/wakeup_chain.h"
 #include "widgets/event_log_panel.h"
 #include "widgets/inspector_panel.h"
 #include "widgets/metrics_panel.h"
 #include "widgets/params_panel.h"
 
 #include <QActionGroup>
+#include <QDialog>
+#include <QDialogButtonBox>
 #include <QDockWidget>
+#include <QFontDatabase>
 #include <QMenuBar>
+#include <QMessageBox>
+#include <QPlainTextEdit>
 #include <QScrollArea>
 #include <QSettings>
 #include <QStatusBar>
+#include <QVBoxLayout>
 #include <cmath>
 
 using namespace sched;
@@ -58,6 +68,10 @@ void MainWindow::buildDocks() {
     };
     for (QDockWidget* d : {pd, id, md, ld})
         viewMenu->addAction(d->toggleViewAction());
+    viewMenu->addSeparator();
+    viewMenu->addAction(tr("Critical &path of the selected task..."), this, &MainWindow::showCriticalPath)
+        ->setToolTip(tr("What led to the selected task running now: when it ran, waited for a CPU, or slept "
+                        "until another task woke it, back along the wakers"));
     viewMenu->addSeparator();
     QMenu* themeMenu = viewMenu->addMenu(tr("&Theme"));
     auto* themes = new QActionGroup(this);
@@ -120,4 +134,38 @@ void MainWindow::setTextScale(double scale) {
     presentationAct_->setChecked(set >= kPresentationScale);
     setPresentationLayout(set >= kPresentationScale);
     statusBar()->showMessage(tr("Text at %1 %").arg(int(std::lround(set * 100))), 3000);
+}
+
+// The selected task's critical path back from the present (WakeupChains on the run so far, the
+// running slices included), as the CLI's trace --critical-path prints it.
+void MainWindow::showCriticalPath() {
+    const std::vector<sched::TaskId> sel = timeline_->data().selection;
+    if (!session_->loaded() || sel.empty()) {
+        QMessageBox::information(this, tr("Critical path"),
+                                 tr("Select a task first: click one of its slices in the timeline."));
+        return;
+    }
+    const sched::Trace trace = session_->engine().traceSoFar();
+    sched::WakeupChains chains;
+    chains.update(trace);
+    const sched::Time now = session_->engine().now();
+    const QString text =
+        tr("%1 back from %2 ms, newest first:\n\n")
+            .arg(QString::fromStdString(trace.tasks[size_t(sel[0])].comm + ":" +
+                                        std::to_string(trace.tasks[size_t(sel[0])].pid)))
+            .arg(double(now) / 1e6, 0, 'f', 3) +
+        QString::fromStdString(sched::formatCriticalPath(trace, chains.criticalPath(sel[0], now)));
+    QDialog d(this);
+    d.setWindowTitle(tr("Critical path"));
+    auto* lay = new QVBoxLayout(&d);
+    auto* view = new QPlainTextEdit(text, &d);
+    view->setReadOnly(true);
+    view->setFont(QFontDatabase::systemFont(QFontDatabase::FixedFont));
+    view->setLineWrapMode(QPlainTextEdit::NoWrap);
+    lay->addWidget(view);
+    auto* buttons = new QDialogButtonBox(QDialogButtonBox::Close, &d);
+    connect(buttons, &QDialogButtonBox::rejected, &d, &QDialog::reject);
+    lay->addWidget(buttons);
+    d.resize(std::min(width() - 40, 980), std::min(height() - 40, 560));
+    d.exec();
 }

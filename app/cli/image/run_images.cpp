@@ -120,7 +120,8 @@ int writeRunImages(const RunOptions& o, const scen::Scenario& s, std::ostream& e
     if (o.exportTimeline.empty()) return 0;
     view::LaneIndex lanes;
     view::FlagIndex flags;
-    const view::TimelineData d = view::finishedRunData(e, lanes, flags);
+    sched::WakeupChains chains;
+    const view::TimelineData d = view::finishedRunData(e, lanes, flags, &chains);
     QByteArray bytes;
     if (const QString msg =
             view::renderTimeline(formatOf(o.exportTimeline), d, o.rangeStart, end, o.exportWidth,

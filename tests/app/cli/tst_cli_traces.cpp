@@ -49,6 +49,8 @@ class TestCliTraces : public QObject {
         QTest::newRow("bad root") << QStringList{"a", "--root", "x"} << "--root: needs a pid";
         QTest::newRow("both") << QStringList{"a", "--all", "--root", "5"} << "choose one";
         QTest::newRow("unknown") << QStringList{"a", "--fast"} << "unknown option '--fast'";
+        QTest::newRow("path without time")
+            << QStringList{"a", "--critical-path", "18302"} << "write PID@TIME";
     }
     void traceCommandErrors() {
         QFETCH(QStringList, args);
@@ -59,6 +61,34 @@ class TestCliTraces : public QObject {
         TraceOptions2 o;
         const std::string e = parseTraceOptions(v, o);
         QVERIFY2(e.find(needle.toStdString()) != std::string::npos, e.c_str());
+    }
+
+    // --critical-path PID@TIME: cyclictest's measuring thread at 2.5 s ran after a timer
+    // interrupt woke it on CPU 0 and it waited for the CPU (the trace's lines say 979.284781 ->
+    // 979.284794); a pid the trace lacks or a time outside it is refused by name.
+    void traceCriticalPath() {
+        TraceOptions2 o;
+        QVERIFY(parseTraceOptions(
+                    {trace("cyclictest-i1000-l5000.trace.xz"), "--critical-path", "18302@2500ms"}, o)
+                    .empty());
+        std::ostringstream out, err;
+        QCOMPARE(traceCommand(o, out, err), 0);
+        const std::string s = out.str();
+        QVERIFY2(s.find("Critical path of cyclictest:18302 back from 979.285") != std::string::npos,
+                 s.c_str());
+        QVERIFY2(
+            s.find("979.284781 - 979.284794 s      13.000 us  cyclictest:18302       waited for a CPU") !=
+                std::string::npos,
+            s.c_str());
+        QVERIFY(s.find("slept until an interrupt woke it on CPU 0") != std::string::npos);
+        for (const char* bad : {"4@2500ms", "18302@99s"}) {
+            TraceOptions2 b;
+            QVERIFY(parseTraceOptions({trace("cyclictest-i1000-l5000.trace.xz"), "--critical-path", bad}, b)
+                        .empty());
+            std::ostringstream o2, e2;
+            QCOMPARE(traceCommand(b, o2, e2), 2);
+            QVERIFY2(e2.str().find("--critical-path: ") != std::string::npos, e2.str().c_str());
+        }
     }
 
     void missingTraceFileIsAnError() {
