@@ -5,12 +5,17 @@
 #include "engine/lag_table.h"
 #include "widgets/data_table.h"
 
+#include <QFrame>
 #include <QHBoxLayout>
+#include <QHeaderView>
 #include <QLabel>
 #include <QPushButton>
+#include <QScrollArea>
+#include <QScrollBar>
 #include <QSpinBox>
 #include <QTableWidget>
 #include <QVBoxLayout>
+#include <algorithm>
 
 namespace view {
 
@@ -35,7 +40,15 @@ InspectorPanel::InspectorPanel(QWidget* parent) : QWidget(parent) {
     why_ = new QLabel(this);
     why_->setWordWrap(true);
     why_->setTextInteractionFlags(Qt::TextSelectableByMouse);
-    lay->addWidget(why_);
+    why_->setAlignment(Qt::AlignLeft | Qt::AlignTop);
+    // The prose scrolls above the table, which keeps the height of its rows (up to eight): on a
+    // 768-pixel screen the words would otherwise push the lag table down to two rows, and on a large
+    // one the table would take space it has no rows for.
+    auto* prose = new QScrollArea(this);
+    prose->setWidget(why_);
+    prose->setWidgetResizable(true);
+    prose->setFrameShape(QFrame::NoFrame);
+    prose->setMinimumHeight(fontMetrics().lineSpacing() * 3);
     table_ = new QTableWidget(this);
     setUpDataTable(table_,
                    {tr("task"), tr("state"), tr("vlag ms"), tr("lag ms"), tr("deadline - V"), tr("eligible"),
@@ -50,7 +63,8 @@ InspectorPanel::InspectorPanel(QWidget* parent) : QWidget(parent) {
            "The last row adds them up: zero, but for V's rounding."));
     table_->setEditTriggers(QAbstractItemView::NoEditTriggers);
     table_->setSelectionBehavior(QAbstractItemView::SelectRows);
-    lay->addWidget(table_, 1);
+    lay->addWidget(prose, 1);
+    lay->addWidget(table_);
     connect(table_, &QTableWidget::cellClicked, this, [this](int row, int) {
         if (row >= 0 && size_t(row) < rows_.size() && sched::entityIsTask(rows_[size_t(row)]))
             emit taskSelected(rows_[size_t(row)]);
@@ -147,6 +161,13 @@ void InspectorPanel::refresh(const Engine& e, bool past) {
            "down, so the sum lies between -%2 and 0; each row's lag is rounded too.")
             .arg(lt.weightedVlagSum)
             .arg(lt.weightSum));
+    // As high as its rows, eight at most (more scroll): the prose above takes the rest.
+    const int shown = std::min(table_->rowCount(), 8);
+    int h = table_->horizontalHeader()->height() + 2 * table_->frameWidth() +
+            table_->horizontalScrollBar()->sizeHint().height();
+    for (int r = 0; r < shown; ++r)
+        h += table_->rowHeight(r);
+    table_->setFixedHeight(h);
 }
 
 } // namespace view

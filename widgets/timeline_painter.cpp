@@ -237,8 +237,13 @@ void TimelinePainter::paintTaskLanes(QPainter& p, const QRect& r, const TimeAxis
         if (y + L.taskRow < clip.top() || y > clip.bottom()) continue;
         const auto& task = d.trace->tasks[size_t(t)];
         p.setPen(pal.color(QPalette::Text));
+        // comm:pid within the gutter: the pid whole (it tells tasks of one comm apart), the comm
+        // elided to what is left ("logg…:1000", never "ogger:1000" cut at the edge).
+        const QString pid = QString(":%1").arg(task.pid);
+        const QFontMetrics fm(small);
+        const int room = L.gutter - 6 - fm.horizontalAdvance(pid);
         p.drawText(QRect(r.left(), y, L.gutter - 6, L.taskRow), Qt::AlignRight | Qt::AlignVCenter,
-                   QString("%1:%2").arg(QString::fromStdString(task.comm).left(8)).arg(task.pid));
+                   fm.elidedText(QString::fromStdString(task.comm), Qt::ElideRight, std::max(room, 0)) + pid);
         Time runningSince = -1;
         for (size_t c = 0; c < d.live.curr.size(); ++c)
             if (d.live.curr[c] == t) runningSince = d.live.sliceStart[c];
