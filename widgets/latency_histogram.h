@@ -1,14 +1,19 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-// Histogram of scheduling delays (perf sched latency's atoms: runnable -> on the CPU) of the
-// selected task, or of every task, on logarithmic bins from 1 us to 1 s, with percentiles.
+// The Distributions chart: the scheduling delays (perf sched latency's atoms: runnable -> on the
+// CPU) or the run lengths of the selected task, of its comm group or of every task, as a
+// histogram on logarithmic bins from 1 us to 1 s with the CDF over it (right axis) and p50, p90
+// and p99 marked (metrics/sample_distribution.h computes them).
 #pragma once
 
+#include "metrics/sample_distribution.h"
 #include "trace/trace.h"
 
 #include <QWidget>
 
+class QComboBox;
 class QCustomPlot;
 class QCPBars;
+class QCPGraph;
 class QLabel;
 
 namespace view {
@@ -19,21 +24,28 @@ class LatencyHistogram : public QWidget {
     explicit LatencyHistogram(QWidget* parent = nullptr);
     void setTask(sched::TaskId task) { task_ = task; }
     void refresh(const sched::Trace& trace);
-    // Bin edges in ns: 10^(k/5) us, k = 0..30 (1 us .. 1 s); delays below 1 us go to bin 0.
-    static int binOf(sched::Time delay);
-    static double binLowerUs(int bin);
-    static constexpr int kBins = 31;
+    static int binOf(sched::Time delay) { return sched::SampleDistribution::binOf(delay); }
+    static double binLowerUs(int bin) { return sched::SampleDistribution::binLowerUs(bin); }
+    static constexpr int kBins = sched::SampleDistribution::kBins;
     QCustomPlot* plot() const { return plot_; }
+    // What is shown: the combo boxes' choices, also for tests and the command line.
+    void setKind(sched::SampleKind k);
+    void setScope(sched::SampleScope s);
 
   protected:
     void changeEvent(QEvent* e) override;
 
   private:
     void applyPalette();
+    void redraw();
+    QComboBox* kind_ = nullptr;
+    QComboBox* scope_ = nullptr;
     QCustomPlot* plot_ = nullptr;
     QCPBars* bars_ = nullptr;
+    QCPGraph* cdf_ = nullptr;
     QLabel* title_ = nullptr;
     sched::TaskId task_ = sched::kNoTask;
+    const sched::Trace* trace_ = nullptr;
 };
 
 } // namespace view

@@ -60,7 +60,7 @@ MainWindow::MainWindow(Session* session, QWidget* parent) : QMainWindow(parent),
     histogram_ = new view::LatencyHistogram(this);
     charts_ = new QTabWidget(this);
     charts_->addTab(chart_, tr("EEVDF: vruntime, deadline, lag"));
-    charts_->addTab(histogram_, tr("Scheduling delay histogram"));
+    charts_->addTab(histogram_, tr("Distributions"));
     vtime_ = new view::VtimeLens(this);
     vtime_->setObjectName("vtimeLens");
     charts_->addTab(vtime_, tr("Virtual time"));

@@ -4,6 +4,7 @@
 #include "widgets/latency_histogram.h"
 
 #include <QApplication>
+#include <QLabel>
 #include <qcustomplot.h>
 
 using namespace sched;
@@ -34,6 +35,30 @@ class TestLatencyHistogram : public QObject {
             total += bars->interface1D()->dataMainValue(i);
         QCOMPARE(total, double(schedDelays(e.trace()).size()));
         QVERIFY(total > 50);
+    }
+
+    // The run-length choice for the selected task: one bar count per finished slice of it, and the
+    // title says what is shown.
+    void runLengthsOfTheSelectedTask() {
+        Engine e = builtinEngine("kernel-hogs-waker");
+        e.runUntil(kNsPerSec);
+        LatencyHistogram h;
+        const TaskId waker = taskByComm(e, "waker");
+        h.setTask(waker);
+        h.setKind(SampleKind::RunLength);
+        h.setScope(SampleScope::Task);
+        h.refresh(e.trace());
+        auto* bars = h.plot()->plottable(0);
+        double total = 0;
+        for (int i = 0; i < bars->interface1D()->dataCount(); ++i)
+            total += bars->interface1D()->dataMainValue(i);
+        size_t slices = 0;
+        for (size_t i = 0; i < e.trace().slices.size(); ++i)
+            slices += e.trace().slices.task[i] == waker && e.trace().slices.endPoint[i] != kStillRunning;
+        QCOMPARE(total, double(slices));
+        QVERIFY(slices > 10);
+        const QString title = h.findChild<QLabel*>()->text();
+        QVERIFY2(title.startsWith("Run lengths of waker:"), qPrintable(title));
     }
 };
 
