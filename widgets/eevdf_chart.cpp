@@ -45,6 +45,9 @@ EevdfChart::EevdfChart(QWidget* parent) : QWidget(parent) {
     top->axis(QCPAxis::atLeft)->setLabel(tr("virtual time (ms)"));
     lagRect_->axis(QCPAxis::atLeft)->setLabel(tr("lag V-v (ms)"));
     lagRect_->axis(QCPAxis::atBottom)->setLabel(tr("time (ms)"));
+    // One time axis for both: the lag plot's below them; the upper plot keeps its ticks and grid
+    // lines but not a second row of the same numbers.
+    top->axis(QCPAxis::atBottom)->setTickLabels(false);
 
     V_ = plot_->addGraph(top->axis(QCPAxis::atBottom), top->axis(QCPAxis::atLeft));
     // Between two samples V, a running task's vruntime and so the lag change linearly (the
