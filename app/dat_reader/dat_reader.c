@@ -12,6 +12,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -36,7 +37,9 @@ struct reader {
     void* ctx;
     struct trace_seq seq; // the event's fields, as its print fmt prints them
     long long records;
-    char text[8192];
+    char* text; // the line, grown for a long record (a large trace_marker write)
+    size_t cap;
+    const char* error; // why the reading stopped, if it did
 };
 
 // The line is put together here rather than by tep_print_event()'s format string: parsing
@@ -88,16 +91,11 @@ static char* latency(char* p, int flags, int pc) {
         break;
     }
     const int nmi = flags & FLAG_NMI, hard = flags & FLAG_HARDIRQ, soft = flags & FLAG_SOFTIRQ;
-    const char irq = (nmi && hard)           ? 'Z'
-                     : nmi                   ? 'z'
-                     : (hard && soft)        ? 'H'
-                     : hard                  ? 'h'
-                     : soft                  ? 's'
-                     : (flags & FLAG_BH_OFF) ? 'b'
-                                             : '.';
+    const int irqsOff = flags & FLAG_IRQS_OFF, bhOff = flags & FLAG_BH_OFF;
+    const char irq = (nmi && hard) ? 'Z' : nmi ? 'z' : (hard && soft) ? 'H' : hard ? 'h' : soft ? 's' : '.';
     const int depth = pc & 0xf, migrate = (pc >> 4) & 0xf;
     static const char hex[] = "0123456789abcdef";
-    *p++ = (flags & FLAG_IRQS_OFF) ? 'd' : '.';
+    *p++ = (irqsOff && bhOff) ? 'D' : irqsOff ? 'd' : bhOff ? 'b' : '.';
     *p++ = nr;
     *p++ = irq;
     *p++ = depth ? hex[depth] : '.';
@@ -115,11 +113,24 @@ static int record(struct tracecmd_input* handle, struct tep_record* rec, int cpu
     const struct tep_event* ev = tep_find_event(tep, tep_data_type(tep, rec));
     trace_seq_reset(&r->seq);
     tep_print_event(tep, &r->seq, rec, "%s", TEP_PRINT_INFO);
-    if (r->seq.state != TRACE_SEQ__GOOD) return 1;
+    // libtracecmd stops on a negative return only; every stop is an error the parent reports.
+    if (r->seq.state != TRACE_SEQ__GOOD) {
+        r->error = "out of memory formatting a record";
+        return -1;
+    }
     const int pid = tep_data_pid(tep, rec);
     const char* comm = tep_data_comm_from_pid(tep, pid);
     const size_t commLen = strlen(comm), nameLen = ev ? strlen(ev->name) : 0;
-    if (commLen + nameLen + (size_t)r->seq.len + 96 > sizeof r->text) return 1; // a record no trace holds
+    const size_t need = commLen + nameLen + (size_t)r->seq.len + 96; // the fixed parts take at most 84
+    if (need > r->cap) {
+        char* grown = realloc(r->text, need);
+        if (!grown) {
+            r->error = "out of memory for a record's line";
+            return -1;
+        }
+        r->text = grown;
+        r->cap = need;
+    }
     char* p = r->text;
     for (size_t i = commLen; i < 16; ++i)
         *p++ = ' ';
@@ -143,10 +154,15 @@ static int record(struct tracecmd_input* handle, struct tep_record* rec, int cpu
     p = put(p, ": ", 2);
     p = put(p, r->seq.buffer, (size_t)r->seq.len);
     *p++ = '\n';
-    return r->line(r->ctx, r->text, (size_t)(p - r->text));
+    if (r->line(r->ctx, r->text, (size_t)(p - r->text)) != 0) {
+        r->error = "cannot write the text (the reader's output closed)";
+        return -1;
+    }
+    return 0;
 }
 
-static int read_lines(int fd, line_fn line, void* ctx, long long* records) {
+static int read_lines(int fd, line_fn line, void* ctx, long long* records, const char** error) {
+    *error = NULL;
     *records = 0;
     tracecmd_set_loglevel(TEP_LOG_NONE);
     // Without plugins every event prints by its format file's print fmt: the kernel's text.
@@ -156,23 +172,19 @@ static int read_lines(int fd, line_fn line, void* ctx, long long* records) {
     lseek(own, 0, SEEK_SET);
     struct tracecmd_input* handle =
         tracecmd_open_fd(own, TRACECMD_FL_LOAD_NO_PLUGINS | TRACECMD_FL_LOAD_NO_SYSTEM_PLUGINS);
-    if (!handle) {
-        close(own);
-        return UNREADABLE;
-    }
-    static struct reader r; // 8 KiB of text: not on the stack
-    r.line = line;
-    r.ctx = ctx;
-    r.records = 0;
+    if (!handle) return UNREADABLE; // a failed open has closed `own` itself
+    struct reader r = {line, ctx, {0}, 0, NULL, 0, NULL};
     trace_seq_init(&r.seq);
     char head[32];
     const int n = snprintf(head, sizeof head, "cpus=%d\n", tep_get_cpus(tracecmd_get_tep(handle)));
-    int stopped = line(ctx, head, (size_t)n);
-    if (!stopped) stopped = tracecmd_iterate_events(handle, NULL, 0, record, &r) > 0;
+    int rc = line(ctx, head, (size_t)n) != 0 ? -1 : tracecmd_iterate_events(handle, NULL, 0, record, &r);
+    if (rc < 0 && !r.error) r.error = "libtracecmd stopped reading the records";
     trace_seq_destroy(&r.seq);
+    free(r.text);
     tracecmd_close(handle);
     *records = r.records;
-    return stopped ? STOPPED : DONE;
+    *error = r.error;
+    return rc < 0 ? STOPPED : DONE;
 }
 
 static int write_out(void* ctx, const char* text, size_t len) {
@@ -180,7 +192,7 @@ static int write_out(void* ctx, const char* text, size_t len) {
 }
 
 int main(int argc, char** argv) {
-    if (argc != 2 || argv[1][0] == '-') {
+    if (argc != 2) {
         fprintf(stderr,
                 "usage: schedscope-dat-reader FILE\n(prints a trace.dat as ftrace text; run by SchedScope's "
                 "importer)\n");
@@ -194,13 +206,19 @@ int main(int argc, char** argv) {
     static char buf[1 << 16];
     setvbuf(stdout, buf, _IOFBF, sizeof buf);
     long long records = 0;
-    const int r = read_lines(fd, write_out, stdout, &records);
+    const char* error = NULL;
+    const int r = read_lines(fd, write_out, stdout, &records, &error);
     close(fd);
     if (r == UNREADABLE) {
         fprintf(stderr, "libtracecmd cannot read it as a trace.dat (a damaged or truncated file, or not a "
                         "trace-cmd file)\n");
         return 1;
     }
-    if (fflush(stdout) != 0 && r == DONE) return 1;
+    // A stop part-way, or output that did not all get out, is a failure: never a shorter trace.
+    if (fflush(stdout) != 0) error = error ? error : "cannot write the text (the reader's output closed)";
+    if (r == STOPPED || error) {
+        fprintf(stderr, "stopped after %lld records: %s\n", records, error ? error : "unknown error");
+        return 1;
+    }
     return 0;
 }

@@ -2,6 +2,7 @@
 #include "metrics/wakeup_chain.h"
 
 #include <algorithm>
+#include <cstdint>
 #include <cstdio>
 
 namespace sched {
@@ -22,9 +23,15 @@ void WakeupChains::update(const Trace& trace) {
         const size_t i = slicesSeen_;
         if (s.task[i] < 0) continue;
         Runs& r = runs(s.task[i]);
-        r.start.push_back(s.start[i]);
-        r.end.push_back(s.end[i]);
-        r.cpu.push_back(s.cpu[i]);
+        // In start order: an imported trace's estimated switch-in (a missing idle exit) can lie
+        // before the task's run recorded just ahead of it.
+        const size_t at =
+            r.start.empty() || s.start[i] >= r.start.back()
+                ? r.start.size()
+                : size_t(std::upper_bound(r.start.begin(), r.start.end(), s.start[i]) - r.start.begin());
+        r.start.insert(r.start.begin() + std::ptrdiff_t(at), s.start[i]);
+        r.end.insert(r.end.begin() + std::ptrdiff_t(at), s.end[i]);
+        r.cpu.insert(r.cpu.begin() + std::ptrdiff_t(at), s.cpu[i]);
     }
     const Wakeups& w = trace.wakeups;
     for (; wakesSeen_ < w.size(); ++wakesSeen_)
@@ -52,10 +59,16 @@ std::vector<PathStep> WakeupChains::criticalPath(TaskId task, Time at, size_t ma
     const Wakeups& w = trace_->wakeups;
     TaskId t = task;
     Time until = at;
+    size_t before = SIZE_MAX; // after a preemption: the same task's previous run, by index
     while (path.size() < maxSteps && t >= 0 && size_t(t) < tasks_.size()) {
         const Runs& r = tasks_[size_t(t)];
-        // The run that covers `until`, or the last one that began before it.
-        const size_t next = size_t(std::upper_bound(r.start.begin(), r.start.end(), until) - r.start.begin());
+        // The run that covers `until`, or the last one that began before it - by index when the
+        // path steps back to the previous run (one can begin where the next ended).
+        const size_t next =
+            before != SIZE_MAX
+                ? before
+                : size_t(std::upper_bound(r.start.begin(), r.start.end(), until) - r.start.begin());
+        before = SIZE_MAX;
         if (next == 0) break;
         const size_t k = next - 1;
         path.push_back({PathStep::Kind::Running, t, r.start[k], std::min(r.end[k], until), int(r.cpu[k])});
@@ -66,11 +79,14 @@ std::vector<PathStep> WakeupChains::criticalPath(TaskId task, Time at, size_t ma
         const bool woken = wakeIt != r.wakes.begin() && w.time[*(wakeIt - 1)] >= prevEnd;
         if (!woken) {
             if (prevEnd < 0) break; // its first run, and no wakeup recorded before it
-            // Preempted at prevEnd and queued until this run: it waited for a CPU.
+            // Preempted at prevEnd and queued until this run: it waited for a CPU (no wait where
+            // an estimated start overlaps the run before).
             if (path.size() < maxSteps)
-                path.push_back({PathStep::Kind::Runnable, t, prevEnd, r.start[k], int(r.cpu[k - 1])});
-            until = prevEnd;
-            continue; // the same task, its run before
+                path.push_back({PathStep::Kind::Runnable, t, std::min(prevEnd, r.start[k]), r.start[k],
+                                int(r.cpu[k - 1])});
+            until = std::min(prevEnd, r.start[k]);
+            before = k; // the same task, its run before
+            continue;
         }
         const size_t wi = *(wakeIt - 1);
         if (path.size() < maxSteps)

@@ -9,6 +9,7 @@
 #include <cstring>
 #include <fcntl.h>
 #include <filesystem>
+#include <poll.h>
 #include <spawn.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
@@ -94,7 +95,26 @@ bool fromDatReader(const std::string& input, const std::string& path, TraceImpor
                        "SCHEDSCOPE_DAT_READER to its path";
         return false;
     }
-    int out[2], err[2];
+    int out[2] = {-1, -1}, err[2] = {-1, -1};
+    // Whatever ends this function - a return or an exception from the importer - closes the pipes
+    // and reaps the child (killed first if it is still running: it may be blocked on a full pipe).
+    pid_t pid = -1;
+    bool reaped = false;
+    struct Cleanup {
+        int* fds[2];
+        pid_t& pid;
+        bool& reaped;
+        ~Cleanup() {
+            for (int* f : fds)
+                for (int i = 0; i < 2; ++i)
+                    if (f[i] >= 0) ::close(f[i]);
+            if (pid > 0 && !reaped) {
+                ::kill(pid, SIGKILL);
+                while (::waitpid(pid, nullptr, 0) < 0 && errno == EINTR) {
+                }
+            }
+        }
+    } cleanup{{out, err}, pid, reaped};
     if (::pipe2(out, O_CLOEXEC) != 0 || ::pipe2(err, O_CLOEXEC) != 0) {
         error = path + ": cannot start schedscope-dat-reader: " + errnoText(errno);
         return false;
@@ -110,14 +130,23 @@ bool fromDatReader(const std::string& input, const std::string& path, TraceImpor
     for (std::string& a : args)
         argv.push_back(a.data());
     argv.push_back(nullptr);
-    pid_t pid = -1;
-    const int rc = posix_spawn(&pid, reader.c_str(), &fa, nullptr, argv.data(), environ);
+    // The child starts with default signal actions and nothing blocked, whatever this thread has.
+    posix_spawnattr_t attr;
+    posix_spawnattr_init(&attr);
+    sigset_t none, all;
+    sigemptyset(&none);
+    sigfillset(&all);
+    posix_spawnattr_setsigmask(&attr, &none);
+    posix_spawnattr_setsigdefault(&attr, &all);
+    posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF);
+    const int rc = posix_spawn(&pid, reader.c_str(), &fa, &attr, argv.data(), environ);
+    posix_spawnattr_destroy(&attr);
     posix_spawn_file_actions_destroy(&fa);
     ::close(out[1]);
     ::close(err[1]);
+    out[1] = err[1] = -1;
     if (rc != 0) {
-        ::close(out[0]);
-        ::close(err[0]);
+        pid = -1;
         error = path + ": cannot start " + reader + ": " + errnoText(rc);
         return false;
     }
@@ -127,15 +156,14 @@ bool fromDatReader(const std::string& input, const std::string& path, TraceImpor
     int64_t total = 0;
     bool cancelled = false, outOpen = true, errOpen = true;
     while (outOpen || errOpen) {
-        fd_set fds;
-        FD_ZERO(&fds);
-        if (outOpen) FD_SET(out[0], &fds);
-        if (errOpen) FD_SET(err[0], &fds);
-        if (::select(std::max(out[0], err[0]) + 1, &fds, nullptr, nullptr, nullptr) < 0) {
+        // poll(), not select(): a descriptor above FD_SETSIZE (a raised ulimit -n) is fine.
+        pollfd fds[2] = {{outOpen ? out[0] : -1, POLLIN, 0}, {errOpen ? err[0] : -1, POLLIN, 0}};
+        if (::poll(fds, 2, -1) < 0) {
             if (errno == EINTR) continue;
+            ::kill(pid, SIGKILL); // no longer read: it must not block on a full pipe
             break;
         }
-        if (outOpen && FD_ISSET(out[0], &fds)) {
+        if (outOpen && (fds[0].revents & (POLLIN | POLLHUP | POLLERR))) {
             const ssize_t n = ::read(out[0], buf.data(), buf.size());
             if (n <= 0) {
                 outOpen = n < 0 && errno == EINTR;
@@ -144,11 +172,11 @@ bool fromDatReader(const std::string& input, const std::string& path, TraceImpor
                 total += n;
                 if (progress && !progress(total, -1)) {
                     cancelled = true;
-                    ::kill(pid, SIGTERM);
+                    ::kill(pid, SIGKILL); // nothing to tidy up in the reader
                 }
             }
         }
-        if (errOpen && FD_ISSET(err[0], &fds)) {
+        if (errOpen && (fds[1].revents & (POLLIN | POLLHUP | POLLERR))) {
             const ssize_t n = ::read(err[0], buf.data(), buf.size());
             if (n <= 0) {
                 errOpen = n < 0 && errno == EINTR;
@@ -158,11 +186,10 @@ bool fromDatReader(const std::string& input, const std::string& path, TraceImpor
             }
         }
     }
-    ::close(out[0]);
-    ::close(err[0]);
     int status = 0;
     while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
     }
+    reaped = true;
     if (cancelled) {
         error = path + ": import cancelled";
         return false;

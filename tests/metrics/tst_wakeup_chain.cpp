@@ -134,6 +134,34 @@ class TestWakeupChain : public QObject {
         QVERIFY2(checked > 1000, std::to_string(checked).c_str());
     }
 
+    // A run that begins where the task's previous one ended (preempted on one CPU, switched in on
+    // another at the same microsecond, as a trace prints it) still steps back to that run; runs
+    // recorded out of start order (an importer's estimated switch-in) are joined in order.
+    void pathsStepBackOverBackToBackRuns() {
+        Trace tr;
+        tr.cpus = 2;
+        tr.tasks.push_back(TraceTask{100, 100, "a", 120});
+        tr.slices.push(10, 20, 0, 1, uint8_t(SwitchPoint::Block), kNoReason);
+        tr.slices.push(0, 10, 0, 0, uint8_t(SwitchPoint::IrqReturn), kNoReason); // recorded after
+        tr.wakeups.push(25, kNoTask, 0, 0, 1, false);
+        tr.slices.push(30, 40, 0, 1, uint8_t(SwitchPoint::Block), kNoReason);
+        WakeupChains chains;
+        chains.update(tr);
+        const std::vector<PathStep> path = chains.criticalPath(0, 20, 10);
+        QCOMPARE(path.size(), size_t(3));
+        QCOMPARE(path[0].kind, PathStep::Kind::Running);
+        QCOMPARE(path[0].from, Time(10));
+        QCOMPARE(path[1].kind, PathStep::Kind::Runnable);
+        QCOMPARE(path[1].from, Time(10));
+        QCOMPARE(path[1].to, Time(10));
+        QCOMPARE(path[2].kind, PathStep::Kind::Running);
+        QCOMPARE(path[2].from, Time(0));
+        QCOMPARE(path[2].to, Time(10));
+        const auto l = chains.link(0);
+        QVERIFY(l.has_value());
+        QCOMPARE(l->run, Time(30));
+    }
+
     // On simulations: each link's run is the wakee's first switch-in at or after the wakeup (a
     // scan of every slice says which), and a critical path reads as one: newest first, each
     // step ending where the next newer one begins, a sleep's waker running when it woke it.
