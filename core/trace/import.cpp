@@ -195,14 +195,17 @@ void TraceImporter::openSlice(int c, int32_t pid, Time start, bool evidenceOnly)
     Slices& s = trace_.slices;
     cs.slice = int64_t(s.size());
     s.push(start, start, task(pid, {}), uint16_t(c), kStillRunning, kNoReason);
+    auto it = lastWakeup_.find(pid);
     if (evidenceOnly) {
         // No recorded switch-in: if the task was woken onto this CPU, it started about one idle
         // exit after that wakeup (fixed in finish() with the median measured where recorded).
         report_.missingSwitchIn++;
-        auto it = lastWakeup_.find(pid);
         if (it != lastWakeup_.end() && it->second <= start)
             estimatedStarts_.push_back({cs.slice, it->second, cs.lastTime});
     }
+    // A wakeup is used up by the run it led to: a later run without a switch-in (the task
+    // preempted, then seen elsewhere) must not be dated from it, before the run it already had.
+    if (it != lastWakeup_.end()) lastWakeup_.erase(it);
 }
 
 void TraceImporter::closeSlice(int c, Time end, uint8_t point) {

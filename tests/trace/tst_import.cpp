@@ -327,6 +327,35 @@ class TestTraceImport : public QObject {
         }
     }
 
+    // A wakeup dates only the run it led to: a task that ran after its wakeup, was preempted and is
+    // then seen on another CPU without a switch-in starts there from the evidence, not from that
+    // old wakeup - which would put the start before the run it already had.
+    void aWakeupDatesOnlyTheRunItLedTo() {
+        const std::string text =
+            std::string(kHeader) +
+            "               x-11      [001] d..2.     0.500000: sched_switch: prev_comm=x prev_pid=11 "
+            "prev_prio=120 prev_state=S ==> next_comm=swapper/1 next_pid=0 next_prio=120\n"
+            "          <idle>-0       [000] d..2.     1.000000: sched_wakeup: comm=a pid=10 prio=120 "
+            "target_cpu=000\n"
+            "          <idle>-0       [000] d..2.     1.000006: sched_switch: prev_comm=swapper/0 prev_pid=0 "
+            "prev_prio=120 prev_state=R ==> next_comm=a next_pid=10 next_prio=120\n"
+            "               a-10      [000] d..2.     1.010000: sched_switch: prev_comm=a prev_pid=10 "
+            "prev_prio=120 prev_state=R ==> next_comm=y next_pid=15 next_prio=120\n"
+            "               a-10      [001] d..2.     1.020000: sched_waking: comm=d pid=16 prio=120 "
+            "target_cpu=001\n";
+        ImportReport rep;
+        const Trace t = importTraceText(text, rep);
+        QCOMPARE(rep.malformed, int64_t(0));
+        QCOMPARE(rep.missingSwitchIn, int64_t(1));
+        std::vector<std::pair<Time, Time>> runs; // a's slices
+        for (size_t i = 0; i < t.slices.size(); ++i)
+            if (t.tasks[size_t(t.slices.task[i])].pid == 10)
+                runs.push_back({t.slices.start[i], t.slices.end[i]});
+        QCOMPARE(runs.size(), size_t(2));
+        QCOMPARE(runs[0].second, 510 * kNsPerMs); // 1.010 s, from the trace's start at 0.5 s
+        QCOMPARE(runs[1].first, 520 * kNsPerMs);  // its first event on CPU 1, not 1.000006 s
+    }
+
     // Streaming: any chunking of the input gives the same trace (here: byte by byte), CRLF line
     // ends are accepted, a last line without a newline counts.
     void chunkingDoesNotMatter() {
