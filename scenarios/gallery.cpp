@@ -10,7 +10,7 @@ const std::vector<GalleryGroup>& galleryGroups() {
          {"kernel-hogs-waker", "preempt-switch", "rt-over-fair", "why-none-went"}},
         {"EEVDF basics",
          "Virtual time, lag and deadlines: how EEVDF shares one CPU and picks the next task.",
-         {"fair-pair", "eligibility-and-lag", "pipe-pingpong"}},
+         {"fair-pair", "eligibility-and-lag", "eevdf-tree", "pipe-pingpong"}},
         {"Nice and weight",
          "A task's weight (sched_prio_to_weight[]) sets its share of the CPU.",
          {"nice-pair", "nice-ladder"}},

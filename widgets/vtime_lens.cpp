@@ -2,6 +2,7 @@
 #include "widgets/vtime_lens.h"
 
 #include "base/duration.h"
+#include "widgets/pick_reason.h"
 #include "widgets/task_colors.h"
 #include "widgets/timeline_paint_util.h"
 
@@ -44,37 +45,7 @@ void VtimeLens::refresh(const Engine& e, int cpu, bool past) {
                  .arg(QString::fromStdString(formatDuration(e.now())))
                  .arg(past ? tr(" (inspected moment)") : QString())
                  .arg(double(p.table.V) / 1e6, 0, 'f', 3);
-    const QString pick = p.pick >= 0 ? QString::fromStdString(e.entityName(p.pick)) : QString();
-    switch (p.why) {
-    case PickPreview::Why::Empty:
-        reason_ = tr("Nothing fair is queued on this CPU.");
-        break;
-    case PickPreview::Why::Only:
-        reason_ = tr("pick_eevdf() now: %1, the only entity queued.").arg(pick);
-        break;
-    case PickPreview::Why::Buddy:
-        reason_ =
-            tr("pick_eevdf() now: %1, the runqueue's buddy (PICK_BUDDY), eligible: it goes first.").arg(pick);
-        break;
-    case PickPreview::Why::Protected:
-        reason_ =
-            p.protectedFor > 0
-                ? tr("pick_eevdf() now: %1 keeps the CPU: its slice is protected (RUN_TO_PARITY) for %2 ms "
-                     "more of vruntime, and it is eligible.")
-                      .arg(pick)
-                      .arg(double(p.protectedFor) / 1e6, 0, 'f', 3)
-                : tr("pick_eevdf() now: %1 keeps the CPU: its slice is protected (RUN_TO_PARITY) and it is "
-                     "eligible.")
-                      .arg(pick);
-        break;
-    case PickPreview::Why::EarliestEligible:
-        reason_ =
-            tr("pick_eevdf() now: %1, the earliest deadline among the eligible entities (vruntime <= V).")
-                .arg(pick);
-        break;
-    }
-    if (p.pickDelayed)
-        reason_ += tr(" It is a delayed sleeper: picking it dequeues it, and the pick runs again.");
+    reason_ = pickReason(e, p);
     update();
 }
 

@@ -39,7 +39,7 @@ int main(int argc, char** argv) {
     QCommandLineOption chart(
         "chart",
         "show the chart 'eevdf' (default), 'delay' (the delay histogram) or 'vtime' (the "
-        "virtual-time lens)",
+        "virtual-time lens) or 'tree' (the tree lens)",
         "name");
     QCommandLineOption taskLanes("task-lanes", "show a lane per task under the CPU lanes");
     QCommandLineOption dark("dark", "use the dark theme for this start (same as --theme dark)");
@@ -183,6 +183,7 @@ int main(int argc, char** argv) {
         if (parser.isSet(select)) w.selectTasksByComm(parser.value(select).split(','));
         if (parser.value(chart) == "delay") w.showDelayHistogram();
         if (parser.value(chart) == "vtime") w.showVirtualTimeLens();
+        if (parser.value(chart) == "tree") w.showTreeLens();
         if (parser.isSet(taskLanes)) w.setTaskLanes(true);
         if (parser.isSet(eventLog)) w.showEventLog();
         if (parser.isSet(inspect)) {

@@ -17,6 +17,7 @@
 #include "widgets/metrics_panel.h"
 #include "widgets/params_panel.h"
 #include "widgets/timeline_view.h"
+#include "widgets/tree_lens.h"
 #include "widgets/vtime_lens.h"
 
 #include <QActionGroup>
@@ -64,9 +65,16 @@ MainWindow::MainWindow(Session* session, QWidget* parent) : QMainWindow(parent),
     vtime_ = new view::VtimeLens(this);
     vtime_->setObjectName("vtimeLens");
     charts_->addTab(vtime_, tr("Virtual time"));
+    tree_ = new view::TreeLens(this);
+    tree_->setObjectName("treeLens");
+    charts_->addTab(tree_, tr("Tree"));
     charts_->setTabToolTip(
         2, tr("The inspector's CPU on the axis of virtual time: V, each entity from vruntime to "
               "deadline, the eligible ones filled, and what pick_eevdf() would choose now"));
+    charts_->setTabToolTip(3,
+                           tr("The inspector's CPU's runqueue as the tree pick_eevdf() searches: ordered by "
+                              "deadline, each subtree's min_vruntime and min_slice, the search's path"));
+    connect(charts_, &QTabWidget::currentChanged, this, [this] { refreshPanels(true); });
     auto* split = new QSplitter(Qt::Vertical, this);
     split->addWidget(scroll);
     split->addWidget(charts_);
@@ -452,18 +460,23 @@ void MainWindow::refreshPanels(bool force) {
     lastPanelRefresh_ = now;
     const Engine& e = session_->engine();
     params_->sync(e);
+    // The tree lens copies the runqueue's tree: only while its tab is shown.
+    const bool treeShown = charts_->currentWidget() == tree_;
     // The inspector shows an inspected earlier moment (replayed from a snapshot) or the present.
     if (inspectAt_ && *inspectAt_ < e.now()) {
         if (const auto past = session_->stateAt(*inspectAt_)) {
             inspector_->refresh(*past, true);
             vtime_->refresh(*past, inspector_->cpu(), true);
+            if (treeShown) tree_->refresh(*past, inspector_->cpu(), true);
         } else {
             inspector_->refresh(e);
             vtime_->refresh(e, inspector_->cpu());
+            if (treeShown) tree_->refresh(e, inspector_->cpu());
         }
     } else {
         inspector_->refresh(e);
         vtime_->refresh(e, inspector_->cpu());
+        if (treeShown) tree_->refresh(e, inspector_->cpu());
     }
     metrics_->refresh(e.trace(), view::runningSlices(e), e.now());
     eventLog_->refresh(timeline_->data(), timeline_->axis().start, timeline_->axis().end);
@@ -516,6 +529,10 @@ void MainWindow::showDelayHistogram() {
 
 void MainWindow::showVirtualTimeLens() {
     charts_->setCurrentWidget(vtime_);
+}
+
+void MainWindow::showTreeLens() {
+    charts_->setCurrentWidget(tree_);
 }
 
 void MainWindow::closeEvent(QCloseEvent* ev) {

@@ -42,6 +42,7 @@ class LatencyHistogram;
 class ParamsPanel;
 class InspectorPanel;
 class VtimeLens;
+class TreeLens;
 class MetricsPanel;
 class EventLogPanel;
 } // namespace view
@@ -59,6 +60,7 @@ class MainWindow : public QMainWindow {
     void select(const std::vector<int>& tasks);
     void showDelayHistogram();
     void showVirtualTimeLens();
+    void showTreeLens();
     void showCriticalPath(); // the selected task's wakeup chain back from now
     void showEventLog();
     void inspectAt(qint64 time, int cpu); // the inspector shows that earlier moment
@@ -139,6 +141,7 @@ class MainWindow : public QMainWindow {
     view::ParamsPanel* params_ = nullptr;
     view::InspectorPanel* inspector_ = nullptr;
     view::VtimeLens* vtime_ = nullptr;
+    view::TreeLens* tree_ = nullptr;
     view::MetricsPanel* metrics_ = nullptr;
     view::EventLogPanel* eventLog_ = nullptr;
     class QTimer* logTimer_ = nullptr;

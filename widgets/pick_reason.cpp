@@ -1,0 +1,48 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "widgets/pick_reason.h"
+
+#include <QCoreApplication>
+
+namespace view {
+
+using namespace sched;
+
+namespace {
+QString tr(const char* s) {
+    return QCoreApplication::translate("view::PickReason", s);
+}
+} // namespace
+
+QString pickReason(const Engine& e, const PickPreview& p) {
+    QString r;
+    const QString pick = p.pick >= 0 ? QString::fromStdString(e.entityName(p.pick)) : QString();
+    switch (p.why) {
+    case PickPreview::Why::Empty:
+        r = tr("Nothing fair is queued on this CPU.");
+        break;
+    case PickPreview::Why::Only:
+        r = tr("pick_eevdf() now: %1, the only entity queued.").arg(pick);
+        break;
+    case PickPreview::Why::Buddy:
+        r = tr("pick_eevdf() now: %1, the runqueue's buddy (PICK_BUDDY), eligible: it goes first.").arg(pick);
+        break;
+    case PickPreview::Why::Protected:
+        r = p.protectedFor > 0
+                ? tr("pick_eevdf() now: %1 keeps the CPU: its slice is protected (RUN_TO_PARITY) for %2 ms "
+                     "more of vruntime, and it is eligible.")
+                      .arg(pick)
+                      .arg(double(p.protectedFor) / 1e6, 0, 'f', 3)
+                : tr("pick_eevdf() now: %1 keeps the CPU: its slice is protected (RUN_TO_PARITY) and it is "
+                     "eligible.")
+                      .arg(pick);
+        break;
+    case PickPreview::Why::EarliestEligible:
+        r = tr("pick_eevdf() now: %1, the earliest deadline among the eligible entities (vruntime <= V).")
+                .arg(pick);
+        break;
+    }
+    if (p.pickDelayed) r += tr(" It is a delayed sleeper: picking it dequeues it, and the pick runs again.");
+    return r;
+}
+
+} // namespace view
