@@ -65,6 +65,10 @@ QString featureHelp(Feature f) {
     case Feature::NiRandom:
         return QObject::tr("newidle balancing is tried in proportion to its recent successes (33cf66d88306, "
                            "6.18.5)");
+    case Feature::NiRate:
+        return QObject::tr(
+            "the newidle success ratio also grows with the time 512 tries took, so a CPU that goes "
+            "newidle rarely balances every time (9fe89f022c05, 7.1)");
     case Feature::NextBuddy:
         return QObject::tr(
             "a waking task becomes the buddy, which the next pick takes while it is eligible (off in every "

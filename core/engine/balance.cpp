@@ -199,8 +199,9 @@ LbResult Engine::balanceRq(CpuId c, BalanceIdle idle) {
 // sched_balance_newidle() for the one domain: skipped while the root domain is not overloaded
 // and when this CPU's idle periods are shorter than a balance costs (avg_idle <
 // max_newidle_lb_cost); with NI_RANDOM (6.18.5+) tried only in proportion to the domain's
-// successes. The balance is sched_balance_rq(CPU_NEWLY_IDLE): one task from the busiest CPU, which
-// fails when no CPU has two. Its cost then feeds max_newidle_lb_cost; 6.17's bump (until the
+// successes - from 7.1 not while the ratio is full (1024), which NI_RATE gives a CPU that goes
+// newidle rarely (9fe89f022c05). The balance is sched_balance_rq(CPU_NEWLY_IDLE): one task from the busiest
+// CPU, which fails when no CPU has two. Its cost then feeds max_newidle_lb_cost; 6.17's bump (until the
 // 6.18.y revert) raises it x1.5 on a failure instead, so failing CPUs stop trying.
 bool Engine::newidleBalance(CpuId c) {
     if (cfg_.cpus < 2) return false;
@@ -208,12 +209,14 @@ bool Engine::newidleBalance(CpuId c) {
     if (!rdOverloaded_ || rqs_[size_t(c)].avgIdle < sd.maxNewidleLbCost) return false;
     updateBlockedFair(c); // sched_balance_update_blocked_averages(), once past the gate
     const bool proportional = cfg_.has(Rule::ProportionalNewidle);
+    const bool rate = cfg_.has(Rule::NewidleRate);
+    const bool niRate = rate && cfg_.feature(Feature::NiRate);
     uint32_t weight = 1;
-    if (proportional && cfg_.feature(Feature::NiRandom)) {
+    if (proportional && cfg_.feature(Feature::NiRandom) && !(rate && sd.ratio >= 1024)) {
         const uint32_t d1k = uint32_t(sd.rnd.next()) % 1024; // sched_rng() % 1024
         weight = 1 + sd.ratio;
         if (d1k > weight) {
-            sd.updateStats(0);
+            sd.updateStats(0, now_, rate, niRate);
             return false;
         }
         weight = (1024 + weight / 2) / weight; // a success stands for this many skipped tries
@@ -223,7 +226,7 @@ bool Engine::newidleBalance(CpuId c) {
     const bool bump = cfg_.has(Rule::NewidleCostBump);
     const Time cost = bump && !pulled ? 3 * sd.maxNewidleLbCost / 2 : cfg_.costs.newidleBalance;
     sd.updateCost(now_, cost, bump, cfg_.migrationCost);
-    if (proportional && cost > 0) sd.updateStats(pulled ? weight : 0);
+    if (proportional && cost > 0) sd.updateStats(pulled ? weight : 0, now_, rate, niRate);
     return pulled;
 }
 

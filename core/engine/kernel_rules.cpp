@@ -263,6 +263,13 @@ constexpr std::array<RuleInfo, kRuleCount> kRules{{
      "lag under DELAY_ZERO re-placed it)",
      "the code as mainline has it after both commits, read in context; which of the two brought the "
      "re-placement is not known (neither diff was found)"},
+    {"newidle-rate", "7.1", "9fe89f022c05 sched/fair: More complex proportional newidle balance",
+     "update_newidle_stats(), sched_balance_newidle()",
+     "every 512 counted newidle tries the success ratio is capped at 1024 and, with NI_RATE (on by "
+     "default), raised by one per 2^22 ns the 512 tries took; a domain whose ratio is full balances on every "
+     "newidle without rolling NI_RANDOM's die - a CPU that goes idle rarely (under ~120 counted tries a "
+     "second) balances each time, however seldom it pulls",
+     "sd->newidle_stamp starts at the run's start (sd_init() at boot in the kernel); one domain per CPU"},
     {"proxy-exec", "6.17",
      "25c411fce735 .. 7de9d4f94638 (\"Single RunQueue Proxy Execution\" v19: CONFIG_SCHED_PROXY_EXEC, "
      "blocked_on, find_proxy_task(), the split accounting of aa4f74dfd42b)",
@@ -324,7 +331,7 @@ const RuleSet kV7_0 = (kV6_18_44 | rulesOf({Rule::RestrictPreemptModels, Rule::V
 // changes: docs/kernels.md).
 const RuleSet kV7_1 =
     (kV7_0 | rulesOf({Rule::ReweightRescale, Rule::HrtickDefault, Rule::DelayedLagKeep, Rule::HrtickHard,
-                      Rule::ShortClearsBuddy, Rule::ProxyDonorMigration})) &
+                      Rule::ShortClearsBuddy, Rule::ProxyDonorMigration, Rule::NewidleRate})) &
     ~rulesOf({Rule::ReweightPlace, Rule::RelDeadlineAlways, Rule::HrtickRearm});
 // The 2024 PREEMPT_AUTO series on the 6.18 EEVDF rules, without PREEMPT_LAZY (it realises
 // laziness inside none / voluntary / full); RT throttling stands in for the fair_server there
@@ -355,8 +362,7 @@ const std::array<KernelSpec, 8> kSpecs{{
      "(rq->avg_idle updated "
      "when a task moves to an idle CPU), 704069649b5b and 5324953c06bd (wakeup_preempt() across classes)"},
     {"7.1", KernelBuild::Dynamic, KernelProfile::V7_1, "7.1 PREEMPT_DYNAMIC", kV7_1,
-     "what 7.0 leaves out; NI_RATE "
-     "(9fe89f022c05: newidle balancing by rate as well as success); full-weight avg_vruntime() and "
+     "what 7.0 leaves out; full-weight avg_vruntime() and "
      "__calc_delta() (4823725d9d1d, db4551e2ba34: the engine's weights are the unscaled ones, so only "
      "rounding could differ); proxy execution's migration of blocked donors (b049b81bdff6: refused with more "
      "than one CPU); the SIS_UTIL "

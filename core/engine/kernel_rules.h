@@ -55,6 +55,7 @@ enum class Rule : uint8_t {
     HrtickHard,            // the hrtick reschedules eagerly, and does not re-arm (7.1)
     ShortClearsBuddy,      // a shorter-slice preemption clears curr's buddy; no buddy without protect (7.1)
     DelayedLagKeep,        // a delayed sleeper's negative lag never grows; re-placed when clamped (7.1)
+    NewidleRate,           // NI_RATE: the newidle ratio, capped at 1024, grows with the tries' spacing (7.1)
     // proxy execution (CONFIG_SCHED_PROXY_EXEC; SchedConfig::proxyExec says whether it is built in)
     ProxyExec,           // a mutex waiter stays queued and lends its slice to the owner (6.17)
     ProxyDonorMigration, // a donor whose owner is on another CPU migrates there (7.1; not modelled)

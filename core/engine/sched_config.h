@@ -102,10 +102,11 @@ struct SchedConfig {
         return f != Feature::HrTick || features.isSet(f) ? features[f] : featureDefault(f);
     }
     bool featureDefault(Feature f) const;
-    // Whether the kernel has this feature bit at all (NI_RANDOM came with 6.18.5, PICK_BUDDY with 6.14,
-    // PLACE_REL_DEADLINE with 6.12).
+    // Whether the kernel has this feature bit at all (NI_RANDOM came with 6.18.5, NI_RATE with 7.1,
+    // PICK_BUDDY with 6.14, PLACE_REL_DEADLINE with 6.12).
     bool featureExists(Feature f) const {
         return f == Feature::NiRandom           ? has(Rule::ProportionalNewidle)
+               : f == Feature::NiRate           ? has(Rule::NewidleRate)
                : f == Feature::PickBuddy        ? has(Rule::PickBuddy)
                : f == Feature::PlaceRelDeadline ? has(Rule::PlaceRelDeadline)
                                                 : true;

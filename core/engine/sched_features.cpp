@@ -17,6 +17,7 @@ constexpr std::array<std::string_view, kFeatureCount> kNames{"PLACE_LAG",
                                                              "WA_WEIGHT",
                                                              "SIS_UTIL",
                                                              "NI_RANDOM",
+                                                             "NI_RATE",
                                                              "NEXT_BUDDY",
                                                              "PICK_BUDDY"};
 }

@@ -24,6 +24,7 @@ enum class Feature : uint8_t {
     WaWeight,
     SisUtil,
     NiRandom,  // 6.18.5+ (Rule::ProportionalNewidle); no effect in profiles without the rule
+    NiRate,    // 7.1+ (Rule::NewidleRate): the newidle ratio grows with the time 512 tries took
     NextBuddy, // off in every modelled kernel (next_buddy.cpp)
     PickBuddy, // 6.14+ (Rule::PickBuddy): the pick side of the buddy, apart from NEXT_BUDDY
     Count

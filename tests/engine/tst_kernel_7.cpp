@@ -212,6 +212,45 @@ class TestKernel7 : public QObject {
     // The built-in scenarios that show the two in one look (their descriptions say how to
     // compare): the waker's worst wait under 7.0's default lazy against 6.18's none, and the
     // hogs' switches with 7.1's HRTICK against 7.0's tick.
+    // update_newidle_stats() and sched_balance_newidle() after 9fe89f022c05 "More complex
+    // proportional newidle balance" (7.1, NI_RATE). CPU 1 goes idle every 20 ms and never finds a
+    // task it may pull (CPU 0's two are pinned). Its first window of 512 counted tries lasts about
+    // 10 s, worth ~2,400 by rate: the ratio is full (1024) and the die is no longer rolled. With
+    // NI_RATE off the cap alone leaves the failures' ratio (256 at the window's end); 6.18.44 has
+    // neither and keeps rolling. A CPU that goes idle every 200 us gets ~24 by rate a window, and
+    // its ratio falls with its failures as before.
+    void updateNewidleStatsCountsTheRateOfTries() {
+        const std::string json =
+            R"J({"machine": {"cpus": 2, "hz": 250, "kernel": "KERNEL", "preempt": "full", "features": FEATURES},
+          "tasks": [{"comm": "pinned", "count": 2, "cpus": [0], "behavior": [{"repeat": "forever", "body": [{"run": "100s"}]}]},
+                    {"comm": "blinker", "cpus": [1], "behavior": [{"repeat": "forever", "body": [{"run": "50us"}, {"sleep": "SLEEP"}]}]}]})J";
+        const auto run = [&](const char* kernel, const char* features, const char* sleep, Time until) {
+            Engine e = engineFrom(withModel(
+                withModel(withModel(json, kernel, "KERNEL"), features, "FEATURES"), sleep, "SLEEP"));
+            e.runUntil(until);
+            return e;
+        };
+        const Time T = 12 * kNsPerSec;
+        Engine rate = run("7.1", "{}", "20ms", T), capOnly = run("7.1", R"({"NI_RATE": false})", "20ms", T),
+               before = run("6.18.44", "{}", "20ms", T);
+        QCOMPARE(rate.cpus()[1].newidle.ratio, 1024u);
+        QVERIFY2(capOnly.cpus()[1].newidle.ratio <= 256,
+                 qPrintable(QString::number(capOnly.cpus()[1].newidle.ratio)));
+        QVERIFY(before.cpus()[1].newidle.ratio <= 256);
+        QVERIFY(rate.cpus()[1].newidle.stamp > 9 * kNsPerSec); // the window ended about 10 s in
+        QCOMPARE(capOnly.cpus()[1].newidle.stamp, rate.cpus()[1].newidle.stamp);
+        // full: no die is rolled any more; without the rate it still is
+        const Rng dieRate = rate.cpus()[1].newidle.rnd, dieCap = capOnly.cpus()[1].newidle.rnd;
+        rate.runUntil(T + kNsPerSec);
+        capOnly.runUntil(T + kNsPerSec);
+        QVERIFY(rate.cpus()[1].newidle.rnd == dieRate);
+        QVERIFY(!(capOnly.cpus()[1].newidle.rnd == dieCap));
+        // often idle: the rate adds little, the failures rule
+        const Engine often = run("7.1", "{}", "200us", 3 * kNsPerSec);
+        QVERIFY2(often.cpus()[1].newidle.ratio < 64,
+                 qPrintable(QString::number(often.cpus()[1].newidle.ratio)));
+    }
+
     void theBuiltInScenariosShowTheirRule() {
         const auto wakerMax = [](const char* name) {
             Engine e = builtinEngine(name);
