@@ -62,6 +62,7 @@ void addKthreads(const KthreadsArgs& a, Scenario& s) {
         // Not a task's nanosleep(): the gaps between events elsewhere in the kernel, so the
         // machine's timer_arm cost (which the engine adds to user-mode sleeps only) is not paid.
         sleep.mode = ExecMode::Kernel;
+        sleep.idleWait = true; // worker_thread() waits in TASK_IDLE: prev_state I, as traced
         dispatcher.ops.push_back(sleep);
         dispatcher.ops.push_back(ops::channel(OpKind::Write, first + c, 1000)); // queue_work_on(c)
     }
@@ -69,7 +70,9 @@ void addKthreads(const KthreadsArgs& a, Scenario& s) {
     dispatcher.finalize();
     // One bound worker per CPU: wait for work, do it in the kernel, wait again.
     for (int c = 0; c < cpus; ++c) {
-        Program p{"", {ops::channel(OpKind::Read, first + c, 1000), work, ops::loop(0, 0)}, 0};
+        Op wait = ops::channel(OpKind::Read, first + c, 1000);
+        wait.idleWait = true; // worker_thread(): set_current_state(TASK_IDLE), then schedule()
+        Program p{"", {wait, work, ops::loop(0, 0)}, 0};
         p.finalize();
         TaskGroupSpec g;
         g.comm = "kworker/" + std::to_string(c) + ":1";

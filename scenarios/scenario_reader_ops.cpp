@@ -258,17 +258,21 @@ bool ScenarioReader::op(const JsonValue& v, const std::string& f, Program& prog,
             }
         }
     } else if (kind == "sleep") {
-        if (!checkKeys(v, f, {"sleep", "jiffies"})) return false;
+        if (!checkKeys(v, f, {"sleep", "jiffies", "idle"})) return false;
         op.kind = OpKind::Sleep;
         if (!distribution(arg, af, op.duration)) return false;
         if (auto* x = v.find("jiffies"); x && !boolean(*x, join(f, "jiffies"), op.jiffies)) return false;
+        if (auto* x = v.find("idle"); x && !boolean(*x, join(f, "idle"), op.idleWait)) return false;
     } else if (kind == "timer") {
         if (!checkKeys(v, f, {"timer", "cost"})) return false;
         op.kind = OpKind::TimerWait;
         if (!duration(arg, af, op.period, kNsPerUs)) return false;
     } else if (kind == "write" || kind == "read") {
-        if (!checkKeys(v, f, {kind == "write" ? "write" : "read", "cost"})) return false;
+        if (!(kind == "write" ? checkKeys(v, f, {"write", "cost"})
+                              : checkKeys(v, f, {"read", "cost", "idle"})))
+            return false;
         op.kind = kind == "write" ? OpKind::Write : OpKind::Read;
+        if (auto* x = v.find("idle"); x && !boolean(*x, join(f, "idle"), op.idleWait)) return false;
         if (!expect(arg, JT::String, af)) return false;
         auto it = channelIndex_.find(arg.text);
         if (it == channelIndex_.end())

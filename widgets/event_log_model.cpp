@@ -19,6 +19,7 @@ const char* prevStateOf(uint8_t endPoint) {
     if (isPreemptMode(p)) return "R+";
     if (p == SwitchPoint::Block) return "S";
     if (p == SwitchPoint::BlockUninterruptible) return "D";
+    if (p == SwitchPoint::BlockIdle) return "I";
     if (p == SwitchPoint::Exit) return "X";
     return "R";
 }

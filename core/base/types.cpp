@@ -114,8 +114,9 @@ std::string_view sliceExtEndName(SliceExtEnd e) {
 
 std::string_view switchPointName(SwitchPoint p) {
     static constexpr std::array<std::string_view, size_t(SwitchPoint::Count)> names{
-        "blocked",      "exited",        "sched_yield", "exit to user",        "IRQ return", "preempt_enable",
-        "cond_resched", "might_resched", "idle exit",   "schedule (runnable)", "blocked (D)"};
+        "blocked",        "exited",       "sched_yield",   "exit to user", "IRQ return",
+        "preempt_enable", "cond_resched", "might_resched", "idle exit",    "schedule (runnable)",
+        "blocked (D)",    "blocked (I)"};
     return names[size_t(p)];
 }
 

@@ -94,6 +94,7 @@ enum class SwitchPoint : uint8_t {
     IdleExit,             // the idle loop saw need_resched()
     Reschedule,           // schedule() called while runnable (a mutex spinner that saw need_resched())
     BlockUninterruptible, // went to sleep in TASK_UNINTERRUPTIBLE (a mutex waiter): prev_state D
+    BlockIdle,            // went to sleep in TASK_IDLE (a kernel thread waiting for work): prev_state I
     Count
 };
 std::string_view switchPointName(SwitchPoint p);
@@ -103,9 +104,9 @@ std::string_view switchPointName(SwitchPoint p);
 // need-resched arrived at an interrupt return while it was granted, or another system call.
 enum class SliceExtEnd : uint8_t { Yielded, Expired, Revoked, Aborted, Count };
 std::string_view sliceExtEndName(SliceExtEnd e);
-// A switch out of a task that went to sleep (prev_state S or D) or exited: voluntary (nvcsw).
+// A switch out of a task that went to sleep (prev_state S, D or I) or exited: voluntary (nvcsw).
 inline bool isSleepPoint(SwitchPoint p) {
-    return p == SwitchPoint::Block || p == SwitchPoint::BlockUninterruptible;
+    return p == SwitchPoint::Block || p == SwitchPoint::BlockUninterruptible || p == SwitchPoint::BlockIdle;
 }
 inline bool isBlockingPoint(SwitchPoint p) {
     return isSleepPoint(p) || p == SwitchPoint::Exit;

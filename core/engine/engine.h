@@ -433,7 +433,8 @@ class Engine {
     void advanceOp(Task& t);
     Time cycleDraw(Task& t, const Op& op);
     void resumeTask(CpuId c, TaskId t);
-    void blockCurrent(CpuId c, TaskId t, SwitchPoint how = SwitchPoint::Block); // or BlockUninterruptible
+    void blockCurrent(CpuId c, TaskId t,
+                      SwitchPoint how = SwitchPoint::Block); // or BlockUninterruptible, BlockIdle
     void exitTask(CpuId c, TaskId t);
     void armTimer(TaskId t, Time at);
     void armWheelTimer(TaskId t, Time timeout);

@@ -137,7 +137,7 @@ Engine::Step Engine::doOpAction(CpuId c, TaskId id, const Op& op) {
         else
             armTimer(id, now_ + d);
         t.resume = Resume::ExitToUserNext;
-        blockCurrent(c, id);
+        blockCurrent(c, id, op.idleWait ? SwitchPoint::BlockIdle : SwitchPoint::Block);
         return Step::Blocked;
     case OpKind::TimerWait:
         // clock_nanosleep(TIMER_ABSTIME) on the grid start + k * period.
@@ -157,7 +157,7 @@ Engine::Step Engine::doOpAction(CpuId c, TaskId id, const Op& op) {
             tt.resume = Resume::Retry;
             tt.channelWait = op.channel;
             tt.blockedOnRead = op.kind == OpKind::Read;
-            blockCurrent(c, id);
+            blockCurrent(c, id, op.idleWait ? SwitchPoint::BlockIdle : SwitchPoint::Block);
             return Step::Blocked;
         }
         // schbench's wake-up latency: from the wake to running, or, when the message was already

@@ -49,6 +49,7 @@ struct Op {
     bool thread = false;      // Fork: children are threads of the parent's process
     bool measureWake = false; // Read: record wake-up to run latency when it had to block (schbench)
     bool jiffies = false;     // Sleep: schedule_timeout(), a timer-wheel timer that fires on a tick
+    bool idleWait = false;    // Sleep / Read: the wait is in TASK_IDLE (a kernel thread's), prev_state I
     uint8_t clock = 0; // request stopwatch at the op's start: 1 = start, 2 = stop and record (schbench)
     int8_t cycle =
         -1; // Run / Sleep: drawn from the task's class in Program::cycles[cycle] (at most kMaxCycles)

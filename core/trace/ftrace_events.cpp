@@ -176,6 +176,8 @@ int64_t FtraceEvents::prevStateBits(uint8_t point, const TraceTask& t) {
         return 0x1; // TASK_INTERRUPTIBLE
     case SwitchPoint::BlockUninterruptible:
         return 0x2; // TASK_UNINTERRUPTIBLE
+    case SwitchPoint::BlockIdle:
+        return 0x80; // TASK_REPORT_IDLE: TASK_IDLE reported as its own state (__task_state_index())
     case SwitchPoint::Exit:
         return t.pid == t.tgid ? 0x20 : 0x10; // a process leader stays a zombie until reaped
     case SwitchPoint::IrqReturn:
@@ -198,6 +200,8 @@ const char* FtraceEvents::prevStateText(uint8_t point, const TraceTask& t) {
         return "X";
     case 0x20:
         return "Z";
+    case 0x80:
+        return "I";
     case 0x100:
         return "R+";
     default:

@@ -57,6 +57,7 @@ uint8_t pointForState(std::string_view state) {
     if (state.find('X') != std::string_view::npos || state.find('Z') != std::string_view::npos)
         return uint8_t(SwitchPoint::Exit);
     if (!state.empty() && state[0] == 'D') return uint8_t(SwitchPoint::BlockUninterruptible); // D, D|K, D|W
+    if (state == "I") return uint8_t(SwitchPoint::BlockIdle);                                 // TASK_IDLE
     return uint8_t(SwitchPoint::Block);
 }
 

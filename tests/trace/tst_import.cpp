@@ -6,6 +6,7 @@
 #include "tests/test_support.h"
 
 #include "trace/file.h"
+#include "trace/ftrace_text.h"
 #include "trace/import.h"
 #include "trace/trace_dat.h"
 
@@ -106,6 +107,53 @@ class TestTraceImport : public QObject {
             QVERIFY(cpu >= 2.44 && cpu <= 2.51);
         }
         QCOMPARE(workers, 8);
+    }
+
+    // TASK_IDLE (TASK_UNINTERRUPTIBLE | TASK_NOLOAD): kernel threads that wait for work sleep in it
+    // - kdamond.0 (schedule_timeout_idle(), e2b8e5970a27), the kworkers (worker_thread()),
+    // rcu_preempt - and sched_switch reports it as its own state, prev_state=I
+    // (__task_state_index(): TASK_REPORT_IDLE). In the massive_intr trace kdamond.0 left its CPU
+    // that way 20 times, the kworkers 88 times and rcu_preempt 40 times; the simulated machine's
+    // kdamond.0 ("idle": true) and kworkers (the kthreads workload) do too, an import keeps the state,
+    // and it counts as a voluntary switch like S and D.
+    void aTaskIdleSleepIsPrevStateI() {
+        ImportReport rep;
+        const Trace real = load("massive_intr-8x8ms-1ms.trace.xz", rep);
+        const auto idleEndsOf = [](const Trace& t, const std::string& prefix) {
+            int n = 0;
+            for (size_t i = 0; i < t.slices.size(); ++i)
+                n += t.tasks[size_t(t.slices.task[i])].comm.rfind(prefix, 0) == 0 &&
+                     t.slices.endPoint[i] == uint8_t(SwitchPoint::BlockIdle);
+            return n;
+        };
+        QCOMPARE(idleEndsOf(real, "kdamond.0"), 20);
+        QCOMPARE(idleEndsOf(real, "rcu_preempt"), 40);
+        QVERIFY(idleEndsOf(real, "kworker") >= 88); // 88 of the switches out; a few more at the window's end
+        QVERIFY(isSleepPoint(SwitchPoint::BlockIdle));
+        Engine e = builtinEngine("real-machine/massive_intr-8x8ms-1ms");
+        e.runUntil(3 * kNsPerSec);
+        std::string text;
+        writeFtraceText(e.trace(), [&](std::string_view sv) { text += sv; });
+        int kdamondI = 0, kdamondS = 0;
+        for (size_t p = text.find("prev_comm=kdamond.0"); p != std::string::npos;
+             p = text.find("prev_comm=kdamond.0", p + 1)) {
+            const std::string line = text.substr(p, text.find('\n', p) - p);
+            kdamondI += line.find("prev_state=I ") != std::string::npos;
+            kdamondS += line.find("prev_state=S ") != std::string::npos;
+        }
+        QVERIFY(kdamondI >= 5); // woken every 512 ms
+        QCOMPARE(kdamondS, 0);
+        QVERIFY(text.find("prev_state=I ==> ") != std::string::npos);
+        ImportReport rep2;
+        const Trace back = importTraceText(text, rep2);
+        QCOMPARE(idleEndsOf(back, "kdamond.0"), kdamondI);
+        QVERIFY(idleEndsOf(back, "kworker/0") > 0); // the bound kworkers wait for work in TASK_IDLE
+        const TaskId worker = taskByComm(e, "massive_intr", 1);
+        QVERIFY(e.tasks()[size_t(worker)].nvcsw > 0);
+        // a write cannot wait in TASK_IDLE: the parser names the field
+        const std::string err = parseError(
+            R"({"channels": [{"name": "c"}], "tasks": [{"comm": "k", "behavior": [{"write": "c", "idle": true}]}]})");
+        QVERIFY2(err.find("idle") != std::string::npos, err.c_str());
     }
 
     // cyclictest -t1 -i 1000 -l 5000: 5,498 voluntary and 0 involuntary switches (rusage); the
