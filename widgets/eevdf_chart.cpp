@@ -44,6 +44,9 @@ EevdfChart::EevdfChart(QWidget* parent) : QWidget(parent) {
     lagRect_->setMarginGroup(QCP::msLeft | QCP::msRight, group);
     top->axis(QCPAxis::atLeft)->setLabel(tr("virtual time (ms)"));
     lagRect_->axis(QCPAxis::atLeft)->setLabel(tr("lag V-v (ms)"));
+    // On a short panel (1024x768) a rotated axis title longer than its plot runs into the next
+    // one: the short form then, decided once the layout knows the plots' heights.
+    connect(plot_, &QCustomPlot::afterLayout, this, &EevdfChart::fitAxisLabels);
     lagRect_->axis(QCPAxis::atBottom)->setLabel(tr("time (ms)"));
     // One time axis for both: the lag plot's below them; the upper plot keeps its ticks and grid
     // lines but not a second row of the same numbers.
@@ -124,6 +127,22 @@ void EevdfChart::resizeEvent(QResizeEvent* e) {
     plot_->replot(QCustomPlot::rpQueuedReplot);
 }
 
+void EevdfChart::fitAxisLabels() {
+    const QFontMetrics fm(plot_->axisRect(0)->axis(QCPAxis::atLeft)->labelFont());
+    bool changed = false;
+    const auto fit = [&](QCPAxisRect* r, const QString& full, const QString& brief) {
+        QCPAxis* a = r->axis(QCPAxis::atLeft);
+        const QString want = fm.horizontalAdvance(full) + 8 <= r->height() ? full : brief;
+        if (a->label() != want) {
+            a->setLabel(want);
+            changed = true;
+        }
+    };
+    fit(plot_->axisRect(0), tr("virtual time (ms)"), tr("v (ms)"));
+    fit(lagRect_, tr("lag V-v (ms)"), tr("lag"));
+    if (changed) plot_->replot(QCustomPlot::rpQueuedReplot);
+}
+
 void EevdfChart::setTrace(const sched::Trace* trace) {
     const bool fresh = trace != trace_ || (trace && trace->samples.size() < consumed_);
     trace_ = trace;
@@ -179,7 +198,7 @@ void EevdfChart::rebuildSeries() {
     }
     V_->setName(series_.empty()
                     ? tr("V (avg_vruntime)")
-                    : tr("V (avg_vruntime) of %1's runqueue")
+                    : tr("V of %1's runqueue")
                           .arg(QString::fromStdString(trace_->tasks[size_t(series_[0].task)].comm)));
     applyPalette();
 }
@@ -242,8 +261,8 @@ void EevdfChart::updateTitle() {
         names << QString("%1:%2").arg(QString::fromStdString(task.comm)).arg(task.pid);
         if (size_t(s.task) < byTask_.size()) samples += byTask_[size_t(s.task)].size();
     }
-    title_->setText(tr("%1 - vruntime (solid), deadline (dashed), V; lag below (%2 samples). Ctrl+click a "
-                       "slice to add or remove a task.")
+    title_->setText(tr("%1 - vruntime (solid), deadline (dashed), V = avg_vruntime; lag below (%2 samples). "
+                       "Ctrl+click a slice to add or remove a task.")
                         .arg(names.join(", "))
                         .arg(samples));
 }

@@ -46,6 +46,7 @@ class EevdfChart : public QWidget {
     void rebuild();
     void catchUp();
     void updateTitle();
+    void fitAxisLabels(); // the axis titles' short forms where a plot is shorter than the full one
 
     QCustomPlot* plot_ = nullptr;
     QLabel* title_ = nullptr;

@@ -69,6 +69,38 @@ class TestPresentation : public QObject {
         QVERIFY(!w.tabifiedDockWidgets(inspector).contains(params));
         QCOMPARE(w.timeline()->layout().legend, legendBand);
     }
+
+    // The chart's rotated axis titles never run past their plots: at 1024x768 the two plots are
+    // shorter than "virtual time (ms)" and "lag V-v (ms)" and take the short forms; on a tall
+    // window the upper one has room for the full title again.
+    void theChartsAxisTitlesFitTheirPlots() {
+        for (const QSize size : {QSize(1024, 768), QSize(1600, 1400)}) {
+            ShownWindow shown("kernel-hogs-waker", size);
+            shown.s.runTo(120 * kNsPerMs);
+            shown.w.selectTasksByComm({"waker", "hog"});
+            QCustomPlot* plot = shown.w.findChild<view::EevdfChart*>()->plot();
+            for (int pass = 0; pass < 2; ++pass) { // the layout decides, then the titles follow
+                QCoreApplication::processEvents();
+                plot->replot(QCustomPlot::rpImmediateRefresh);
+            }
+            QCOMPARE(plot->axisRectCount(), 2);
+            for (QCPAxisRect* r : plot->axisRects()) {
+                QCPAxis* a = r->axis(QCPAxis::atLeft);
+                const int w = QFontMetrics(a->labelFont()).horizontalAdvance(a->label());
+                QVERIFY2(w <= r->height(), qPrintable(QString("%1: %2 px in a %3 px plot at %4x%5")
+                                                          .arg(a->label())
+                                                          .arg(w)
+                                                          .arg(r->height())
+                                                          .arg(size.width())
+                                                          .arg(size.height())));
+            }
+            const QString upper = plot->axisRect(0)->axis(QCPAxis::atLeft)->label();
+            if (size.height() == 768)
+                QCOMPARE(upper, QString("v (ms)"));
+            else
+                QCOMPARE(upper, QString("virtual time (ms)"));
+        }
+    }
 };
 
 QTEST_MAIN(TestPresentation)
