@@ -5,6 +5,8 @@
 #include "app/gui/window_size.h"
 #include "base/duration.h"
 #include "widgets/data_table.h"
+#include "widgets/latency_histogram.h"
+#include "widgets/plot_export.h"
 #include "widgets/timeline_view.h"
 
 #include <QComboBox>
@@ -16,6 +18,7 @@
 #include <QPushButton>
 #include <QSignalBlocker>
 #include <QSplitter>
+#include <QTabWidget>
 #include <QTableWidget>
 #include <QVBoxLayout>
 
@@ -128,7 +131,17 @@ CompareWindow::CompareWindow(Side a, Side b, Time from, Time to, QWidget* parent
                          {});
     table_->setEditTriggers(QAbstractItemView::NoEditTriggers);
     table_->setSelectionBehavior(QAbstractItemView::SelectRows);
-    bottomLay->addWidget(table_, 1);
+    // The table, and the two runs' distributions drawn over each other for the selected task's comm.
+    tabs_ = new QTabWidget(bottom);
+    tabs_->addTab(table_, tr("Table"));
+    distributions_ = new view::LatencyHistogram(bottom);
+    distributions_->setObjectName("compareDistributions");
+    distributions_->setOverlay(sides_[1].trace.get(), sides_[0].label, sides_[1].label);
+    distributions_->refresh(*sides_[0].trace);
+    tabs_->addTab(distributions_, tr("Distributions"));
+    tabs_->setTabToolTip(1, tr("Scheduling delays or run lengths of the selected task, its comm group or all "
+                               "tasks in both runs: A's bars filled and CDF solid, B's outlined and dashed"));
+    bottomLay->addWidget(tabs_, 1);
     auto* buttons = new QHBoxLayout;
     buttons->addStretch(1);
     auto* save = new QPushButton(tr("Save table..."), bottom);
@@ -140,6 +153,16 @@ CompareWindow::CompareWindow(Side a, Side b, Time from, Time to, QWidget* parent
             QMessageBox::warning(this, tr("Save failed"), err);
     });
     buttons->addWidget(save);
+    auto* picture = new QPushButton(tr("Save distributions picture..."), bottom);
+    picture->setObjectName("saveDistributionsPicture");
+    connect(picture, &QPushButton::clicked, this, [this] {
+        const QString path = QFileDialog::getSaveFileName(
+            this, tr("Save the distributions"), "distributions.png", tr("Pictures (*.png *.svg *.pdf)"));
+        if (path.isEmpty()) return;
+        if (const QString err = saveDistributionsPicture(path); !err.isEmpty())
+            QMessageBox::warning(this, tr("Save failed"), err);
+    });
+    buttons->addWidget(picture);
     bottomLay->addLayout(buttons);
     split->addWidget(bottom);
     split->setStretchFactor(0, 2);
@@ -286,17 +309,30 @@ void CompareWindow::applyAlignment(const AlignPoint* p) {
 void CompareWindow::syncSelection(int from, int task) {
     const Trace& src = *sides_[from].trace;
     const Trace& dst = *sides_[1 - from].trace;
-    TaskId other = kNoTask;
-    if (task >= 0 && size_t(task) < dst.tasks.size() &&
-        dst.tasks[size_t(task)].comm == src.tasks[size_t(task)].comm)
-        other = task;
-    else if (task >= 0)
-        for (TaskId t = 0; t < TaskId(dst.tasks.size()); ++t)
-            if (dst.tasks[size_t(t)].comm == src.tasks[size_t(task)].comm) {
-                other = t;
-                break;
-            }
+    const TaskId other = counterpartTask(src, task, dst);
     timelines_[1 - from]->setSelectedTask(other);
+    distributions_->setTask(from == 0 ? TaskId(task) : other); // A's task; B's is found by comm
+    distributions_->refresh(*sides_[0].trace);
+}
+
+void CompareWindow::showDistributions() {
+    tabs_->setCurrentWidget(distributions_);
+}
+
+void CompareWindow::selectTask(TaskId a) {
+    timelines_[0]->setSelectedTask(a);
+    syncSelection(0, a);
+}
+
+QString CompareWindow::saveDistributionsPicture(const QString& path, int width, int height) const {
+    view::ExportFormat fmt;
+    if (!view::exportFormatFromPath(path, fmt))
+        return tr("%1: unknown file type; use .png, .svg or .pdf").arg(path);
+    QByteArray bytes;
+    if (const QString err = view::renderPlot(distributions_->plot(), fmt, width, height, bytes);
+        !err.isEmpty())
+        return tr("%1: %2").arg(path, err);
+    return saveFile(path, std::string_view(bytes.constData(), size_t(bytes.size())));
 }
 
 QString CompareWindow::saveTable(const QString& path) const {

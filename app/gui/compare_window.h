@@ -18,10 +18,12 @@
 class QComboBox;
 class QLabel;
 class QTableWidget;
+class QTabWidget;
 
 namespace view {
 class TimelineView;
-}
+class LatencyHistogram;
+} // namespace view
 
 class CompareWindow : public QWidget {
     Q_OBJECT
@@ -37,6 +39,12 @@ class CompareWindow : public QWidget {
     view::TimelineView* timelineB() const { return timelines_[1]; }
     // The table as text (the same as schedscope-cli compare prints), written atomically.
     QString saveTable(const QString& path) const;
+    // The Distributions tab's chart as PNG, SVG or PDF (by the name's suffix), written atomically;
+    // width/height 0: its size on screen.
+    QString saveDistributionsPicture(const QString& path, int width = 0, int height = 0) const;
+    view::LatencyHistogram* distributions() const { return distributions_; }
+    void showDistributions();         // the Distributions tab in front of the table
+    void selectTask(sched::TaskId a); // a task of run A, and its counterpart in B
     // The events both runs have; alignTo(-1) puts them back on one time axis.
     const std::vector<sched::AlignPoint>& alignmentPoints() const { return points_; }
     void alignTo(int point);
@@ -66,6 +74,8 @@ class CompareWindow : public QWidget {
     sched::Comparison cmp_;
     view::TimelineView* timelines_[2] = {nullptr, nullptr};
     QTableWidget* table_ = nullptr;
+    QTabWidget* tabs_ = nullptr;
+    view::LatencyHistogram* distributions_ = nullptr;
     QLabel* summary_ = nullptr;
     QLabel* note_ = nullptr;
     bool syncing_ = false;

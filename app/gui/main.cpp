@@ -38,7 +38,7 @@ int main(int argc, char** argv) {
     QCommandLineOption select("select", "select the first task with this comm (several: a,b,c)", "comms");
     QCommandLineOption chart(
         "chart",
-        "show the chart 'eevdf' (default), 'delay' (the delay histogram) or 'vtime' (the "
+        "show the chart 'eevdf' (default), 'delay' (the delay histogram; a comparison's too) or 'vtime' (the "
         "virtual-time lens) or 'tree' (the tree lens)",
         "name");
     QCommandLineOption taskLanes("task-lanes", "show a lane per task under the CPU lanes");

@@ -398,6 +398,7 @@ void MainWindow::onReloaded() {
     const Engine& e = session_->engine();
     timeline_->clearRun();
     chart_->setTrace(nullptr);
+    histogramGroupsFor_ = size_t(-1); // a new run: its own groups
     timeline_->setRun(&e.trace(), view::captureLive(e));
     timeline_->setRange(0, std::min<Time>(session_->scenario().duration, 100 * kNsPerMs));
     timeline_->setFollow(true);
@@ -480,6 +481,14 @@ void MainWindow::refreshPanels(bool force) {
     }
     metrics_->refresh(e.trace(), view::runningSlices(e), e.now());
     eventLog_->refresh(timeline_->data(), timeline_->axis().start, timeline_->axis().end);
+    if (histogramGroupsFor_ != e.tasks().size()) { // the "task group" scope: each task's cgroup or autogroup
+        histogramGroupsFor_ = e.tasks().size();
+        std::vector<std::string> groupOf(e.tasks().size());
+        for (size_t t = 0; t < groupOf.size(); ++t)
+            if (const int32_t g = e.tasks()[t].taskGroup; g >= 0 && size_t(g) < e.groups().size())
+                groupOf[t] = e.groups()[size_t(g)].name;
+        histogram_->setTaskGroups(std::move(groupOf));
+    }
     histogram_->refresh(e.trace());
 }
 
@@ -525,6 +534,8 @@ void MainWindow::showEventLog() {
 
 void MainWindow::showDelayHistogram() {
     charts_->setCurrentWidget(histogram_);
+    for (const QPointer<CompareWindow>& w : comparisons_) // and the comparisons' distributions
+        if (w) w->showDistributions();
 }
 
 void MainWindow::showVirtualTimeLens() {

@@ -142,6 +142,7 @@ class MainWindow : public QMainWindow {
     view::InspectorPanel* inspector_ = nullptr;
     view::VtimeLens* vtime_ = nullptr;
     view::TreeLens* tree_ = nullptr;
+    size_t histogramGroupsFor_ = size_t(-1); // the task count the histogram's groups were given for
     view::MetricsPanel* metrics_ = nullptr;
     view::EventLogPanel* eventLog_ = nullptr;
     class QTimer* logTimer_ = nullptr;

@@ -9,6 +9,8 @@
 #include "app/gui/compare_window.h"
 #include "app/gui/session.h"
 #include "app/gui/trace_window.h"
+#include "widgets/latency_histogram.h"
+#include "widgets/timeline_view.h"
 
 #include <QFileDialog>
 #include <QFileInfo>
@@ -83,7 +85,9 @@ CompareWindow* MainWindow::openComparison(std::shared_ptr<Engine> a, std::shared
                              QString::fromUtf8(preemptModelName(a->config().preempt).data()),
                              QString::fromStdString(why));
     w->setNote(note, QString::fromStdString(describeKernelDiff(ka, kb)).trimmed());
-    w->setGeometry(geometry()); // over the main window, as large
+    if (!timeline_->selectedTasks().empty()) w->selectTask(timeline_->selectedTasks().front());
+    if (charts_->currentWidget() == histogram_) w->showDistributions(); // as the main window shows
+    w->setGeometry(geometry());                                         // over the main window, as large
     w->show();
     comparisons_.push_back(w);
     connect(w, &QObject::destroyed, this, [this, w] { comparisons_.removeAll(w); });
@@ -156,6 +160,8 @@ CompareWindow* MainWindow::compareWithTrace(TraceWindow* t) {
         CompareWindow::Side{simLabel, std::make_shared<const Trace>(e.traceSoFar()), simLive},
         CompareWindow::Side{tr("trace %1").arg(QFileInfo(t->path()).fileName()), t->sharedTrace(), traceLive},
         0, to, nullptr);
+    if (!timeline_->selectedTasks().empty()) w->selectTask(timeline_->selectedTasks().front());
+    if (charts_->currentWidget() == histogram_) w->showDistributions(); // as the main window shows
     w->setGeometry(geometry());
     w->show();
     comparisons_.push_back(w);

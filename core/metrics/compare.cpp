@@ -217,4 +217,13 @@ std::string formatComparison(const Comparison& c, const std::string& labelA, con
     return out;
 }
 
+TaskId counterpartTask(const Trace& a, TaskId t, const Trace& b) {
+    if (t < 0 || size_t(t) >= a.tasks.size()) return kNoTask;
+    const std::string& comm = a.tasks[size_t(t)].comm;
+    if (size_t(t) < b.tasks.size() && b.tasks[size_t(t)].comm == comm) return t;
+    for (size_t k = 0; k < b.tasks.size(); ++k)
+        if (b.tasks[k].comm == comm) return TaskId(k);
+    return kNoTask;
+}
+
 } // namespace sched

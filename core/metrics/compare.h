@@ -53,4 +53,9 @@ std::string unrelatedRunsWarning(const Comparison& c);
 // Text table in the manner of perf's: one row per group, A, B and the change for each metric.
 std::string formatComparison(const Comparison& c, const std::string& labelA, const std::string& labelB);
 
+// The task of run b that stands for task t of run a: the same id if its comm is the same (a branch
+// or a rerun creates its tasks in the same order), else b's first task with that comm; kNoTask if
+// none has it.
+TaskId counterpartTask(const Trace& a, TaskId t, const Trace& b);
+
 } // namespace sched

@@ -41,23 +41,39 @@ std::array<double, SampleDistribution::kBins> SampleDistribution::cdf() const {
 }
 
 namespace {
-// Which tasks a scope takes: one, those with the task's comm, or all.
-std::vector<char> scopeTasks(const Trace& tr, SampleScope scope, TaskId task) {
+const std::string& groupName(const std::vector<std::string>& groupOf, size_t t) {
+    static const std::string root;
+    return t < groupOf.size() ? groupOf[t] : root;
+}
+
+// Which tasks a scope takes: one, those with the task's comm or group, or all.
+std::vector<char> scopeTasks(const Trace& tr, SampleScope scope, TaskId task,
+                             const std::vector<std::string>& groupOf) {
     std::vector<char> in(tr.tasks.size(), scope == SampleScope::All ? 1 : 0);
     if (task < 0 || size_t(task) >= tr.tasks.size())
         return scope == SampleScope::All ? in : std::vector<char>{};
     for (size_t t = 0; t < tr.tasks.size(); ++t)
-        if (scope == SampleScope::Task
-                ? TaskId(t) == task
-                : scope == SampleScope::CommGroup && tr.tasks[t].comm == tr.tasks[size_t(task)].comm)
-            in[t] = 1;
+        switch (scope) {
+        case SampleScope::Task:
+            in[t] = TaskId(t) == task;
+            break;
+        case SampleScope::CommGroup:
+            in[t] = tr.tasks[t].comm == tr.tasks[size_t(task)].comm;
+            break;
+        case SampleScope::TaskGroup:
+            in[t] = groupName(groupOf, t) == groupName(groupOf, size_t(task));
+            break;
+        case SampleScope::All:
+            break;
+        }
     return in;
 }
 } // namespace
 
-SampleDistribution sampleDistribution(const Trace& tr, SampleKind kind, SampleScope scope, TaskId task) {
+SampleDistribution sampleDistribution(const Trace& tr, SampleKind kind, SampleScope scope, TaskId task,
+                                      const std::vector<std::string>& groupOf) {
     SampleDistribution d;
-    const std::vector<char> in = scopeTasks(tr, scope, task);
+    const std::vector<char> in = scopeTasks(tr, scope, task, groupOf);
     const auto taken = [&](TaskId t) { return t >= 0 && size_t(t) < in.size() && in[size_t(t)]; };
     if (kind == SampleKind::SchedDelay) {
         for (const DelayAtom& a : schedDelays(tr, scope == SampleScope::Task ? task : kNoTask))
@@ -71,14 +87,20 @@ SampleDistribution sampleDistribution(const Trace& tr, SampleKind kind, SampleSc
     return d;
 }
 
-std::string sampleScopeName(const Trace& tr, SampleScope scope, TaskId task) {
+std::string sampleScopeName(const Trace& tr, SampleScope scope, TaskId task,
+                            const std::vector<std::string>& groupOf) {
     if (scope == SampleScope::All || task < 0 || size_t(task) >= tr.tasks.size()) return "all tasks";
     const TraceTask& t = tr.tasks[size_t(task)];
     if (scope == SampleScope::Task) return t.comm + ":" + std::to_string(t.pid);
     size_t n = 0;
-    for (const TraceTask& o : tr.tasks)
-        n += o.comm == t.comm;
-    return t.comm + " (" + std::to_string(n) + (n == 1 ? " task)" : " tasks)");
+    for (size_t o = 0; o < tr.tasks.size(); ++o)
+        n += scope == SampleScope::TaskGroup ? groupName(groupOf, o) == groupName(groupOf, size_t(task))
+                                             : tr.tasks[o].comm == t.comm;
+    const std::string who = scope == SampleScope::TaskGroup ? (groupName(groupOf, size_t(task)).empty()
+                                                                   ? std::string("the root group")
+                                                                   : groupName(groupOf, size_t(task)))
+                                                            : t.comm;
+    return who + " (" + std::to_string(n) + (n == 1 ? " task)" : " tasks)");
 }
 
 } // namespace sched

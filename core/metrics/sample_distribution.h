@@ -14,7 +14,9 @@
 namespace sched {
 
 enum class SampleKind : uint8_t { SchedDelay, RunLength };
-enum class SampleScope : uint8_t { Task, CommGroup, All };
+// TaskGroup: every task in the selected task's cgroup or autogroup (a simulation knows them; a
+// trace's sched events do not name them).
+enum class SampleScope : uint8_t { Task, CommGroup, All, TaskGroup };
 
 struct SampleDistribution {
     std::vector<Time> sorted; // ascending
@@ -29,8 +31,12 @@ struct SampleDistribution {
     std::array<double, kBins> cdf() const;
 };
 
-SampleDistribution sampleDistribution(const Trace& trace, SampleKind kind, SampleScope scope, TaskId task);
-// "hackbench:1203", "hackbench (161 tasks)", "all tasks": what the scope covers, for titles.
-std::string sampleScopeName(const Trace& trace, SampleScope scope, TaskId task);
+// groupOf: each task's group name ("" for the root group), for the TaskGroup scope.
+SampleDistribution sampleDistribution(const Trace& trace, SampleKind kind, SampleScope scope, TaskId task,
+                                      const std::vector<std::string>& groupOf = {});
+// "hackbench:1203", "hackbench (161 tasks)", "/autogroup-2 (161 tasks)", "all tasks": what the
+// scope covers, for titles.
+std::string sampleScopeName(const Trace& trace, SampleScope scope, TaskId task,
+                            const std::vector<std::string>& groupOf = {});
 
 } // namespace sched

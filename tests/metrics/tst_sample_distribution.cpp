@@ -57,6 +57,44 @@ class TestSampleDistribution : public QObject {
                  schedDelays(tr).size());
     }
 
+    // A task group (an autogroup here: the tasks' sessions) holds the tasks the engine put in it,
+    // whatever their comms: its samples are the union of theirs, and a task of the root group
+    // gets the root group's.
+    void aTaskGroupIsTheUnionOfItsMembers() {
+        Engine e = engineFrom(workloads(
+            R"({"cpus": 2, "hz": 1000})",
+            R"({"comm": "a", "session": "term", "behavior": [{"repeat": "forever", "body": [{"run": "2ms"}, {"sleep": "1ms"}]}]},
+               {"comm": "b", "session": "term", "behavior": [{"repeat": "forever", "body": [{"run": "3ms"}, {"sleep": "2ms"}]}]},
+               {"comm": "c", "session": "desk", "count": 2, "behavior": [{"run": "1000s"}]},
+               {"comm": "d", "behavior": [{"repeat": "forever", "body": [{"run": "1ms"}, {"sleep": "3ms"}]}]})"));
+        e.runUntil(300 * kNsPerMs);
+        e.finish();
+        const Trace& tr = e.trace();
+        std::vector<std::string> groupOf(e.tasks().size());
+        for (size_t t = 0; t < groupOf.size(); ++t)
+            if (const int32_t g = e.tasks()[t].taskGroup; g >= 0) groupOf[t] = e.groups()[size_t(g)].name;
+        const TaskId a = taskByComm(e, "a"), d = taskByComm(e, "d");
+        QVERIFY(!groupOf[size_t(a)].empty());
+        QCOMPARE(groupOf[size_t(a)], groupOf[size_t(taskByComm(e, "b"))]);
+        QVERIFY(groupOf[size_t(a)] != groupOf[size_t(taskByComm(e, "c"))]);
+        QVERIFY(groupOf[size_t(d)].empty());
+        for (const SampleKind kind : {SampleKind::SchedDelay, SampleKind::RunLength})
+            for (const TaskId who : {a, d}) {
+                std::vector<Time> want;
+                for (TaskId t = 0; t < TaskId(tr.tasks.size()); ++t)
+                    if (groupOf[size_t(t)] == groupOf[size_t(who)]) {
+                        const auto one = sampleDistribution(tr, kind, SampleScope::Task, t).sorted;
+                        want.insert(want.end(), one.begin(), one.end());
+                    }
+                std::sort(want.begin(), want.end());
+                QVERIFY(!want.empty());
+                QCOMPARE(sampleDistribution(tr, kind, SampleScope::TaskGroup, who, groupOf).sorted, want);
+            }
+        QCOMPARE(sampleScopeName(tr, SampleScope::TaskGroup, a, groupOf), groupOf[size_t(a)] + " (2 tasks)");
+        QCOMPARE(sampleScopeName(tr, SampleScope::TaskGroup, d, groupOf),
+                 std::string("the root group (1 task)"));
+    }
+
     // Bins of a fifth of a decade from 1 us; the histogram counts every sample and the CDF climbs
     // to 1, reaching at each bin's top the share of samples at or below it.
     void histogramAndCdfAgreeWithTheSamples() {

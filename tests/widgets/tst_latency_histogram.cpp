@@ -4,7 +4,9 @@
 #include "widgets/latency_histogram.h"
 
 #include <QApplication>
+#include <QComboBox>
 #include <QLabel>
+#include <QStandardItemModel>
 #include <qcustomplot.h>
 
 using namespace sched;
@@ -59,6 +61,37 @@ class TestLatencyHistogram : public QObject {
         QVERIFY(slices > 10);
         const QString title = h.findChild<QLabel*>()->text();
         QVERIFY2(title.startsWith("Run lengths of waker:"), qPrintable(title));
+    }
+
+    // Two runs overlaid (a comparison): each run's bars are its share of its own samples, the
+    // other run's task is the one with the same comm, and a comm the other run lacks falls back to
+    // all its tasks; the task-group entry is offered only where some task is outside the root.
+    void twoRunsOverlaidAsShares() {
+        Engine a = builtinEngine("kernel-hogs-waker"), b = builtinEngine("kernel-hogs-waker", 2);
+        a.runUntil(kNsPerSec);
+        b.runUntil(kNsPerSec / 2);
+        LatencyHistogram h;
+        h.setTask(taskByComm(a, "waker"));
+        h.setOverlay(&b.trace(), "first", "second");
+        h.refresh(a.trace());
+        for (int k : {0, 2}) {
+            auto* bars = h.plot()->plottable(k);
+            double sum = 0;
+            for (int i = 0; i < bars->interface1D()->dataCount(); ++i)
+                sum += bars->interface1D()->dataMainValue(i);
+            QVERIFY2(std::abs(sum - 100.0) < 1e-6, qPrintable(QString::number(sum)));
+        }
+        QVERIFY2(h.title().contains("first, waker (1 task)") && h.title().contains("second, waker (1 task)"),
+                 qPrintable(h.title()));
+        Engine other = builtinEngine("fair-pair"); // no waker there
+        other.runUntil(kNsPerSec / 2);
+        h.setOverlay(&other.trace(), "first", "pair");
+        QVERIFY2(h.title().contains("pair, all tasks"), qPrintable(h.title()));
+        auto* scope = h.findChild<QComboBox*>("distributionScope");
+        auto* model = qobject_cast<QStandardItemModel*>(scope->model());
+        QVERIFY(!model->item(int(SampleScope::TaskGroup))->isEnabled());
+        h.setTaskGroups({"", "/autogroup-1"});
+        QVERIFY(model->item(int(SampleScope::TaskGroup))->isEnabled());
     }
 };
 

@@ -8,6 +8,7 @@
 #include "app/gui/theme.h"
 #include "tests/app/gui/gui_test_support.h"
 #include "tests/test_support.h"
+#include "widgets/latency_histogram.h"
 #include "widgets/timeline_view.h"
 
 #include <QAction>
@@ -25,6 +26,7 @@
 #include <QTemporaryDir>
 #include <QTimer>
 #include <QWheelEvent>
+#include <qcustomplot.h>
 
 using namespace sched;
 
@@ -378,6 +380,28 @@ class TestSession : public QObject {
         QFile f(dir.filePath("cmp.txt"));
         QVERIFY(f.open(QIODevice::ReadOnly));
         QVERIFY(f.readAll().contains("waker"));
+        // The Distributions tab: both runs' delays of the task selected in either timeline, each as
+        // its share of its run's samples; exportable as the charts are.
+        cw->selectTask(taskByComm(*a, "waker"));
+        cw->showDistributions();
+        const QString title = cw->distributions()->title();
+        QVERIFY2(title.contains("A (blue bars, solid CDF) original continuation") &&
+                     title.contains("B (outlined bars, dashed CDF) preempt=full at 150 ms") &&
+                     title.count("waker (1 task)") == 2,
+                 qPrintable(title));
+        for (int k = 0; k < 2; ++k) { // two bar sets, each adding up to 100 % of its run's delays
+            auto* bars = cw->distributions()->plot()->plottable(k == 0 ? 0 : 2);
+            double sum = 0;
+            for (int i = 0; i < bars->interface1D()->dataCount(); ++i)
+                sum += bars->interface1D()->dataMainValue(i);
+            QVERIFY2(std::abs(sum - 100.0) < 1e-6, qPrintable(QString::number(sum)));
+        }
+        QCOMPARE(cw->saveDistributionsPicture(dir.filePath("dist.svg"), 800, 500), QString());
+        QFile svg(dir.filePath("dist.svg"));
+        QVERIFY(svg.open(QIODevice::ReadOnly));
+        QVERIFY(svg.readAll().contains("<svg"));
+        QVERIFY(cw->saveDistributionsPicture(dir.filePath("dist.bmp")).contains("unknown file type"));
+        QVERIFY(!cw->saveDistributionsPicture(dir.filePath("no/such/dir/dist.png")).isEmpty());
         cw->close();
     }
     // Compare ▸ With another kernel: the scenario from 0 under both kernels; where the other
