@@ -9,6 +9,7 @@
 #include <QHelpEvent>
 #include <QPainter>
 #include <QScrollArea>
+#include <QStyle>
 #include <QTimer>
 #include <QToolTip>
 #include <QVBoxLayout>
@@ -34,9 +35,6 @@ class TreeLens::Canvas : public QWidget {
     QRect boxRect(const Box& b) const { return {8 + int(b.slot * slotW), 6 + b.level * levelH, boxW, boxH}; }
 
   protected:
-    void resizeEvent(QResizeEvent*) override {
-        if (lens_->laidOutFor_ != width()) lens_->layoutBoxes(width());
-    }
     bool event(QEvent* ev) override {
         if (ev->type() != QEvent::ToolTip) return QWidget::event(ev);
         const QPoint at = static_cast<QHelpEvent*>(ev)->pos();
@@ -143,7 +141,7 @@ void TreeLens::refresh(const Engine& e, int cpu, bool past) {
     currName_.clear();
     if (cpu < 0 || size_t(cpu) >= e.cpus().size()) {
         header_->clear();
-        layoutBoxes(canvas_->width());
+        layoutBoxes(scroll_->contentsRect().width());
         return;
     }
     const CfsRq& cfs = e.cpus()[size_t(cpu)].cfs;
@@ -187,7 +185,14 @@ void TreeLens::refresh(const Engine& e, int cpu, bool past) {
         "from V (hover for more)");
     header_->setText(lines.join(QLatin1Char('\n')));
     laidOutFor_ = -1;
-    layoutBoxes(canvas_->width());
+    layoutBoxes(scroll_->contentsRect().width());
+}
+
+// The room is the scroll area's, not the canvas's: the canvas is at least as wide as its last
+// layout, so its own width would never let a narrower window fold the tree.
+void TreeLens::resizeEvent(QResizeEvent* e) {
+    QWidget::resizeEvent(e);
+    if (const int w = scroll_->contentsRect().width(); w != laidOutFor_) layoutBoxes(w);
 }
 
 void TreeLens::layoutBoxes(int width) {
@@ -259,7 +264,9 @@ void TreeLens::layoutBoxes(int width) {
         if (walk_.root >= 0) rec(walk_.root);
         return next;
     };
-    const int avail = std::max(width - 16, canvas_->slotW);
+    // Room for a vertical scroll bar is kept: a deep tree gets one, and the boxes must still fit
+    // beside it without a horizontal one.
+    const int avail = std::max(width - 16 - style()->pixelMetric(QStyle::PM_ScrollBarExtent), canvas_->slotW);
     int D = maxDepth + 1;
     for (; D > 0; --D)
         if (place(D) * canvas_->slotW <= avail) break;

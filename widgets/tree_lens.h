@@ -40,6 +40,9 @@ class TreeLens : public QWidget {
     const sched::PickWalk& walk() const { return walk_; }
     QString reason() const { return header_->text(); }
 
+  protected:
+    void resizeEvent(QResizeEvent* e) override;
+
   private:
     class Canvas;
     void layoutBoxes(int width);

@@ -14,6 +14,9 @@
 #include "widgets/plot_export.h"
 #include "widgets/timeline_export.h"
 #include "widgets/timeline_view.h"
+#include "widgets/tree_lens.h"
+#include "widgets/vtime_lens.h"
+#include "widgets/widget_export.h"
 
 #include <QFile>
 #include <QFileDialog>
@@ -45,8 +48,18 @@ QString MainWindow::exportChartTo(const QString& path, int width, int height, in
     view::ExportFormat fmt;
     if (!view::exportFormatFromPath(path, fmt))
         return tr("%1: unknown file type; use .png, .svg or .pdf").arg(path);
-    QCustomPlot* plot = charts_->currentWidget() == histogram_ ? histogram_->plot() : chart_->plot();
     QByteArray bytes;
+    // The lenses are painted, not plotted: the widget itself at the picture's size.
+    if (QWidget* lens = charts_->currentWidget(); lens == vtime_ || lens == tree_) {
+        const QString title =
+            lens == vtime_ ? tr("SchedScope virtual-time lens") : tr("SchedScope tree lens");
+        if (const QString err =
+                view::renderWidget(fmt, *lens, QSize(width, height), title, bytes, pixelRatio);
+            !err.isEmpty())
+            return tr("%1: %2").arg(path, err);
+        return saveFile(path, std::string_view(bytes.constData(), size_t(bytes.size())));
+    }
+    QCustomPlot* plot = charts_->currentWidget() == histogram_ ? histogram_->plot() : chart_->plot();
     if (const QString err = view::renderPlot(plot, fmt, width, height, bytes, pixelRatio); !err.isEmpty())
         return tr("%1: %2").arg(path, err);
     return saveFile(path, std::string_view(bytes.constData(), size_t(bytes.size())));

@@ -154,6 +154,31 @@ class TestExportFormats : public QObject {
         qInfo("chart: %.0f pixels differ in the left margin", margin);
         QVERIFY(margin <= 0.002 * left.width() * left.height());
     }
+    // The two lenses are painted widgets: Export chart on their tab writes them, not the EEVDF
+    // chart, laid out at the asked size, one picture in every format.
+    void theLensesAreOnePictureInEveryFormat() {
+        Shown v("eevdf-tree", 104100 * kNsPerUs, 90 * kNsPerMs, 105 * kNsPerMs);
+        for (const char* name : {"vtime", "tree"}) {
+            if (QString(name) == "vtime")
+                v.w.showVirtualTimeLens();
+            else
+                v.w.showTreeLens();
+            QCoreApplication::processEvents();
+            QTemporaryDir dir;
+            const QString base = dir.filePath(name);
+            const QSize size(900, 420);
+            checkSamePicture(name, base, size, [&](const QString& path) {
+                return v.w.exportChartTo(path, size.width(), size.height());
+            });
+            QFile svg(base + ".svg");
+            QVERIFY(svg.open(QIODevice::ReadOnly));
+            const QByteArray text = svg.readAll();
+            QVERIFY2(
+                text.contains(QString(name) == "vtime" ? "pick_eevdf() now" : "the runqueue&apos;s tree") ||
+                    text.contains(QString(name) == "vtime" ? "pick_eevdf() now" : "the runqueue's tree"),
+                name);
+        }
+    }
 };
 
 QTEST_MAIN(TestExportFormats)
