@@ -3,24 +3,20 @@
 // text size, and the presentation layout for a projector.
 #include "app/gui/main_window.h"
 
+#include "app/gui/critical_path_dialog.h"
 #include "app/gui/session.h"
 #include "widgets/timeline_view.h"
 
 #include "app/gui/theme.h"
-#include "metrics/wakeup_chain.h"
 #include "widgets/event_log_panel.h"
 #include "widgets/inspector_panel.h"
 #include "widgets/metrics_panel.h"
 #include "widgets/params_panel.h"
 
 #include <QActionGroup>
-#include <QDialog>
-#include <QDialogButtonBox>
 #include <QDockWidget>
-#include <QFontDatabase>
 #include <QMenuBar>
 #include <QMessageBox>
-#include <QPlainTextEdit>
 #include <QScrollArea>
 #include <QSettings>
 #include <QStatusBar>
@@ -146,26 +142,5 @@ void MainWindow::showCriticalPath() {
         return;
     }
     const sched::Trace trace = session_->engine().traceSoFar();
-    sched::WakeupChains chains;
-    chains.update(trace);
-    const sched::Time now = session_->engine().now();
-    const QString text =
-        tr("%1 back from %2 ms, newest first:\n\n")
-            .arg(QString::fromStdString(trace.tasks[size_t(sel[0])].comm + ":" +
-                                        std::to_string(trace.tasks[size_t(sel[0])].pid)))
-            .arg(double(now) / 1e6, 0, 'f', 3) +
-        QString::fromStdString(sched::formatCriticalPath(trace, chains.criticalPath(sel[0], now)));
-    QDialog d(this);
-    d.setWindowTitle(tr("Critical path"));
-    auto* lay = new QVBoxLayout(&d);
-    auto* view = new QPlainTextEdit(text, &d);
-    view->setReadOnly(true);
-    view->setFont(QFontDatabase::systemFont(QFontDatabase::FixedFont));
-    view->setLineWrapMode(QPlainTextEdit::NoWrap);
-    lay->addWidget(view);
-    auto* buttons = new QDialogButtonBox(QDialogButtonBox::Close, &d);
-    connect(buttons, &QDialogButtonBox::rejected, &d, &QDialog::reject);
-    lay->addWidget(buttons);
-    d.resize(std::min(width() - 40, 980), std::min(height() - 40, 560));
-    d.exec();
+    showCriticalPathDialog(this, criticalPathText(trace, sel[0], session_->engine().now()));
 }

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "app/gui/trace_window.h"
 
+#include "app/gui/critical_path_dialog.h"
 #include "app/gui/save_file.h"
 #include "app/gui/window_size.h"
 #include "metrics/latency.h"
@@ -15,6 +16,7 @@
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
+#include <QMessageBox>
 #include <QPushButton>
 #include <QSplitter>
 #include <QTableWidget>
@@ -68,9 +70,23 @@ TraceWindow::TraceWindow(std::shared_ptr<const Trace> trace, const ImportReport&
         "save it and run it in the simulator on the traced machine's CPUs: then change the model or a "
         "slice"));
     connect(simulate, &QPushButton::clicked, this, [this] { emit simulateRequested(this); });
+    auto* critical = new QPushButton(tr("Critical path..."), this);
+    critical->setObjectName("criticalPath");
+    critical->setToolTip(
+        tr("The selected task's runs, waits for a CPU and sleeps with who woke it, back from the "
+           "end of the visible range"));
+    connect(critical, &QPushButton::clicked, this, [this] {
+        const QString text = criticalPathText();
+        if (text.isEmpty())
+            QMessageBox::information(this, tr("Critical path"),
+                                     tr("Select a task first: click one of its slices in the timeline."));
+        else
+            showCriticalPathDialog(this, text);
+    });
     auto* buttons = new QVBoxLayout;
     buttons->addWidget(compare);
     buttons->addWidget(simulate);
+    buttons->addWidget(critical);
     buttons->addStretch(1);
     head->addLayout(buttons);
     lay->addLayout(head);
@@ -136,6 +152,12 @@ QString TraceWindow::deriveScenarioTo(const QString& path, QString* summary) con
                        .arg(sum.entries)
                        .arg(o.rootPid > 0 ? tr(" (pid %1 and its descendants)").arg(o.rootPid) : QString());
     return {};
+}
+
+QString TraceWindow::criticalPathText() const {
+    const std::vector<sched::TaskId>& sel = timeline_->selectedTasks();
+    if (sel.empty() || sel[0] < 0 || size_t(sel[0]) >= trace_->tasks.size()) return {};
+    return ::criticalPathText(*trace_, sel[0], std::min(timeline_->axis().end, trace_->endTime));
 }
 
 TraceImport importTrace(const QString& path, JobControl& job) {

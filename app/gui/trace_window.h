@@ -29,6 +29,9 @@ class TraceWindow : public QWidget {
     // The workload (the marker's root and its descendants, else every task) as a derived scenario
     // on the traced machine's CPUs, written atomically; returns an error text, empty on success.
     QString deriveScenarioTo(const QString& path, QString* summary = nullptr) const;
+    // The selected task's critical path back from the end of the visible range (empty: none
+    // selected), as the Critical path button shows it.
+    QString criticalPathText() const;
 
   signals:
     void compareRequested(TraceWindow* self);

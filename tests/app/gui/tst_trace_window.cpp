@@ -12,6 +12,7 @@
 #include <QComboBox>
 #include <QFileInfo>
 #include <QImage>
+#include <QPushButton>
 #include <QTableWidget>
 #include <QTemporaryDir>
 
@@ -75,6 +76,28 @@ class TestTraceWindow : public QObject {
         QVERIFY(tab->rowCount() > 10);
         QCOMPARE(tab->item(0, 0)->text(), QString("massive_intr:(9)"));
         QCOMPARE(tab->item(0, 2)->text(), QString("6875"));
+        t->close();
+    }
+
+    // The trace window's Critical path: the selected task's runs, waits and sleeps back from the
+    // end of the visible range - nothing without a selection.
+    void theCriticalPathOfATracedTask() {
+        WithTrace x("kernel-hogs-waker");
+        TraceWindow* t = x.t;
+        QVERIFY2(t, qPrintable(x.error));
+        QVERIFY(t->criticalPathText().isEmpty());
+        TaskId worker = kNoTask;
+        for (TaskId k = 0; k < TaskId(t->trace().tasks.size()); ++k)
+            if (t->trace().tasks[size_t(k)].pid == 18113) worker = k;
+        QVERIFY(worker != kNoTask);
+        t->timeline()->setSelectedTask(worker);
+        t->timeline()->setRange(4 * kNsPerSec, 5 * kNsPerSec);
+        const QString text = t->criticalPathText();
+        QVERIFY2(text.startsWith("massive_intr:18113 back from 5000.000 ms"), qPrintable(text.left(120)));
+        QVERIFY(text.contains("ran on CPU"));
+        QVERIFY(text.contains("waited for a CPU (runnable)"));
+        QVERIFY(text.contains("along the path: running"));
+        QVERIFY(t->findChild<QPushButton*>("criticalPath"));
         t->close();
     }
 
