@@ -41,7 +41,28 @@ QString pickReason(const Engine& e, const PickPreview& p) {
                 .arg(pick);
         break;
     }
-    if (p.pickDelayed) r += tr(" It is a delayed sleeper: picking it dequeues it, and the pick runs again.");
+    if (p.pickDelayed) {
+        r += tr(" It is a delayed sleeper: picking it dequeues it, and the pick runs again");
+        const QString second =
+            p.secondPick >= 0 ? QString::fromStdString(e.entityName(p.secondPick)) : QString();
+        switch (p.secondWhy) {
+        case PickPreview::Why::Empty:
+            r += tr(" - and finds nothing fair queued.");
+            break;
+        case PickPreview::Why::Only:
+            r += tr(" - %1, the only entity left.").arg(second);
+            break;
+        case PickPreview::Why::Buddy:
+            r += tr(" - %1, the buddy, eligible.").arg(second);
+            break;
+        case PickPreview::Why::Protected:
+            r += tr(" - %1 keeps the CPU: its slice is protected and it is eligible.").arg(second);
+            break;
+        case PickPreview::Why::EarliestEligible:
+            r += tr(" - %1, the earliest eligible deadline without the sleeper's weight in V.").arg(second);
+            break;
+        }
+    }
     return r;
 }
 

@@ -247,6 +247,8 @@ class Engine {
     // deadline d (as it stands, or brought up to date by the lens: pick_preview.h).
     bool sliceProtected(const SchedEntity& se, int64_t v, int64_t d) const;
     bool currReschedules(const SchedEntity& se, int64_t v, int64_t d, bool renewed, bool eligible) const;
+    void pickFromTable(const LagTable& t, EntityId buddy, EntityId& pick, PickPreview::Why& why,
+                       int64_t& protectedFor) const; // previewPick(): __pick_eevdf()'s order on a table
     void cancelProtectSlice(SchedEntity& se);
     void updateProtectSlice(const CfsRq& cfs, SchedEntity& se);
     void requeueDelayed(CpuId c, CfsRq& cfs, EntityId t);

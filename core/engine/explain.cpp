@@ -215,25 +215,45 @@ PickPreview Engine::previewPick(CpuId c) const {
     const CfsRq& cfs = rqs_[size_t(c)].cfs;
     p.table = lagTableOf(cfs, ev(), now_, cfg_.baseSlice());
     p.running = cfs.curr;
-    const std::vector<LagRow>& rows = p.table.rows;
-    if (rows.empty()) return p;
-    const LagRow* curr = rows.front().running ? &rows.front() : nullptr;
+    if (p.table.rows.empty()) return p;
+    const LagRow* curr = p.table.rows.front().running ? &p.table.rows.front() : nullptr;
     // update_curr() clears curr's buddy when it asks for a reschedule: its slice renewed, or (6.17+)
     // its protection over, or (6.12) did_preempt_short(); the pick then sees no buddy.
     EntityId buddy = pickBuddyOn() ? cfs.next : kNoTask;
-    if (curr && buddy == curr->id && rows.size() > 1 &&
+    if (curr && buddy == curr->id && p.table.rows.size() > 1 &&
         currReschedules(entity(curr->id), curr->vruntime, curr->deadline, curr->renewed, curr->eligible))
         buddy = kNoTask;
+    pickFromTable(p.table, buddy, p.pick, p.why, p.protectedFor);
+    const LagRow* r = p.table.row(p.pick);
+    p.pickDelayed = r && r->delayed;
+    // pick_next_entity() dequeues a delayed sleeper it picks (dequeue_entities(), which clears the
+    // buddies it was) and pick_task_fair() picks again: without its weight in V.
+    if (p.pickDelayed) {
+        const LagTable rest = lagTableWithout(p.table, p.pick);
+        int64_t unused = 0;
+        pickFromTable(rest, buddy == p.pick ? kNoTask : buddy, p.secondPick, p.secondWhy, unused);
+    }
+    return p;
+}
+
+// The order of pick_next_entity() / __pick_eevdf() on a lag table's rows.
+void Engine::pickFromTable(const LagTable& t, EntityId buddy, EntityId& pick, PickPreview::Why& why,
+                           int64_t& protectedFor) const {
+    const std::vector<LagRow>& rows = t.rows;
+    pick = kNoTask;
+    why = PickPreview::Why::Empty;
+    if (rows.empty()) return;
+    const LagRow* curr = rows.front().running ? &rows.front() : nullptr;
     if (rows.size() == 1) {
-        p.pick = rows.front().id;
-        p.why = PickPreview::Why::Only;
-    } else if (const LagRow* b = buddy >= 0 ? p.table.row(buddy) : nullptr; b && b->eligible) {
-        p.pick = b->id;
-        p.why = PickPreview::Why::Buddy;
+        pick = rows.front().id;
+        why = PickPreview::Why::Only;
+    } else if (const LagRow* b = buddy >= 0 ? t.row(buddy) : nullptr; b && b->eligible) {
+        pick = b->id;
+        why = PickPreview::Why::Buddy;
     } else if (curr && curr->eligible && sliceProtected(entity(curr->id), curr->vruntime, curr->deadline)) {
-        p.pick = curr->id;
-        p.why = PickPreview::Why::Protected;
-        if (cfg_.has(Rule::ProtectSliceVprot)) p.protectedFor = entity(curr->id).vprot - curr->vruntime;
+        pick = curr->id;
+        why = PickPreview::Why::Protected;
+        if (cfg_.has(Rule::ProtectSliceVprot)) protectedFor = entity(curr->id).vprot - curr->vruntime;
     } else {
         const LagRow* best = nullptr; // the tree's rows come in deadline order: the first eligible one
         for (const LagRow& r : rows)
@@ -243,12 +263,10 @@ PickPreview Engine::previewPick(CpuId c) const {
             }
         if (curr && curr->eligible && (!best || curr->deadline < best->deadline)) best = curr;
         if (best) {
-            p.pick = best->id;
-            p.why = PickPreview::Why::EarliestEligible;
+            pick = best->id;
+            why = PickPreview::Why::EarliestEligible;
         }
     }
-    if (const LagRow* r = p.table.row(p.pick)) p.pickDelayed = r->delayed;
-    return p;
 }
 
 } // namespace sched

@@ -57,4 +57,33 @@ LagTable lagTableOf(const CfsRq& cfs, EntityView ents, Time now, Time baseSlice)
     return t;
 }
 
+LagTable lagTableWithout(const LagTable& t, EntityId gone) {
+    LagTable out;
+    for (const LagRow& r : t.rows)
+        if (r.id != gone) out.rows.push_back(r);
+    if (out.rows.empty()) return out;
+    // V = floor(sum w * v / W); the same from any origin, so the first row's vruntime serves (and
+    // keeps the products small).
+    const int64_t v0 = out.rows.front().vruntime;
+    int64_t S = 0, W = 0;
+    for (const LagRow& r : out.rows) {
+        S += (r.vruntime - v0) * r.weight;
+        W += r.weight;
+    }
+    int64_t avg = S;
+    if (W) {
+        if (avg < 0) avg -= W - 1;
+        avg /= W;
+    }
+    out.V = v0 + avg;
+    for (LagRow& r : out.rows) {
+        r.vlag = out.V - r.vruntime;
+        r.lag = r.weight * r.vlag / 1024;
+        r.eligible = (r.vruntime - v0) * W <= S;
+        out.weightSum += r.weight;
+        out.weightedVlagSum += r.weight * r.vlag;
+    }
+    return out;
+}
+
 } // namespace sched

@@ -46,4 +46,8 @@ struct LagTable {
 // before it renews the deadline (0: keep the entity's slice).
 LagTable lagTableOf(const CfsRq& cfs, EntityView ents, Time now = -1, Time baseSlice = 0);
 
+// The table after one entity left the runqueue (a delayed sleeper the pick dequeued): V, the
+// sums, each row's vlag, lag and eligibility without its weight.
+LagTable lagTableWithout(const LagTable& t, EntityId gone);
+
 } // namespace sched
