@@ -13,7 +13,7 @@ QString tr(const char* s) {
 }
 } // namespace
 
-QString pickReason(const Engine& e, const PickPreview& p) {
+QString pickReason(const Engine& e, int cpu, const PickPreview& p) {
     QString r;
     const QString pick = p.pick >= 0 ? QString::fromStdString(e.entityName(p.pick)) : QString();
     switch (p.why) {
@@ -63,6 +63,8 @@ QString pickReason(const Engine& e, const PickPreview& p) {
             break;
         }
     }
+    if (cpu >= 0 && size_t(cpu) < e.cpus().size() && e.cpus()[size_t(cpu)].curr >= 0)
+        r += QString::fromStdString(e.describePendingSwitch(CpuId(cpu)));
     return r;
 }
 

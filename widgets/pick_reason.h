@@ -10,6 +10,8 @@
 
 namespace view {
 
-QString pickReason(const sched::Engine& e, const sched::PickPreview& p);
+// ... and, where a need-resched bit is pending on cpu, who set it and why (a wakeup preemption
+// names its wakee and the rule) and where the switch will happen.
+QString pickReason(const sched::Engine& e, int cpu, const sched::PickPreview& p);
 
 } // namespace view

@@ -179,7 +179,7 @@ void TreeLens::refresh(const Engine& e, int cpu, bool past) {
                  .arg(past ? tr(" (inspected moment)") : QString())
                  .arg(walk_.nodes.size() == 1 ? tr("1 entity") : tr("%1 entities").arg(walk_.nodes.size()))
                  .arg(depth);
-    lines << pickReason(e, walk_.preview) + QLatin1Char(' ') + searchStory(e);
+    lines << pickReason(e, cpu, walk_.preview) + QLatin1Char(' ') + searchStory(e);
     lines << tr(
         "Filled: eligible \u00b7 hatched: not \u00b7 bold: the search \u00b7 pale: not looked at \u00b7 ms "
         "from V (hover for more)");

@@ -45,7 +45,7 @@ void VtimeLens::refresh(const Engine& e, int cpu, bool past) {
                  .arg(QString::fromStdString(formatDuration(e.now())))
                  .arg(past ? tr(" (inspected moment)") : QString())
                  .arg(double(p.table.V) / 1e6, 0, 'f', 3);
-    reason_ = pickReason(e, p);
+    reason_ = pickReason(e, cpu, p);
     update();
 }
 
@@ -57,7 +57,10 @@ void VtimeLens::paintEvent(QPaintEvent*) {
     const int line = fm.height();
     p.setPen(pal.color(QPalette::Text));
     p.drawText(QRect(6, 2, width() - 12, line), Qt::AlignLeft | Qt::AlignVCenter, title_);
-    const QRect reasonRect(6, 2 + line, width() - 12, 2 * line);
+    // As many lines as the reason takes (a pending wakeup preemption adds its story), at least two.
+    const int reasonH = std::max(
+        2 * line, fm.boundingRect(QRect(0, 0, width() - 12, 100 * line), Qt::TextWordWrap, reason_).height());
+    const QRect reasonRect(6, 2 + line, width() - 12, reasonH);
     p.drawText(reasonRect, Qt::AlignLeft | Qt::AlignTop | Qt::TextWordWrap, reason_);
     if (rows_.empty()) return;
     QFont bold = font();

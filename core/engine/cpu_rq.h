@@ -25,6 +25,23 @@ enum class SegmentKind : uint8_t { OpEnd, PreemptEnable, CondResched, MightResch
 // pending Segment, the batch's record with its arrays, batch_plan.h), in the order they are read.
 // Behind the runqueues, with the arrays on the heap, they were six lines and three more loads:
 // cachegrind's first-level misses at a tenth of the seed-size messaging run 42.6 M -> 38.2 M.
+// Why a wakeup set a need-resched bit (check_preempt_wakeup_fair()), for the inspector and the
+// lenses: the wakee, the two entities compared (a task's, or its group's under task groups) and the
+// rule that decided.
+struct WakeupCause {
+    enum class Rule : uint8_t {
+        None,
+        Pick,       // pick_eevdf() chose the wakee's entity: eligible, earlier deadline, curr unprotected
+        ShortSlice, // PREEMPT_SHORT: a shorter slice set curr's protection aside, then the pick chose it
+        IdleCurr,   // curr is SCHED_IDLE and the wakee is not
+        SyncBuddy   // a WF_SYNC wakee made the buddy (NEXT_BUDDY), the waker about to sleep
+    };
+    TaskId wakee = kNoTask;
+    EntityId wakeeSe = kNoTask, currSe = kNoTask;
+    Rule rule = Rule::None;
+    friend bool operator==(const WakeupCause&, const WakeupCause&) = default;
+};
+
 struct alignas(64) CpuRq {
     TaskId curr = kNoTask; // kNoTask = the idle task (swapper/N)
     // progress of curr's work: the pending Segment
@@ -59,6 +76,7 @@ struct alignas(64) CpuRq {
     TaskId fairCurr = kNoTask;
     std::array<Time, 2> flagSetAt{};
     std::array<ReschedReason, 2> flagReason{};
+    std::array<WakeupCause, 2> flagCause{}; // for a WakeupPreempt bit: whose wakeup, by which rule
 
     // periodic tick (stopped while idle: NO_HZ_IDLE)
     bool tickOn = false;

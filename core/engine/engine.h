@@ -186,11 +186,12 @@ class Engine {
     int nrIdleScan() const { return nrIdleScan_; }
     // Why the CPU's current task holds the CPU, in words (inspector).
     std::string describePick(CpuId cpu) const;
-    std::string describePendingSwitch(CpuId cpu) const;   // which bit is set and where it will act
-    std::string describeStarvationGuard(CpuId cpu) const; // fair_server / RT throttling, when RT runs
-    std::string describeSliceExt(CpuId cpu) const;        // an RSEQ slice extension asked for or held
-    std::string describeBuddies(CpuId cpu) const;         // cfs_rq->next on the running task's path
-    std::string describeMutexes(CpuId cpu) const;         // kernel mutexes held, spun on or waited for here
+    std::string describePendingSwitch(CpuId cpu) const;          // which bit is set and where it will act
+    std::string describeWakeupCause(const WakeupCause& w) const; // who set a wakeup preemption's bit, why
+    std::string describeStarvationGuard(CpuId cpu) const;        // fair_server / RT throttling, when RT runs
+    std::string describeSliceExt(CpuId cpu) const;               // an RSEQ slice extension asked for or held
+    std::string describeBuddies(CpuId cpu) const;                // cfs_rq->next on the running task's path
+    std::string describeMutexes(CpuId cpu) const; // kernel mutexes held, spun on or waited for here
     // What pick_eevdf() would choose on cpu's root runqueue now, and why (pick_preview.h; explain.cpp).
     PickPreview previewPick(CpuId cpu) const;
     // The real thing, to hold the preview to it on a copy of the engine: update_curr() of the root's
@@ -490,6 +491,7 @@ class Engine {
     std::string error_;
     CpuId ctxCpu_ = -1;        // CPU whose context the current handler runs in (-1: none)
     bool tickContext_ = false; // inside sched_tick()'s class tick (PREEMPT_AUTO promotion)
+    WakeupCause wakeupCause_;  // the wakeup check's, just before its reschedCurr(): setFlag() keeps it
     bool finished_ = false;
     bool halted_ = false;
     Time instant_ = -1;           // the time of the last event handled,

@@ -17,11 +17,11 @@ std::string Engine::describePendingSwitch(CpuId c) const {
     const bool nr = rq.flag[size_t(ReschedBit::Eager)], lz = rq.flag[size_t(ReschedBit::Lazy)];
     if (!nr && !lz) return {};
     const ReschedBit bit = nr ? ReschedBit::Eager : ReschedBit::Lazy;
-    std::string s = std::string(" ") + (nr ? "TIF_NEED_RESCHED" : "TIF_NEED_RESCHED_LAZY") + " is set (" +
-                    std::string(reschedReasonName(rq.flagReason[size_t(bit)])) + ", " +
-                    formatMs3(now_ - rq.flagSetAt[size_t(bit)]) +
-                    " ms ago); under preempt=" + std::string(preemptModelName(cfg_.preempt)) +
-                    " the switch happens ";
+    std::string s =
+        std::string(" ") + (nr ? "TIF_NEED_RESCHED" : "TIF_NEED_RESCHED_LAZY") + " is set (" +
+        std::string(reschedReasonName(rq.flagReason[size_t(bit)])) +
+        describeWakeupCause(rq.flagCause[size_t(bit)]) + ", " + formatMs3(now_ - rq.flagSetAt[size_t(bit)]) +
+        " ms ago); under preempt=" + std::string(preemptModelName(cfg_.preempt)) + " the switch happens ";
     const Task& t = tasks_[size_t(rq.curr)];
     const ExecMode mode = effectiveMode(t);
     if (mode == ExecMode::User) return s + "at the next interrupt return to user mode or system call.";
@@ -37,6 +37,34 @@ std::string Engine::describePendingSwitch(CpuId c) const {
     if (op && condReschedActive() && op->condReschedEvery > 0) return s + "at its next cond_resched().";
     if (op && mightReschedActive() && op->mightReschedEvery > 0) return s + "at its next might_resched().";
     return s + "only when it returns to user mode or blocks: this kernel code has no cond_resched() point.";
+}
+
+// check_preempt_wakeup_fair()'s verdict in words: whose wakeup, and the rule that decided.
+std::string Engine::describeWakeupCause(const WakeupCause& w) const {
+    if (w.rule == WakeupCause::Rule::None || w.wakeeSe < 0 || w.currSe < 0) return {};
+    const std::string wakee = w.wakee >= 0 ? entityName(w.wakee) : entityName(w.wakeeSe);
+    // Under task groups the two compared entities may be groups: say so.
+    const std::string as = w.wakee >= 0 && w.wakeeSe != w.wakee
+                               ? " (as its group " + entityName(w.wakeeSe) + ")"
+                               : std::string();
+    const std::string curr = entityName(w.currSe);
+    switch (w.rule) {
+    case WakeupCause::Rule::Pick:
+        return ": " + wakee + as + " woke, and the pick chose it over " + curr +
+               " - eligible, with the earliest deadline, where " + curr +
+               " was no longer eligible or protected";
+    case WakeupCause::Rule::ShortSlice:
+        return ": " + wakee + as + " woke with a shorter slice than " + curr + "'s, PREEMPT_SHORT set " +
+               curr + "'s slice protection aside, and the pick chose it";
+    case WakeupCause::Rule::IdleCurr:
+        return ": " + wakee + as + " woke, and " + curr + " is SCHED_IDLE";
+    case WakeupCause::Rule::SyncBuddy:
+        return ": " + wakee + as + " woke by a WF_SYNC wakeup as the buddy (NEXT_BUDDY), " + curr +
+               " about to sleep";
+    case WakeupCause::Rule::None:
+        break;
+    }
+    return {};
 }
 
 std::string Engine::describePick(CpuId c) const {

@@ -350,8 +350,10 @@ void Engine::checkPreemptWakeupFair(CpuId c, TaskId p, int wakeFlags) {
     // se_is_idle(): a SCHED_IDLE task (a group is never idle here: no cpu.idle).
     const bool currIdle = entityIsTask(seId) && tasks_[size_t(seId)].policy == Policy::Idle;
     const bool wakeeIdle = entityIsTask(pseId) && tasks_[size_t(pseId)].policy == Policy::Idle;
-    if (currIdle && !wakeeIdle) { // a SCHED_IDLE curr yields to anything else
+    wakeupCause_ = {p, pseId, seId, WakeupCause::Rule::None}; // each reschedCurr() below says its rule
+    if (currIdle && !wakeeIdle) {                             // a SCHED_IDLE curr yields to anything else
         if (v618) cancelProtectSlice(se);
+        wakeupCause_.rule = WakeupCause::Rule::IdleCurr;
         reschedCurr(c, bit, ReschedReason::WakeupPreempt);
         return;
     }
@@ -368,6 +370,7 @@ void Engine::checkPreemptWakeupFair(CpuId c, TaskId p, int wakeFlags) {
         const bool shortSlice = cfg_.feature(Feature::PreemptShort) && pse.slice < se.slice;
         if (pickEevdf(cfs, !shortSlice) == pseId) {
             if (shortSlice) cancelProtectSlice(se);
+            wakeupCause_.rule = shortSlice ? WakeupCause::Rule::ShortSlice : WakeupCause::Rule::Pick;
             reschedCurr(c, bit, ReschedReason::WakeupPreempt);
             return;
         }
@@ -384,7 +387,13 @@ void Engine::checkPreemptWakeupFair(CpuId c, TaskId p, int wakeFlags) {
             cancelProtectSlice(se);
         }
     }
-    if (pickEevdf(cfs, true) == pseId) reschedCurr(c, bit, ReschedReason::WakeupPreempt);
+    if (pickEevdf(cfs, true) == pseId) {
+        // 6.12: PREEMPT_SHORT acted above by cancelling the protection; the pick decided
+        wakeupCause_.rule = cfg_.feature(Feature::PreemptShort) && pse.slice < se.slice
+                                ? WakeupCause::Rule::ShortSlice
+                                : WakeupCause::Rule::Pick;
+        reschedCurr(c, bit, ReschedReason::WakeupPreempt);
+    }
 }
 
 // find_matching_se(): walk both entities up to the same depth, then on until they share a
@@ -420,8 +429,10 @@ void Engine::checkPreemptWakeupReworked(CpuId c, CfsRq& cfs, EntityId seId, Enti
     if (!shortSlice) {
         if ((wakeFlags & WF_FORK) || pse.schedDelayed) return;
         if (cfg_.feature(Feature::NextBuddy) && setPreemptBuddy(c, cfs, pseId) && (wakeFlags & WF_SYNC)) {
-            if (preemptSync(wakeFlags, pseId, seId))
+            if (preemptSync(wakeFlags, pseId, seId)) {
+                wakeupCause_.rule = WakeupCause::Rule::SyncBuddy;
                 reschedCurr(c, ReschedBit::Lazy, ReschedReason::WakeupPreempt);
+            }
             return; // PREEMPT_WAKEUP_NONE: the buddy is picked at the waker's next schedule
         }
     }
@@ -432,6 +443,7 @@ void Engine::checkPreemptWakeupReworked(CpuId c, CfsRq& cfs, EntityId seId, Enti
                 cancelProtectSlice(se);
                 if (cfg_.has(Rule::ShortClearsBuddy)) clearBuddies(c, cfs, seId); // 78cde54ea5f0
             }
+            wakeupCause_.rule = shortSlice ? WakeupCause::Rule::ShortSlice : WakeupCause::Rule::Pick;
             reschedCurr(c, ReschedBit::Lazy, ReschedReason::WakeupPreempt);
             return;
         }

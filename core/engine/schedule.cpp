@@ -40,6 +40,7 @@ void Engine::setFlag(CpuId c, ReschedBit bit, ReschedReason why) {
     rq.flag[size_t(bit)] = true;
     rq.flagSetAt[size_t(bit)] = now_;
     rq.flagReason[size_t(bit)] = why;
+    rq.flagCause[size_t(bit)] = why == ReschedReason::WakeupPreempt ? wakeupCause_ : WakeupCause{};
     // A mutex spinner polls need_resched() (mutex_spin_on_owner()): it stops spinning.
     if (bit == ReschedBit::Eager && rq.curr >= 0) {
         const LockStage s = tasks_[size_t(rq.curr)].lockStage;

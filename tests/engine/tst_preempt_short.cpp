@@ -55,6 +55,55 @@ class TestPreemptShort : public QObject {
         QVERIFY(off.wakeeAvgDelay > 20 * on.wakeeAvgDelay);
         QVERIFY(off.hogWakeupPreemptions < on.hogWakeupPreemptions / 10);
     }
+
+    // check_preempt_wakeup_fair()'s verdict is kept with the bit it sets, and said in words (the
+    // inspector and the lenses): under preempt=none a hog in kernel code leaves the bit pending, so
+    // it can be read at many moments. A wakee with a shorter slice preempts by PREEMPT_SHORT, one
+    // with the same slice by the pick alone.
+    void aWakeupPreemptionSaysWhoAndWhy_data() {
+        QTest::addColumn<QString>("hogSlice");
+        QTest::addColumn<QString>("wakeeSlice");
+        QTest::addColumn<int>("rule");
+        QTest::addColumn<QString>("words");
+        QTest::newRow("shorter slice")
+            << "100ms"
+            << "500us" << int(WakeupCause::Rule::ShortSlice)
+            << "wakee:1001 woke with a shorter slice than hog:1000's, PREEMPT_SHORT set";
+        QTest::newRow("same slice") << "0.7ms"
+                                    << "0.7ms" << int(WakeupCause::Rule::Pick)
+                                    << "wakee:1001 woke, and the pick chose it over hog:1000";
+    }
+    void aWakeupPreemptionSaysWhoAndWhy() {
+        QFETCH(QString, hogSlice);
+        QFETCH(QString, wakeeSlice);
+        QFETCH(int, rule);
+        QFETCH(QString, words);
+        std::string json = R"J({"machine": {"cpus": 1, "hz": 250, "kernel": "6.18", "preempt": "none"},
+          "tasks": [
+            {"comm": "hog", "slice": "HOGSLICE", "behavior": [{"repeat": "forever", "body": [{"run": "8ms", "mode": "kernel"}, {"sleep": "1ms"}]}]},
+            {"comm": "wakee", "slice": "WAKEESLICE", "behavior": [{"repeat": "forever", "body": [{"timer": "3ms"}, {"run": "20us"}]}]} ]})J";
+        json = withModel(withModel(json, hogSlice.toStdString(), "HOGSLICE"), wakeeSlice.toStdString(),
+                         "WAKEESLICE");
+        Engine e = engineFrom(json);
+        const TaskId hog = taskByComm(e, "hog"), wakee = taskByComm(e, "wakee");
+        int seen = 0;
+        for (Time t = 10 * kNsPerMs; t < 400 * kNsPerMs; t += 173 * kNsPerUs) {
+            e.runUntil(t);
+            const CpuRq& rq = e.cpus()[0];
+            for (size_t bit = 0; bit < 2; ++bit) {
+                if (!rq.flag[bit] || rq.flagReason[bit] != ReschedReason::WakeupPreempt) continue;
+                const WakeupCause& w = rq.flagCause[bit];
+                QCOMPARE(w.wakee, wakee);
+                QCOMPARE(w.wakeeSe, EntityId(wakee));
+                QCOMPARE(w.currSe, EntityId(hog));
+                QCOMPARE(int(w.rule), rule);
+                const std::string said = e.describePendingSwitch(0);
+                QVERIFY2(said.find(words.toStdString()) != std::string::npos, said.c_str());
+                ++seen;
+            }
+        }
+        QVERIFY2(seen > 10, qPrintable(QString::number(seen)));
+    }
 };
 
 QTEST_GUILESS_MAIN(TestPreemptShort)
