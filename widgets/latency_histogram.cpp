@@ -151,10 +151,11 @@ void LatencyHistogram::redraw() {
     // The other run's task is the one with the same comm; its groups are not known here.
     const TaskId otherTask = overlay_ ? counterpartTask(*trace_, task_, *overlay_) : kNoTask;
     const SampleScope otherScope = scope == SampleScope::TaskGroup ? SampleScope::CommGroup : scope;
-    const SampleDistribution o =
-        overlay_
-            ? sampleDistribution(*overlay_, kind, otherTask < 0 ? SampleScope::All : otherScope, otherTask)
-            : SampleDistribution{};
+    // A comm the other run lacks shows nothing there, not some other scope's samples.
+    const bool missing = overlay_ && scope != SampleScope::All && otherTask < 0;
+    const SampleDistribution o = overlay_ && !missing
+                                     ? sampleDistribution(*overlay_, kind, otherScope, otherTask)
+                                     : SampleDistribution{};
     // Bars at the geometric middle of each log bin, as wide as the bin; the CDF at each bin's top.
     // Two runs have different sample counts: each is drawn as its share per bin.
     const auto fill = [&](const SampleDistribution& dist, QCPBars* bars, QCPGraph* cdf, bool share) {
@@ -218,8 +219,9 @@ void LatencyHistogram::redraw() {
     };
     const QString who = QString::fromStdString(sampleScopeName(*trace_, scope, task_, groupOf_));
     if (two) {
-        const QString otherWho = QString::fromStdString(
-            sampleScopeName(*overlay_, otherTask < 0 ? SampleScope::All : otherScope, otherTask));
+        const QString otherWho =
+            missing ? tr("no task named %1").arg(QString::fromStdString(trace_->tasks[size_t(task_)].comm))
+                    : QString::fromStdString(sampleScopeName(*overlay_, otherScope, otherTask));
         title_->setText(
             tr("%1 - A (blue bars, solid CDF) %2, %3: %4.\nB (outlined bars, dashed CDF) %5, %6: %7.")
                 .arg(what, labels_[0], who, summary(d), labels_[1], otherWho, summary(o)));

@@ -8,8 +8,8 @@ namespace view {
 using namespace sched;
 
 namespace {
-QString tr(const char* s) {
-    return QCoreApplication::translate("view::PickReason", s);
+QString tr(const char* s, const char* disambiguation = nullptr, int n = -1) {
+    return QCoreApplication::translate("view::PickReason", s, disambiguation, n);
 }
 } // namespace
 
@@ -42,7 +42,11 @@ QString pickReason(const Engine& e, int cpu, const PickPreview& p) {
         break;
     }
     if (p.pickDelayed) {
-        r += tr(" It is a delayed sleeper: picking it dequeues it, and the pick runs again");
+        r += p.moreDelayed > 0
+                 ? tr(" It is a delayed sleeper: picking it dequeues it, and the pick runs again - %n more "
+                      "delayed sleeper(s) after it",
+                      nullptr, p.moreDelayed)
+                 : tr(" It is a delayed sleeper: picking it dequeues it, and the pick runs again");
         const QString second =
             p.secondPick >= 0 ? QString::fromStdString(e.entityName(p.secondPick)) : QString();
         switch (p.secondWhy) {

@@ -15,6 +15,7 @@
 #include <QVBoxLayout>
 #include <algorithm>
 #include <functional>
+#include <limits>
 
 namespace view {
 
@@ -128,7 +129,8 @@ QString TreeLens::searchStory(const Engine& e) const {
     // For a protected curr or a buddy the walk is the one the pick would make once they are gone.
     s = (w.searched ? tr("Search: ") : tr("No search now; once there is one (dotted): ")) + s;
     if (w.currWins)
-        s += tr(" curr (%1) is eligible with an earlier deadline: it stays.")
+        s += (w.found < 0 ? tr(" curr (%1) is the only eligible entity: it stays.")
+                          : tr(" curr (%1) is eligible with an earlier deadline: it stays."))
                  .arg(QString::fromStdString(e.entityName(w.preview.pick)));
     return s;
 }
@@ -200,12 +202,19 @@ void TreeLens::layoutBoxes(int width) {
     boxes_.clear();
     const QFontMetrics fm(canvas_->font());
     const int64_t V = walk_.preview.table.V;
-    int textW = fm.horizontalAdvance(tr("curr (out of the tree)"));
-    for (const TreeNode& n : walk_.nodes)
-        textW = std::max({textW,
-                          fm.horizontalAdvance(tr("v %1 d %2").arg(ms(n.vruntime - V), ms(n.deadline - V))),
-                          fm.horizontalAdvance(
-                              tr("min_v %1 min_s %2").arg(ms(n.minVruntime - V), ms(n.minSlice, false)))});
+    // The widest numbers decide the box: measured once, for the largest magnitudes (a refresh of
+    // 10,000 entities must not format and measure 20,000 strings).
+    int64_t bigV = 0, bigD = 0, bigMin = 0, bigS = 0;
+    for (const TreeNode& n : walk_.nodes) {
+        bigV = std::max(bigV, std::abs(n.vruntime - V));
+        bigD = std::max(bigD, std::abs(n.deadline - V));
+        bigMin = std::max(bigMin, std::abs(n.minVruntime - V));
+        bigS = std::max(bigS, n.minSlice);
+    }
+    const int textW =
+        std::max({fm.horizontalAdvance(tr("curr (out of the tree)")),
+                  fm.horizontalAdvance(tr("v %1 d %2").arg(ms(-bigV), ms(-bigD))),
+                  fm.horizontalAdvance(tr("min_v %1 min_s %2").arg(ms(-bigMin), ms(bigS, false)))});
     canvas_->boxW = std::clamp(textW + 14, 80, 260);
     canvas_->slotW = canvas_->boxW + std::max(8, fm.height() / 2);
     canvas_->boxH = 3 * fm.height() + 6;
@@ -223,11 +232,17 @@ void TreeLens::layoutBoxes(int width) {
         if (int32_t(i) == walk_.found || walk_.nodes[i].id == walk_.preview.pick)
             for (int32_t a = walk_.nodes[i].parent; a >= 0; a = walk_.nodes[size_t(a)].parent)
                 onWay[size_t(a)] = true;
+    // Room for a vertical scroll bar is kept: a deep tree gets one, and the boxes must still fit
+    // beside it without a horizontal one.
+    const int avail = std::max(width - 16 - style()->pixelMetric(QStyle::PM_ScrollBarExtent), canvas_->slotW);
     std::vector<Box> trial;
-    const auto place = [&](int D) {
+    // Places the boxes with every node above depth D open; with a limit, gives up (returns more
+    // than it) as soon as the boxes are wider, so a try that cannot fit costs little.
+    const auto place = [&](int D, double limit) {
         trial.clear();
         double next = first, hi = first - 1;
         std::function<double(int32_t)> rec = [&](int32_t i) -> double {
+            if (next > limit) return next;
             const TreeNode& n = walk_.nodes[size_t(i)];
             const bool open = n.visited || onWay[size_t(i)] || n.depth < D;
             const int32_t l = open ? n.left : -1, r = open ? n.right : -1;
@@ -264,13 +279,11 @@ void TreeLens::layoutBoxes(int width) {
         if (walk_.root >= 0) rec(walk_.root);
         return next;
     };
-    // Room for a vertical scroll bar is kept: a deep tree gets one, and the boxes must still fit
-    // beside it without a horizontal one.
-    const int avail = std::max(width - 16 - style()->pixelMetric(QStyle::PM_ScrollBarExtent), canvas_->slotW);
+    const double room = double(avail) / canvas_->slotW;
     int D = maxDepth + 1;
     for (; D > 0; --D)
-        if (place(D) * canvas_->slotW <= avail) break;
-    const double span = place(D);
+        if (place(D, room) <= room) break;
+    const double span = place(D, std::numeric_limits<double>::infinity());
     boxes_ = trial;
     std::sort(boxes_.begin(), boxes_.end(),
               [](const Box& a, const Box& b) { return a.node < b.node; }); // by deadline
@@ -293,9 +306,12 @@ void TreeLens::layoutBoxes(int width) {
         levels = std::max(levels, b.level + 1);
     canvas_->setMinimumSize(int(span * canvas_->slotW) + 16, levels * canvas_->levelH + 8);
     canvas_->update();
-    // a deep tree scrolls: keep the end of the search (or the pick) in view
+    // a deep tree scrolls: bring the end of the search (or the pick) into view when it changes,
+    // not at every refresh (the reader may have scrolled elsewhere)
     for (const Box& b : boxes_)
-        if (b.node >= 0 && (b.node == walk_.found || (walk_.found < 0 && b.pick))) {
+        if (b.node >= 0 && (b.node == walk_.found || (walk_.found < 0 && b.pick)) &&
+            walk_.nodes[size_t(b.node)].id != scrolledTo_) {
+            scrolledTo_ = walk_.nodes[size_t(b.node)].id;
             const QRect r = canvas_->boxRect(b);
             QTimer::singleShot(0, this, [this, r] {
                 scroll_->ensureVisible(r.center().x(), r.center().y(), r.width(), r.height());

@@ -60,6 +60,7 @@ class TreeLens : public QWidget {
     QScrollArea* scroll_ = nullptr;
     Canvas* canvas_ = nullptr;
     int laidOutFor_ = -1;
+    sched::EntityId scrolledTo_ = sched::kNoTask; // the node last brought into view
 };
 
 } // namespace view

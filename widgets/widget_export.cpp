@@ -12,7 +12,8 @@ namespace view {
 QString renderWidget(ExportFormat format, QWidget& widget, QSize size, const QString& title, QByteArray& out,
                      int pixelRatio) {
     const QSize onScreen = widget.size();
-    if (size.isEmpty()) size = onScreen;
+    if (size.width() <= 0) size.setWidth(onScreen.width()); // a side not given: as on screen
+    if (size.height() <= 0) size.setHeight(onScreen.height());
     // Lay the view out at the picture's size now (a layout would otherwise do it at the next event
     // loop turn, after the picture), and give the window its own size back afterwards.
     const auto relayout = [&](QSize s) {

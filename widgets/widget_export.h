@@ -13,7 +13,7 @@ class QWidget;
 
 namespace view {
 
-// size empty: the widget's size on screen. Returns an empty string or what went wrong.
+// A side of size that is 0: the widget's on screen. Returns an empty string or what went wrong.
 QString renderWidget(ExportFormat format, QWidget& widget, QSize size, const QString& title, QByteArray& out,
                      int pixelRatio = 1);
 

@@ -136,8 +136,7 @@ CompareWindow::CompareWindow(Side a, Side b, Time from, Time to, QWidget* parent
     tabs_->addTab(table_, tr("Table"));
     distributions_ = new view::LatencyHistogram(bottom);
     distributions_->setObjectName("compareDistributions");
-    distributions_->setOverlay(sides_[1].trace.get(), sides_[0].label, sides_[1].label);
-    distributions_->refresh(*sides_[0].trace);
+    updateDistributions();
     tabs_->addTab(distributions_, tr("Distributions"));
     tabs_->setTabToolTip(1, tr("Scheduling delays or run lengths of the selected task, its comm group or all "
                                "tasks in both runs: A's bars filled and CDF solid, B's outlined and dashed"));
@@ -293,6 +292,7 @@ void CompareWindow::applyAlignment(const AlignPoint* p) {
     cmp_ = compareRuns(*sides_[0].trace, *sides_[1].trace, from, std::max(to, from + 1), shift_);
     if (p) cmp_.alignedAt = p->label;
     fillTable();
+    updateDistributions();
     const QString shifted =
         p ? tr("&nbsp;&nbsp;<i>shifted: B time = A time %1</i>").arg(signedShift(shift_)) : QString();
     titles_[1]->setText(QString("<b>B</b>&nbsp;&nbsp;%1%2").arg(sides_[1].label.toHtmlEscaped(), shifted));
@@ -312,7 +312,18 @@ void CompareWindow::syncSelection(int from, int task) {
     const TaskId other = counterpartTask(src, task, dst);
     timelines_[1 - from]->setSelectedTask(other);
     distributions_->setTask(from == 0 ? TaskId(task) : other); // A's task; B's is found by comm
-    distributions_->refresh(*sides_[0].trace);
+    distributions_->refresh(*windowed_[0]);
+}
+
+// The distributions over the table's window: A's [from, to), B's shifted as the alignment says
+// (a branch's shared prefix, or a trace's lead-in, would otherwise water the difference down).
+void CompareWindow::updateDistributions() {
+    if (!distributions_) return; // the table is filled before the tab exists
+    windowed_[0] = std::make_shared<const Trace>(traceWindow(*sides_[0].trace, cmp_.from, cmp_.to));
+    windowed_[1] = std::make_shared<const Trace>(
+        traceWindow(*sides_[1].trace, cmp_.from + cmp_.shiftB, cmp_.to + cmp_.shiftB));
+    distributions_->setOverlay(windowed_[1].get(), sides_[0].label, sides_[1].label);
+    distributions_->refresh(*windowed_[0]);
 }
 
 void CompareWindow::showDistributions() {

@@ -76,6 +76,9 @@ class CompareWindow : public QWidget {
     QTableWidget* table_ = nullptr;
     QTabWidget* tabs_ = nullptr;
     view::LatencyHistogram* distributions_ = nullptr;
+    std::shared_ptr<const sched::Trace>
+        windowed_[2]; // the runs over the table's window, for the distributions
+    void updateDistributions();
     QLabel* summary_ = nullptr;
     QLabel* note_ = nullptr;
     bool syncing_ = false;

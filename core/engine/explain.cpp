@@ -50,12 +50,12 @@ std::string Engine::describeWakeupCause(const WakeupCause& w) const {
     const std::string curr = entityName(w.currSe);
     switch (w.rule) {
     case WakeupCause::Rule::Pick:
-        return ": " + wakee + as + " woke, and the pick chose it over " + curr +
-               " - eligible, with the earliest deadline, where " + curr +
-               " was no longer eligible or protected";
+        return ": " + wakee + as + " woke, and pick_eevdf() chose it over " + curr +
+               " - the earliest eligible deadline (or the buddy), " + curr +
+               "'s slice protection not in the way";
     case WakeupCause::Rule::ShortSlice:
         return ": " + wakee + as + " woke with a shorter slice than " + curr + "'s, PREEMPT_SHORT set " +
-               curr + "'s slice protection aside, and the pick chose it";
+               curr + "'s slice protection aside, and pick_eevdf() chose it";
     case WakeupCause::Rule::IdleCurr:
         return ": " + wakee + as + " woke, and " + curr + " is SCHED_IDLE";
     case WakeupCause::Rule::SyncBuddy:
@@ -255,11 +255,21 @@ PickPreview Engine::previewPick(CpuId c) const {
     const LagRow* r = p.table.row(p.pick);
     p.pickDelayed = r && r->delayed;
     // pick_next_entity() dequeues a delayed sleeper it picks (dequeue_entities(), which clears the
-    // buddies it was) and pick_task_fair() picks again: without its weight in V.
+    // buddies it was) and pick_task_fair() picks again (its `again:` loop): without its weight in V,
+    // which can make another delayed sleeper the pick, and so on until one is not delayed.
     if (p.pickDelayed) {
-        const LagTable rest = lagTableWithout(p.table, p.pick);
-        int64_t unused = 0;
-        pickFromTable(rest, buddy == p.pick ? kNoTask : buddy, p.secondPick, p.secondWhy, unused);
+        LagTable rest = p.table;
+        EntityId gone = p.pick;
+        for (;;) {
+            rest = lagTableWithout(rest, gone);
+            if (buddy == gone) buddy = kNoTask;
+            int64_t unused = 0;
+            pickFromTable(rest, buddy, p.secondPick, p.secondWhy, unused);
+            const LagRow* next = rest.row(p.secondPick);
+            if (!next || !next->delayed) break;
+            ++p.moreDelayed;
+            gone = p.secondPick;
+        }
     }
     return p;
 }

@@ -369,8 +369,10 @@ void Engine::checkPreemptWakeupFair(CpuId c, TaskId p, int wakeFlags) {
     if (v618) {
         const bool shortSlice = cfg_.feature(Feature::PreemptShort) && pse.slice < se.slice;
         if (pickEevdf(cfs, !shortSlice) == pseId) {
+            // PREEMPT_SHORT decided only where curr's protection would have kept the CPU
+            const bool byShort = shortSlice && pickEevdf(cfs, true) != pseId;
             if (shortSlice) cancelProtectSlice(se);
-            wakeupCause_.rule = shortSlice ? WakeupCause::Rule::ShortSlice : WakeupCause::Rule::Pick;
+            wakeupCause_.rule = byShort ? WakeupCause::Rule::ShortSlice : WakeupCause::Rule::Pick;
             reschedCurr(c, bit, ReschedReason::WakeupPreempt);
             return;
         }
@@ -380,18 +382,23 @@ void Engine::checkPreemptWakeupFair(CpuId c, TaskId p, int wakeFlags) {
     // 6.12 do_preempt_short(): a shorter, eligible wakee that is earlier (or curr is no longer
     // eligible) cancels curr's protection even if it is not picked now. The queue's first version
     // (autumn 2023 to the April 2024 RFC) asked for an earlier deadline than a still-protected curr.
+    const bool wasProtected = currProtected(cfs);
+    bool cancelled = false;
     if (cfg_.feature(Feature::PreemptShort) && pse.slice < se.slice && cfs.entityEligible(ev(), pseId)) {
         if (!cfg_.has(Rule::PreemptShortFull)) {
-            if (pse.deadline - se.deadline < 0 && se.vlag == se.deadline) se.vlag = se.deadline - 1;
+            if (pse.deadline - se.deadline < 0 && se.vlag == se.deadline) {
+                se.vlag = se.deadline - 1;
+                cancelled = true;
+            }
         } else if (pse.deadline < se.deadline || !cfs.entityEligible(ev(), seId)) {
             cancelProtectSlice(se);
+            cancelled = true;
         }
     }
     if (pickEevdf(cfs, true) == pseId) {
-        // 6.12: PREEMPT_SHORT acted above by cancelling the protection; the pick decided
-        wakeupCause_.rule = cfg_.feature(Feature::PreemptShort) && pse.slice < se.slice
-                                ? WakeupCause::Rule::ShortSlice
-                                : WakeupCause::Rule::Pick;
+        // PREEMPT_SHORT decided where it cancelled a protection that held
+        wakeupCause_.rule =
+            cancelled && wasProtected ? WakeupCause::Rule::ShortSlice : WakeupCause::Rule::Pick;
         reschedCurr(c, bit, ReschedReason::WakeupPreempt);
     }
 }
@@ -439,11 +446,13 @@ void Engine::checkPreemptWakeupReworked(CpuId c, CfsRq& cfs, EntityId seId, Enti
     for (;;) {
         const EntityId nse = pickEevdf(cfs, !shortSlice);
         if (nse == pseId) {
+            const bool byShort =
+                shortSlice && pickEevdf(cfs, true) != pseId; // the protection would have held
             if (shortSlice) {
                 cancelProtectSlice(se);
                 if (cfg_.has(Rule::ShortClearsBuddy)) clearBuddies(c, cfs, seId); // 78cde54ea5f0
             }
-            wakeupCause_.rule = shortSlice ? WakeupCause::Rule::ShortSlice : WakeupCause::Rule::Pick;
+            wakeupCause_.rule = byShort ? WakeupCause::Rule::ShortSlice : WakeupCause::Rule::Pick;
             reschedCurr(c, ReschedBit::Lazy, ReschedReason::WakeupPreempt);
             return;
         }

@@ -19,9 +19,11 @@ struct PickPreview {
     int64_t protectedFor = 0; // Protected: vruntime left to se->vprot (6.17+), or 0 (6.12's vlag == deadline)
     bool pickDelayed =
         false; // the pick is a delayed sleeper: picking it dequeues it, and the pick runs again
-    // ... and what that second pick chooses, on the runqueue without the sleeper (kNoTask: nothing)
+    // ... and what the pick chooses once it and any further delayed sleepers it meets are dequeued
+    // (kNoTask: nothing), and how many more sleepers that took
     EntityId secondPick = kNoTask;
     Why secondWhy = Why::Empty;
+    int moreDelayed = 0;
 };
 
 } // namespace sched

@@ -209,9 +209,6 @@ class TestKernel7 : public QObject {
         QVERIFY2(hard >= 700 * kNsPerUs && hard < 705 * kNsPerUs, qPrintable(QString::number(hard)));
     }
 
-    // The built-in scenarios that show the two in one look (their descriptions say how to
-    // compare): the waker's worst wait under 7.0's default lazy against 6.18's none, and the
-    // hogs' switches with 7.1's HRTICK against 7.0's tick.
     // update_newidle_stats() and sched_balance_newidle() after 9fe89f022c05 "More complex
     // proportional newidle balance" (7.1, NI_RATE). CPU 1 goes idle every 20 ms and never finds a
     // task it may pull (CPU 0's two are pinned). Its first window of 512 counted tries lasts about
@@ -251,6 +248,9 @@ class TestKernel7 : public QObject {
                  qPrintable(QString::number(often.cpus()[1].newidle.ratio)));
     }
 
+    // The built-in scenarios that show the two in one look (their descriptions say how to
+    // compare): the waker's worst wait under 7.0's default lazy against 6.18's none, and the
+    // hogs' switches with 7.1's HRTICK against 7.0's tick.
     void theBuiltInScenariosShowTheirRule() {
         const auto wakerMax = [](const char* name) {
             Engine e = builtinEngine(name);

@@ -64,8 +64,9 @@ class TestLatencyHistogram : public QObject {
     }
 
     // Two runs overlaid (a comparison): each run's bars are its share of its own samples, the
-    // other run's task is the one with the same comm, and a comm the other run lacks falls back to
-    // all its tasks; the task-group entry is offered only where some task is outside the root.
+    // other run's task is the one with the same comm, and a comm the other run lacks shows nothing
+    // there (not another scope's samples); the task-group entry is offered only where some task is outside
+    // the root.
     void twoRunsOverlaidAsShares() {
         Engine a = builtinEngine("kernel-hogs-waker"), b = builtinEngine("kernel-hogs-waker", 2);
         a.runUntil(kNsPerSec);
@@ -86,7 +87,10 @@ class TestLatencyHistogram : public QObject {
         Engine other = builtinEngine("fair-pair"); // no waker there
         other.runUntil(kNsPerSec / 2);
         h.setOverlay(&other.trace(), "first", "pair");
-        QVERIFY2(h.title().contains("pair, all tasks"), qPrintable(h.title()));
+        QVERIFY2(h.title().contains("pair, no task named waker: none measured"), qPrintable(h.title()));
+        auto* otherBars = h.plot()->plottable(2);
+        for (int i = 0; i < otherBars->interface1D()->dataCount(); ++i)
+            QCOMPARE(otherBars->interface1D()->dataMainValue(i), 0.0);
         auto* scope = h.findChild<QComboBox*>("distributionScope");
         auto* model = qobject_cast<QStandardItemModel*>(scope->model());
         QVERIFY(!model->item(int(SampleScope::TaskGroup))->isEnabled());
