@@ -369,8 +369,9 @@ void Engine::checkPreemptWakeupFair(CpuId c, TaskId p, int wakeFlags) {
     if (v618) {
         const bool shortSlice = cfg_.feature(Feature::PreemptShort) && pse.slice < se.slice;
         if (pickEevdf(cfs, !shortSlice) == pseId) {
-            // PREEMPT_SHORT decided only where curr's protection would have kept the CPU
-            const bool byShort = shortSlice && pickEevdf(cfs, true) != pseId;
+            // PREEMPT_SHORT decided only where curr's protection would have kept the CPU (asked
+            // with a second pick only then: an unprotected curr gives the same pick either way)
+            const bool byShort = shortSlice && currProtected(cfs) && pickEevdf(cfs, true) != pseId;
             if (shortSlice) cancelProtectSlice(se);
             wakeupCause_.rule = byShort ? WakeupCause::Rule::ShortSlice : WakeupCause::Rule::Pick;
             reschedCurr(c, bit, ReschedReason::WakeupPreempt);
@@ -446,8 +447,8 @@ void Engine::checkPreemptWakeupReworked(CpuId c, CfsRq& cfs, EntityId seId, Enti
     for (;;) {
         const EntityId nse = pickEevdf(cfs, !shortSlice);
         if (nse == pseId) {
-            const bool byShort =
-                shortSlice && pickEevdf(cfs, true) != pseId; // the protection would have held
+            const bool byShort = // the protection would have held (see checkPreemptWakeupFair())
+                shortSlice && currProtected(cfs) && pickEevdf(cfs, true) != pseId;
             if (shortSlice) {
                 cancelProtectSlice(se);
                 if (cfg_.has(Rule::ShortClearsBuddy)) clearBuddies(c, cfs, seId); // 78cde54ea5f0

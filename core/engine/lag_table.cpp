@@ -5,6 +5,26 @@
 
 namespace sched {
 
+namespace {
+
+// avg_vruntime()'s division, floored: V = v0 + floor(S / W).
+int64_t flooredAverage(int64_t S, int64_t W) {
+    if (W == 0) return 0;
+    return (S < 0 ? S - (W - 1) : S) / W;
+}
+
+// A row against V: its vlag and lag, its eligibility as vruntime_eligible() tests it (no
+// division: (v - v0) * W <= S), and its share of the table's sums.
+void settleRow(LagTable& t, LagRow& r, int64_t v0, int64_t S, int64_t W) {
+    r.vlag = t.V - r.vruntime;
+    r.lag = r.weight * r.vlag / 1024; // NICE_0_LOAD (the engine's weights are not scaled up)
+    r.eligible = (r.vruntime - v0) * W <= S;
+    t.weightSum += r.weight;
+    t.weightedVlagSum += r.weight * r.vlag;
+}
+
+} // namespace
+
 LagTable lagTableOf(const CfsRq& cfs, EntityView ents, Time now, Time baseSlice) {
     LagTable t;
     // avg_vruntime()'s sums, S = sum of w * (v - v0) and W = sum of w, over the tree and curr;
@@ -21,12 +41,7 @@ LagTable lagTableOf(const CfsRq& cfs, EntityView ents, Time now, Time baseSlice)
         S += (currV - cfs.minVruntime) * int64_t(c.load.weight);
         W += int64_t(c.load.weight);
     }
-    int64_t avg = S;
-    if (W) {
-        if (avg < 0) avg -= W - 1; // floor, as avg_vruntime() divides
-        avg /= W;
-    }
-    t.V = cfs.minVruntime + avg;
+    t.V = cfs.minVruntime + flooredAverage(S, W);
     const auto add = [&](EntityId id, bool running) {
         const SchedEntity& se = ents[size_t(id)];
         LagRow r;
@@ -42,11 +57,7 @@ LagTable lagTableOf(const CfsRq& cfs, EntityView ents, Time now, Time baseSlice)
             r.deadline = currV + calcDeltaFair(r.slice, se.load);
             r.renewed = true;
         }
-        r.vlag = t.V - r.vruntime;
-        r.lag = r.weight * r.vlag / 1024; // NICE_0_LOAD (the engine's weights are not scaled up)
-        r.eligible = (r.vruntime - cfs.minVruntime) * W <= S; // vruntime_eligible(), no division
-        t.weightSum += r.weight;
-        t.weightedVlagSum += r.weight * r.vlag;
+        settleRow(t, r, cfs.minVruntime, S, W);
         t.rows.push_back(r);
     };
     if (haveCurr) add(cfs.curr, true);
@@ -70,19 +81,9 @@ LagTable lagTableWithout(const LagTable& t, EntityId gone) {
         S += (r.vruntime - v0) * r.weight;
         W += r.weight;
     }
-    int64_t avg = S;
-    if (W) {
-        if (avg < 0) avg -= W - 1;
-        avg /= W;
-    }
-    out.V = v0 + avg;
-    for (LagRow& r : out.rows) {
-        r.vlag = out.V - r.vruntime;
-        r.lag = r.weight * r.vlag / 1024;
-        r.eligible = (r.vruntime - v0) * W <= S;
-        out.weightSum += r.weight;
-        out.weightedVlagSum += r.weight * r.vlag;
-    }
+    out.V = v0 + flooredAverage(S, W);
+    for (LagRow& r : out.rows)
+        settleRow(out, r, v0, S, W);
     return out;
 }
 
