@@ -55,6 +55,52 @@ JsonValue parsed(const char* text) {
     return v;
 }
 
+namespace {
+
+const JsonValue* taskAt(const JsonValue& doc, int row) {
+    const JsonValue* tasks = doc.isObject() ? doc.find("tasks") : nullptr;
+    if (!tasks || !tasks->isArray() || row < 0 || size_t(row) >= tasks->items.size()) return nullptr;
+    const JsonValue& t = tasks->items[size_t(row)];
+    return t.isObject() && !t.find("workload") ? &t : nullptr;
+}
+
+// The name of the shared program the task runs, or "" when it has its own.
+std::string sharedName(const JsonValue& task) {
+    const JsonValue* name = task.find("program");
+    return name && name->isString() && !task.find("behavior") ? name->text : std::string();
+}
+
+} // namespace
+
+const JsonValue* programOf(const JsonValue& doc, int row, QString* shared) {
+    const JsonValue* t = taskAt(doc, row);
+    if (!t) return nullptr;
+    const std::string name = sharedName(*t);
+    if (shared) *shared = QString::fromStdString(name);
+    if (name.empty()) return t->find("behavior");
+    const JsonValue* progs = doc.find("programs");
+    return progs && progs->isObject() ? progs->find(name) : nullptr;
+}
+
+void setProgramOf(JsonValue& doc, int row, const JsonValue& program) {
+    const JsonValue* t = taskAt(doc, row);
+    if (!t) return;
+    const std::string name = sharedName(*t);
+    if (name.empty()) {
+        scen::setMember(member(doc, "tasks")->items[size_t(row)], "behavior", program);
+        return;
+    }
+    if (!member(doc, "programs")) scen::setMember(doc, "programs", scen::jsonObject());
+    scen::setMember(*member(doc, "programs"), name, program);
+}
+
+QString programPrefix(const JsonValue& doc, int row) {
+    const JsonValue* t = taskAt(doc, row);
+    if (!t) return {};
+    const std::string name = sharedName(*t);
+    return name.empty() ? QString("tasks[%1].behavior").arg(row) : QString::fromStdString("programs." + name);
+}
+
 bool hasComments(const std::string& text) {
     bool inString = false;
     for (size_t i = 0; i + 1 < text.size(); ++i) {

@@ -28,6 +28,14 @@ JsonValue* member(JsonValue& object, const char* key);
 JsonValue& machineOf(JsonValue& doc);
 // A built-in JSON text (an operation template, a new task) as a value.
 JsonValue parsed(const char* text);
+// The program a task row runs: its own "behavior", or the entry of "programs" its "program" names
+// (shared by every task that names it; `shared` is then that name). nullptr for a workload entry,
+// a row that is not a task or a name without an entry.
+const JsonValue* programOf(const JsonValue& doc, int row, QString* shared = nullptr);
+// Sets that program (the shared entry where the task names one, else the task's "behavior").
+void setProgramOf(JsonValue& doc, int row, const JsonValue& program);
+// What the loader's messages call that program's fields: "tasks[2].behavior" or "programs.worker".
+QString programPrefix(const JsonValue& doc, int row);
 // Whether the text has // comments outside strings (the editor writes files without them).
 bool hasComments(const std::string& text);
 

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "app/gui/scenario_editor.h"
 
+#include "app/gui/program_editor.h"
 #include "app/gui/save_file.h"
 #include "app/gui/scenario_doc.h"
 #include "engine/kernel_rules.h"
@@ -16,7 +17,6 @@
 #include <QHeaderView>
 #include <QLabel>
 #include <QLineEdit>
-#include <QMenu>
 #include <QMessageBox>
 #include <QPlainTextEdit>
 #include <QPushButton>
@@ -25,7 +25,6 @@
 #include <QSplitter>
 #include <QTabWidget>
 #include <QTableWidget>
-#include <QToolButton>
 #include <QUndoCommand>
 #include <QVBoxLayout>
 
@@ -240,10 +239,18 @@ void ScenarioEditor::fromDoc() {
 
 void ScenarioEditor::showSelectedProgram() {
     const JsonValue* t = selectedTask();
-    const JsonValue* b = t && t->isObject() ? t->find("behavior") : nullptr;
+    const int row = tasks_->currentRow();
     const bool workload = t && t->isObject() && t->find("workload");
-    behaviorLabel_->setText(workload ? tr("The workload entry (its tool, args, slice, nice, start):")
-                                     : tr("The task's program (operations as in scenarios/README.md):"));
+    QString shared;
+    const JsonValue* b = programOf(doc_, row, &shared);
+    behaviorLabel_->setText(
+        workload ? tr("A workload entry: its operations are the tool's. Its fields (tool, args, slice, nice, "
+                      "start) are edited as JSON:")
+        : !shared.isEmpty() ? tr("The shared program \"%1\" (scenario programs): a change applies to every "
+                                 "task that runs it.")
+                                  .arg(shared)
+                            : tr("The task's program: what each of its tasks does, in order "
+                                 "(scenarios/README.md, Operations)."));
     const bool was = loading_;
     loading_ = true; // showing is not typing
     behavior_->setPlainText(workload ? QString::fromStdString(scen::writeJson(*t, 80))
@@ -251,7 +258,11 @@ void ScenarioEditor::showSelectedProgram() {
                                      : QString());
     loading_ = was;
     pendingProgram_ = false;
-    insert_->setEnabled(t && t->isObject() && !workload); // operations go into a task's own program
+    JsonValue none;
+    none.type = JsonValue::Type::Array;
+    program_->setProgram(b ? *b : none, t && t->isObject() && !workload);
+    program_->showProblem(problem_, programPrefix(doc_, row));
+    if (workload) programTabs_->setCurrentIndex(1); // nothing to show as operations
 }
 
 void ScenarioEditor::validate() {
@@ -274,6 +285,7 @@ void ScenarioEditor::validate() {
         status_->setStyleSheet("color: #c0392b;");
     }
     run_->setEnabled(problem_.isEmpty());
+    program_->showProblem(problem_, programPrefix(doc_, tasks_->currentRow()));
 }
 
 JsonValue* ScenarioEditor::selectedTask() {
@@ -311,25 +323,7 @@ bool ScenarioEditor::applyBehavior() {
         if (t.isObject() && t.find("workload"))
             t = v; // the whole workload entry
         else
-            scen::setMember(t, "behavior", v);
+            setProgramOf(d, r, v);
     });
     return true;
-}
-
-// Appends the operation to the program in the box and applies it; its values are then edited in
-// the box.
-void ScenarioEditor::insertOp(const char* json) {
-    JsonValue ops;
-    scen::JsonError e;
-    const QString text = behavior_->toPlainText().trimmed();
-    if (text.isEmpty()) {
-        ops.type = JsonValue::Type::Array;
-    } else if (!scen::parseJson(text.toStdString(), ops, e) || !ops.isArray()) {
-        status_->setText(tr("The program box does not hold a list of operations yet; nothing was inserted"));
-        status_->setStyleSheet("color: #c0392b;");
-        return; // the typed text stays as it is
-    }
-    ops.items.push_back(parsed(json));
-    behavior_->setPlainText(QString::fromStdString(scen::writeJson(ops, 80)));
-    applyBehavior();
 }

@@ -1,13 +1,13 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // File > New scenario / Edit scenario: a scenario made and changed in the app. The machine (CPUs,
 // HZ, kernel, model, base slice, duration), the tasks in a table (add, duplicate, remove; comm,
-// count, policy, nice, RT priority, slice, affinity, start), each task's program as its JSON
-// operations with templates for compute, sleep, kernel sections with or without cond_resched(),
-// timers, channels and fork, and the whole file as JSON for what the form does not show
-// (channels, programs, changes). Every edit is checked by the loader at once (its message, with
-// line and field, under the form), can be undone, and Run opens the saved file in the main window,
-// which restarts the run from it. The document is the file's JSON tree (scenarios/json_value.h),
-// so fields the form does not know are kept; comments are not.
+// count, policy, nice, RT priority, slice, affinity, start), each task's program as a tree of
+// operations (program_editor.h: templates for compute, sleep, kernel sections with or without
+// cond_resched(), timers, channels, fork, mutexes, repeats; values and options edited in place) or
+// as its JSON, and the whole file as JSON for what the form does not show (channels, changes). Every edit is
+// checked by the loader at once (its message, with line and field, under the form), can be undone, and Run
+// opens the saved file in the main window, which restarts the run from it. The document is the file's JSON
+// tree (scenarios/json_value.h), so fields the form does not know are kept; comments are not.
 #pragma once
 
 #include "scenarios/json_value.h"
@@ -16,6 +16,7 @@
 #include <QWidget>
 #include <functional>
 
+class ProgramEditor;
 class QComboBox;
 class QLabel;
 class QLineEdit;
@@ -24,7 +25,6 @@ class QPushButton;
 class QSpinBox;
 class QTabWidget;
 class QTableWidget;
-class QToolButton;
 
 class ScenarioEditor : public QWidget {
     Q_OBJECT
@@ -59,7 +59,6 @@ class ScenarioEditor : public QWidget {
     bool applyBehavior(); // false: the program box does not parse (the status line says where)
     bool applyWhole();    // the JSON tab; false when it does not parse
     bool applyPending();  // what was typed in either box and not applied yet
-    void insertOp(const char* json);
     void save(bool as);
 
     scen::JsonValue doc_;
@@ -80,7 +79,8 @@ class ScenarioEditor : public QWidget {
     QTableWidget* tasks_ = nullptr;
     QPlainTextEdit* behavior_ = nullptr;
     QLabel* behaviorLabel_ = nullptr;
-    QToolButton* insert_ = nullptr;
+    ProgramEditor* program_ = nullptr;
+    QTabWidget* programTabs_ = nullptr;
     QTabWidget* tabs_ = nullptr;
     QPlainTextEdit* whole_ = nullptr;
     QLabel* status_ = nullptr;

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-// The scenario editor's widgets (scenario_editor.h): the machine form, the tasks table, the program
-// box with its operation templates, the JSON tab and the file actions, each wired to an edit of the
-// document (scenario_editor.cpp).
+// The scenario editor's widgets (scenario_editor.h): the machine form, the tasks table, the
+// selected task's program (its operations, or its JSON), the JSON tab and the file actions, each
+// wired to an edit of the document (scenario_editor.cpp).
+#include "app/gui/program_editor.h"
 #include "app/gui/scenario_doc.h"
 #include "app/gui/scenario_editor.h"
 #include "engine/kernel_rules.h"
@@ -14,7 +15,6 @@
 #include <QHeaderView>
 #include <QLabel>
 #include <QLineEdit>
-#include <QMenu>
 #include <QMessageBox>
 #include <QPlainTextEdit>
 #include <QPushButton>
@@ -22,7 +22,6 @@
 #include <QSplitter>
 #include <QTabWidget>
 #include <QTableWidget>
-#include <QToolButton>
 #include <QVBoxLayout>
 
 using scen::JsonValue;
@@ -189,7 +188,23 @@ void ScenarioEditor::build() {
     auto* bl = new QVBoxLayout(bottom);
     bl->setContentsMargins(0, 0, 0, 0);
     behaviorLabel_ = new QLabel(bottom);
-    behavior_ = new QPlainTextEdit(bottom);
+    behaviorLabel_->setWordWrap(true);
+    programTabs_ = new QTabWidget(bottom);
+    programTabs_->setObjectName("programTabs");
+    program_ = new ProgramEditor(programTabs_);
+    connect(program_, &ProgramEditor::edited, this, [this](const QString& what, const JsonValue& p) {
+        const int r = tasks_->currentRow();
+        edit(what, [r, &p](JsonValue& d) { setProgramOf(d, r, p); });
+    });
+    connect(program_, &ProgramEditor::refused, this, [this](const QString& why) {
+        status_->setText(tr("Not applied: %1").arg(why));
+        status_->setStyleSheet("color: #c0392b;");
+    });
+    programTabs_->addTab(program_, tr("Operations"));
+
+    auto* jsonPage = new QWidget(programTabs_);
+    auto* jl = new QVBoxLayout(jsonPage);
+    behavior_ = new QPlainTextEdit(jsonPage);
     behavior_->setObjectName("behavior");
     behavior_->setFont(QFontDatabase::systemFont(QFontDatabase::FixedFont));
     connect(behavior_, &QPlainTextEdit::textChanged, this, [this] {
@@ -197,36 +212,20 @@ void ScenarioEditor::build() {
         pendingProgram_ = true; // typed, not applied yet: Save and Run apply it first
         setWindowModified(true);
     });
-    auto* opRow = new QHBoxLayout;
-    auto* insert = insert_ = new QToolButton(bottom);
-    insert->setText(tr("Insert operation"));
-    insert->setPopupMode(QToolButton::InstantPopup);
-    auto* menu = new QMenu(insert);
-    const std::pair<QString, const char*> ops[] = {
-        {tr("Compute in user mode"), R"({"run": "1ms"})"},
-        {tr("Kernel section without cond_resched()"), R"({"run": "5ms", "mode": "kernel"})"},
-        {tr("Kernel section with cond_resched() every 100 us"),
-         R"({"run": "5ms", "mode": "kernel", "cond_resched_every": "100us"})"},
-        {tr("Sleep"), R"({"sleep": "1ms"})"},
-        {tr("Periodic timer (cyclictest)"), R"({"timer": "1ms"})"},
-        {tr("Write to a channel"), R"({"write": "pipe"})"},
-        {tr("Read from a channel"), R"({"read": "pipe"})"},
-        {tr("Fork a program"), R"({"fork": "child"})"},
-        {tr("Repeat for ever"), R"({"repeat": "forever", "body": [{"run": "1ms"}, {"sleep": "1ms"}]})"},
-    };
-    for (const auto& [label, json] : ops)
-        menu->addAction(label, this, [this, json = json] { insertOp(json); });
-    insert->setMenu(menu);
-    auto* apply = new QPushButton(tr("A&pply program"), bottom);
+    auto* apply = new QPushButton(tr("A&pply program"), jsonPage);
     apply->setObjectName("applyBehavior");
     apply->setShortcut(QKeySequence(tr("Ctrl+Return")));
     connect(apply, &QPushButton::clicked, this, &ScenarioEditor::applyBehavior);
-    opRow->addWidget(insert);
-    opRow->addStretch(1);
-    opRow->addWidget(apply);
+    jl->addWidget(behavior_, 1);
+    jl->addWidget(apply, 0, Qt::AlignRight);
+    programTabs_->addTab(jsonPage, tr("JSON"));
+    // What was typed in the JSON box is applied before the operations show the program again.
+    connect(programTabs_, &QTabWidget::currentChanged, this, [this, jsonPage](int) {
+        if (programTabs_->currentWidget() != jsonPage && pendingProgram_ && !applyBehavior())
+            programTabs_->setCurrentWidget(jsonPage); // does not parse: the status line says where
+    });
     bl->addWidget(behaviorLabel_);
-    bl->addWidget(behavior_, 1);
-    bl->addLayout(opRow);
+    bl->addWidget(programTabs_, 1);
     fl->addWidget(split, 1);
     tabs->addTab(form, tr("Form"));
 

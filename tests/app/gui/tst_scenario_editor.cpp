@@ -2,12 +2,18 @@
 // The scenario editor loses nothing: an unchanged file runs as it is (its comments kept), text typed
 // in the JSON tab is saved by Save even before Apply, an edit that changes nothing is no undo step,
 // operations cannot be inserted into a workload entry, and a deeply nested value is written back.
+// A program is made as a tree of operations: added from templates (into a repeat), values and
+// options typed in place, moved, wrapped and unwrapped, removed and undone; a wrong value is
+// marked on its row with the loader's message; a shared program is edited once for its tasks.
 #include "app/gui/main_window.h"
 #include "app/gui/scenario_editor.h"
 #include "app/gui/session.h"
 #include "tests/app/gui/gui_test_support.h"
 
+#include <QApplication>
 #include <QLabel>
+#include <QLineEdit>
+#include <QMenu>
 #include <QPlainTextEdit>
 #include <QPushButton>
 #include <QSettings>
@@ -15,6 +21,7 @@
 #include <QTableWidget>
 #include <QTemporaryDir>
 #include <QToolButton>
+#include <QTreeWidget>
 #include <QtTest>
 
 #include <fstream>
@@ -29,6 +36,41 @@ QByteArray readAll(const QString& path) {
 
 void write(const QString& path, const char* text) {
     std::ofstream(path.toStdString()) << text;
+}
+
+// The task's program as the file holds it, on one line.
+std::string programOf(const ScenarioEditor& e, int task = 0) {
+    scen::JsonValue d;
+    scen::JsonError err;
+    if (!scen::parseJson(e.json(), d, err)) return "(not JSON)";
+    const scen::JsonValue* b = d.find("tasks")->items[size_t(task)].find("behavior");
+    return b ? scen::writeJson(*b, 1000) : "(none)";
+}
+
+// JSON text as writeJson() lays it out on one line, to compare with the file's.
+std::string canon(const char* text) {
+    scen::JsonValue v;
+    scen::JsonError err;
+    return scen::parseJson(text, v, err) ? scen::writeJson(v, 1000) : "(bad test JSON)";
+}
+
+// Types into the cell of the program tree's row at `item`, column `column`, as a person would:
+// select the row, F2 opens the editor, the text replaces what was there, Return commits it.
+void typeInto(QTreeWidget* tree, QTreeWidgetItem* item, int column, const QString& text) {
+    tree->setCurrentItem(item, column);
+    tree->setFocus();
+    QTest::keyClick(tree, Qt::Key_F2);
+    QTRY_VERIFY(qobject_cast<QLineEdit*>(QApplication::focusWidget()));
+    QWidget* editor = QApplication::focusWidget();
+    QTest::keyClick(editor, Qt::Key_A, Qt::ControlModifier);
+    QTest::keyClicks(editor, text);
+    QTest::keyClick(editor, Qt::Key_Return);
+}
+
+QAction* templateAction(ScenarioEditor& e, const QString& label) {
+    for (QAction* a : e.findChild<QToolButton*>("addOperation")->menu()->actions())
+        if (a->text() == label) return a;
+    return nullptr;
 }
 
 constexpr const char* kCommented = R"({
@@ -119,12 +161,120 @@ class TestScenarioEditor : public QObject {
                               "tasks": [{"workload": "massive_intr", "args": "2 1"}, {"comm": "t", "behavior": [{"run": "1ms"}]}]})",
                            QString()));
         auto* tasks = e.findChild<QTableWidget*>("tasks");
-        auto* insert = e.findChild<QToolButton*>();
+        auto* insert = e.findChild<QToolButton*>("addOperation");
         QVERIFY(insert);
         tasks->setCurrentCell(0, 0);
         QVERIFY(!insert->isEnabled());
         tasks->setCurrentCell(1, 0);
         QVERIFY(insert->isEnabled());
+    }
+    void aProgramIsEditedAsOperations() {
+        ScenarioEditor e;
+        e.show();
+        QVERIFY(QTest::qWaitForWindowActive(&e));
+        auto* tree = e.findChild<QTreeWidget*>("programTree");
+        QVERIFY(tree && tree->isVisible());
+        // The new scenario's hog: a repeat for ever around a 10 ms run, shown as parent and child.
+        QCOMPARE(tree->topLevelItemCount(), 1);
+        QTreeWidgetItem* repeat = tree->topLevelItem(0);
+        QCOMPARE(repeat->text(0), QString("repeat"));
+        QCOMPARE(repeat->text(1), QString("forever"));
+        QCOMPARE(repeat->childCount(), 1);
+        QCOMPARE(repeat->child(0)->text(3), QString("compute for 10ms in user mode"));
+
+        // A sleep into the selected repeat, after its run.
+        tree->setCurrentItem(repeat);
+        QAction* sleep = templateAction(e, "Sleep (nanosleep)");
+        QVERIFY(sleep);
+        sleep->trigger();
+        QCOMPARE(programOf(e),
+                 canon(R"([{"repeat": "forever", "body": [{"run": "10ms"}, {"sleep": "1ms"}]}])"));
+        QCOMPARE(e.undoStack()->count(), 1);
+
+        // Its value and the run's options, typed in place.
+        tree = e.findChild<QTreeWidget*>("programTree");
+        QCOMPARE(tree->currentItem()->text(0), QString("sleep")); // the new operation is selected
+        typeInto(tree, tree->currentItem(), 1, "3ms");
+        QTRY_COMPARE(programOf(e),
+                     canon(R"([{"repeat": "forever", "body": [{"run": "10ms"}, {"sleep": "3ms"}]}])"));
+        QTreeWidgetItem* run = tree->topLevelItem(0)->child(0);
+        typeInto(tree, run, 2, "mode=kernel, cond_resched_every=100us");
+        QTRY_COMPARE(
+            programOf(e),
+            canon(
+                R"([{"repeat": "forever", "body": [{"run": "10ms", "mode": "kernel", "cond_resched_every": "100us"}, {"sleep": "3ms"}]}])"));
+        QCOMPARE(tree->topLevelItem(0)->child(0)->text(3),
+                 QString("a system call: 10ms of CPU in the kernel, cond_resched() every 100us"));
+        QVERIFY2(e.problem().isEmpty(), qPrintable(e.problem()));
+
+        // Down moves the run after the sleep; Wrap puts the sleep into a repeat of its own, Unwrap
+        // takes it out again; Remove takes the run away.
+        tree->setCurrentItem(tree->topLevelItem(0)->child(0));
+        QTest::mouseClick(e.findChild<QPushButton*>("moveDown"), Qt::LeftButton);
+        QCOMPARE(tree->currentItem()->text(0), QString("run"));
+        QVERIFY(!e.findChild<QPushButton*>("moveDown")->isEnabled()); // the last of its list
+        tree->setCurrentItem(tree->topLevelItem(0)->child(0));
+        QCOMPARE(tree->currentItem()->text(0), QString("sleep"));
+        QTest::mouseClick(e.findChild<QPushButton*>("wrapInRepeat"), Qt::LeftButton);
+        QCOMPARE(
+            programOf(e),
+            canon(
+                R"([{"repeat": "forever", "body": [{"repeat": 2, "body": [{"sleep": "3ms"}]}, {"run": "10ms", "mode": "kernel", "cond_resched_every": "100us"}]}])"));
+        QVERIFY(e.findChild<QPushButton*>("unwrapRepeat")->isEnabled());
+        QTest::mouseClick(e.findChild<QPushButton*>("unwrapRepeat"), Qt::LeftButton);
+        tree->setCurrentItem(tree->topLevelItem(0)->child(1));
+        QTest::mouseClick(e.findChild<QPushButton*>("removeOperation"), Qt::LeftButton);
+        QCOMPARE(programOf(e), canon(R"([{"repeat": "forever", "body": [{"sleep": "3ms"}]}])"));
+        QCOMPARE(tree->currentItem()->text(0), QString("sleep")); // the one before takes the selection
+        // Each step is one undo step: undone, the run is back.
+        QTest::mouseClick(e.findChild<QPushButton*>("undo"), Qt::LeftButton);
+        QVERIFY(programOf(e).find("\"run\": \"10ms\"") != std::string::npos);
+        QCOMPARE(tree->topLevelItem(0)->childCount(), 2);
+    }
+    void aWrongOperationIsMarkedWhereItIs() {
+        ScenarioEditor e;
+        e.show();
+        QVERIFY(QTest::qWaitForWindowActive(&e));
+        auto* tree = e.findChild<QTreeWidget*>("programTree");
+        QTreeWidgetItem* run = tree->topLevelItem(0)->child(0);
+        typeInto(tree, run, 1, "10xs");
+        QTRY_VERIFY(e.problem().contains("tasks[0].behavior[0].body[0].run"));
+        run = tree->topLevelItem(0)->child(0);
+        QVERIFY2(run->toolTip(1).contains("not a duration"), qPrintable(run->toolTip(1)));
+        QCOMPARE(run->foreground(0).color(), QColor(0xc0, 0x39, 0x2b));
+        QVERIFY(tree->topLevelItem(0)->toolTip(1).isEmpty()); // the repeat is not the wrong one
+        QVERIFY(!e.findChild<QPushButton*>("run")->isEnabled());
+        // Options that are not key=value are refused before they reach the file, and say so.
+        const std::string before = programOf(e);
+        typeInto(tree, run, 2, "kernel");
+        QTRY_VERIFY(e.findChild<QLabel*>("status")->text().contains("is not key=value"));
+        QCOMPARE(programOf(e), before);
+        QCOMPARE(tree->topLevelItem(0)->child(0)->text(2), QString()); // the cell shows the file again
+        // Mended, the mark goes.
+        typeInto(tree, tree->topLevelItem(0)->child(0), 1, "10ms");
+        QTRY_VERIFY(e.problem().isEmpty());
+        QVERIFY(tree->topLevelItem(0)->child(0)->toolTip(1).isEmpty());
+        QVERIFY(e.findChild<QPushButton*>("run")->isEnabled());
+    }
+    void aSharedProgramIsEditedOnce() {
+        ScenarioEditor e;
+        QVERIFY(e.loadText(R"({"name": "s", "machine": {"cpus": 1},
+                              "programs": {"worker": [{"run": "1ms"}, {"sleep": "2ms"}]},
+                              "tasks": [{"comm": "a", "program": "worker"}, {"comm": "b", "program": "worker"}]})",
+                           QString()));
+        auto* tasks = e.findChild<QTableWidget*>("tasks");
+        tasks->setCurrentCell(1, 0);
+        auto* tree = e.findChild<QTreeWidget*>("programTree");
+        QCOMPARE(tree->topLevelItemCount(), 2);
+        tree->setCurrentItem(tree->topLevelItem(1));
+        QTest::mouseClick(e.findChild<QPushButton*>("removeOperation"), Qt::LeftButton);
+        scen::JsonValue d;
+        scen::JsonError err;
+        QVERIFY(scen::parseJson(e.json(), d, err));
+        QCOMPARE(scen::writeJson(*d.find("programs"), 1000), canon(R"({"worker": [{"run": "1ms"}]})"));
+        QVERIFY(!d.find("tasks")->items[1].find("behavior")); // still the shared program's task
+        tasks->setCurrentCell(0, 0);
+        QCOMPARE(tree->topLevelItemCount(), 1); // task a runs it too
     }
     void aDeeplyNestedValueIsWrittenBack() {
         std::string deep;
