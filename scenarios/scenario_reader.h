@@ -101,6 +101,10 @@ class ScenarioReader {
     bool ops(const JsonValue& arr, const std::string& f, Program& prog, int depth);
     bool op(const JsonValue& v, const std::string& f, Program& prog, int depth);
     bool cycle(const JsonValue& v, const std::string& f, Program& prog);
+    // The options of a run (mode, resched points) and of a sleep (jiffies, idle), on a run or sleep
+    // op or on a cycle, whose run and sleep take them.
+    bool runOptions(const JsonValue& v, const std::string& f, Op& op);
+    bool sleepOptions(const JsonValue& v, const std::string& f, Op& op);
     bool task(const JsonValue& v, const std::string& f, Scenario& s);
     bool change(const JsonValue& v, const std::string& f, Scenario& s);
     bool workload(const JsonValue& v, const std::string& f, Scenario& s);

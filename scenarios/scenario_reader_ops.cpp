@@ -98,8 +98,11 @@ bool ScenarioReader::distribution(const JsonValue& v, const std::string& f, Dist
 
 // {"cycle": [{"run": D, "sleep": D, "next": [p0, p1, ...], "share": s}, ...]}: a run, then a
 // sleep, whose class (one row) follows a Markov chain from cycle to cycle (CycleClasses): two ops.
+// A run's options (mode, cond_resched_every, might_resched_every) and a sleep's (jiffies, idle)
+// beside "cycle" apply to every class: a kernel thread's periodic work with its own phase.
 bool ScenarioReader::cycle(const JsonValue& v, const std::string& f, Program& prog) {
-    if (!checkKeys(v, f, {"cycle"})) return false;
+    if (!checkKeys(v, f, {"cycle", "mode", "cond_resched_every", "might_resched_every", "jiffies", "idle"}))
+        return false;
     const JsonValue& arr = *v.find("cycle");
     const std::string af = join(f, "cycle");
     if (!expect(arr, JT::Array, af)) return false;
@@ -170,10 +173,46 @@ bool ScenarioReader::cycle(const JsonValue& v, const std::string& f, Program& pr
     Op run, sleep;
     run.kind = OpKind::Run;
     sleep.kind = OpKind::Sleep;
+    if (!runOptions(v, f, run) || !sleepOptions(v, f, sleep)) return false; // the run's and the sleep's
     run.cycle = sleep.cycle = int8_t(prog.cycles.size());
     prog.cycles.push_back(std::move(cc));
     prog.ops.push_back(run);
     prog.ops.push_back(sleep);
+    return true;
+}
+
+bool ScenarioReader::runOptions(const JsonValue& v, const std::string& f, Op& op) {
+    if (!held_.empty()) op.mode = ExecMode::Kernel; // a critical section runs in the kernel
+    if (auto* m = v.find("mode")) {
+        if (!expect(*m, JT::String, join(f, "mode"))) return false;
+        if (m->text == "user" && !held_.empty())
+            return fail(m->pos, join(f, "mode"),
+                        "user mode inside a mutex's critical section, which is kernel code; accepted there: "
+                        "kernel, kernel-nopreempt");
+        if (m->text == "user")
+            op.mode = ExecMode::User;
+        else if (m->text == "kernel")
+            op.mode = ExecMode::Kernel;
+        else if (m->text == "kernel-nopreempt")
+            op.mode = ExecMode::KernelNoPreempt;
+        else
+            return fail(m->pos, join(f, "mode"),
+                        "unknown mode '" + m->text + "'; accepted: user, kernel, kernel-nopreempt");
+    }
+    for (auto [key, dst] : {std::pair{"cond_resched_every", &op.condReschedEvery},
+                            std::pair{"might_resched_every", &op.mightReschedEvery}}) {
+        if (auto* x = v.find(key)) {
+            if (op.mode != ExecMode::Kernel)
+                return fail(x->pos, join(f, key), "resched points exist only in \"mode\": \"kernel\"");
+            if (!duration(*x, join(f, key), *dst, kNsPerUs)) return false;
+        }
+    }
+    return true;
+}
+
+bool ScenarioReader::sleepOptions(const JsonValue& v, const std::string& f, Op& op) {
+    if (auto* x = v.find("jiffies"); x && !boolean(*x, join(f, "jiffies"), op.jiffies)) return false;
+    if (auto* x = v.find("idle"); x && !boolean(*x, join(f, "idle"), op.idleWait)) return false;
     return true;
 }
 
@@ -230,39 +269,11 @@ bool ScenarioReader::op(const JsonValue& v, const std::string& f, Program& prog,
     if (kind == "run") {
         if (!checkKeys(v, f, {"run", "mode", "cond_resched_every", "might_resched_every"})) return false;
         op.kind = OpKind::Run;
-        if (!distribution(arg, af, op.duration)) return false;
-        if (!held_.empty()) op.mode = ExecMode::Kernel; // a critical section runs in the kernel
-        if (auto* m = v.find("mode")) {
-            if (!expect(*m, JT::String, join(f, "mode"))) return false;
-            if (m->text == "user" && !held_.empty())
-                return fail(
-                    m->pos, join(f, "mode"),
-                    "user mode inside a mutex's critical section, which is kernel code; accepted there: "
-                    "kernel, kernel-nopreempt");
-            if (m->text == "user")
-                op.mode = ExecMode::User;
-            else if (m->text == "kernel")
-                op.mode = ExecMode::Kernel;
-            else if (m->text == "kernel-nopreempt")
-                op.mode = ExecMode::KernelNoPreempt;
-            else
-                return fail(m->pos, join(f, "mode"),
-                            "unknown mode '" + m->text + "'; accepted: user, kernel, kernel-nopreempt");
-        }
-        for (auto [key, dst] : {std::pair{"cond_resched_every", &op.condReschedEvery},
-                                std::pair{"might_resched_every", &op.mightReschedEvery}}) {
-            if (auto* x = v.find(key)) {
-                if (op.mode != ExecMode::Kernel)
-                    return fail(x->pos, join(f, key), "resched points exist only in \"mode\": \"kernel\"");
-                if (!duration(*x, join(f, key), *dst, kNsPerUs)) return false;
-            }
-        }
+        if (!distribution(arg, af, op.duration) || !runOptions(v, f, op)) return false;
     } else if (kind == "sleep") {
         if (!checkKeys(v, f, {"sleep", "jiffies", "idle"})) return false;
         op.kind = OpKind::Sleep;
-        if (!distribution(arg, af, op.duration)) return false;
-        if (auto* x = v.find("jiffies"); x && !boolean(*x, join(f, "jiffies"), op.jiffies)) return false;
-        if (auto* x = v.find("idle"); x && !boolean(*x, join(f, "idle"), op.idleWait)) return false;
+        if (!distribution(arg, af, op.duration) || !sleepOptions(v, f, op)) return false;
     } else if (kind == "timer") {
         if (!checkKeys(v, f, {"timer", "cost"})) return false;
         op.kind = OpKind::TimerWait;

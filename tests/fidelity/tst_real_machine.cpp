@@ -9,6 +9,7 @@
 #include "trace/ftrace_text.h"
 
 #include <algorithm>
+#include <set>
 
 using namespace sched;
 using namespace scen;
@@ -64,9 +65,19 @@ QString machineDifference(const Scenario& a, const Scenario& b) {
         for (size_t i = 0; i < pa->ops.size(); ++i) {
             const Op &u = pa->ops[i], &v = pb->ops[i];
             if (u.kind != v.kind || u.mode != v.mode || !sameDistribution(u.duration, v.duration) ||
-                u.jiffies != v.jiffies || u.condReschedEvery != v.condReschedEvery || u.cost != v.cost ||
-                u.count != v.count)
+                u.jiffies != v.jiffies || u.idleWait != v.idleWait ||
+                u.condReschedEvery != v.condReschedEvery || u.cost != v.cost || u.count != v.count ||
+                u.cycle != v.cycle)
                 return QString("%1's op %2").arg(comm).arg(i);
+        }
+        if (pa->cycles.size() != pb->cycles.size()) return QString("%1's cycles").arg(comm);
+        for (size_t c = 0; c < pa->cycles.size(); ++c) {
+            const CycleClasses &u = pa->cycles[c], &v = pb->cycles[c];
+            if (u.next != v.next || u.share != v.share || u.run.size() != v.run.size())
+                return QString("%1's cycle %2").arg(comm).arg(c);
+            for (size_t k = 0; k < u.run.size(); ++k)
+                if (!sameDistribution(u.run[k], v.run[k]) || !sameDistribution(u.sleep[k], v.sleep[k]))
+                    return QString("%1's cycle %2, class %3").arg(comm).arg(c).arg(k);
         }
     }
     return {};
@@ -88,6 +99,48 @@ class TestRealMachine : public QObject {
     }
     // massive_intr 8 10 8 1: loop counts 302-306 (mean 304.4), ~306 voluntary and 525-577
     // involuntary switches per worker, perf stat -e cs 6,877.
+    // kdamond.0 is DAMON_STAT's thread: it wakes once a sampling interval (~500 ms, 128 jiffies
+    // through the timer wheel) and refreshes its statistics when 5 s have passed since the last
+    // refresh (damon_stat_damon_call_fn(): 1250 jiffies), which at that period is every tenth
+    // wakeup - in the three traces, exactly every tenth activation is the long one. Which wakeup of
+    // the ten comes first, and where the first one falls, depend on the boot's history: drawn from
+    // the seed. Counted here per activation (CPU time from a wakeup to its sleep) over 60 s.
+    void kdamondRefreshesItsStatisticsEveryTenthWakeup() {
+        std::set<size_t> phases;
+        std::set<Time> firstWakeups;
+        for (uint64_t seed = 0; seed < 6; ++seed) {
+            Scenario s = loadFile("cyclictest-i1000-l5000.json");
+            Engine e = instantiate(s, s.seed + seed, TraceOptions{false, true});
+            e.runUntil(60 * kNsPerSec);
+            e.finish();
+            TaskId kd = kNoTask;
+            for (size_t t = 0; t < e.trace().tasks.size(); ++t)
+                if (e.trace().tasks[t].comm == "kdamond.0") kd = TaskId(t);
+            QVERIFY(kd != kNoTask);
+            const Slices& sl = e.trace().slices;
+            std::vector<Time> activations{0};
+            Time first = -1;
+            for (uint32_t i = 0; i < sl.size(); ++i) {
+                if (sl.task[i] != kd) continue;
+                if (first < 0) first = sl.start[i];
+                activations.back() += sl.end[i] - sl.start[i];
+                if (sl.endPoint[i] == uint8_t(SwitchPoint::BlockIdle)) activations.push_back(0);
+            }
+            activations.pop_back(); // the one still open at the end
+            QVERIFY2(activations.size() >= 110, qPrintable(QString::number(activations.size())));
+            std::vector<size_t> longOnes;
+            for (size_t k = 0; k < activations.size(); ++k)
+                if (activations[k] > 5 * kNsPerMs) longOnes.push_back(k);
+            QVERIFY(longOnes.size() >= 11);
+            for (size_t k = 1; k < longOnes.size(); ++k)
+                QCOMPARE(longOnes[k] - longOnes[k - 1], size_t(10));
+            phases.insert(longOnes[0]);
+            firstWakeups.insert(first);
+            QVERIFY2(first > 0 && first < 520 * kNsPerMs, qPrintable(QString::number(first)));
+        }
+        QVERIFY2(phases.size() >= 3, "the refresh's phase is the seed's draw");
+        QCOMPARE(firstWakeups.size(), size_t(6));
+    }
     void massiveIntrLandsNearTheRealRun() {
         Run r = runFile("massive_intr-8x8ms-1ms.json");
         int workers = 0;

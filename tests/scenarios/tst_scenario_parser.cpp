@@ -158,6 +158,26 @@ class TestScenarioParser : public QObject {
         QVERIFY(e.error().empty());
         QCOMPARE(e.trace().markers.size(), size_t(5));
     }
+    // A cycle's run takes a run's options and its sleep a sleep's, for every class: a kernel
+    // thread's periodic work (kdamond.0 in the real-machine scenarios) in kernel mode with
+    // cond_resched() points, asleep in schedule_timeout_idle(). A resched point needs kernel mode
+    // there as on a run.
+    void aCycleTakesItsRunsAndSleepsOptions() {
+        const scen::Scenario s = scenarioFrom(R"J({"machine": {"cpus": 1},
+            "tasks": [{"comm": "k", "behavior": [{"cycle": [{"next": [1], "run": "1ms", "sleep": "100ms"}],
+                "mode": "kernel", "cond_resched_every": "80us", "jiffies": true, "idle": true}]}]})J");
+        const Program& p = s.programs[size_t(s.tasks[0].program)];
+        QCOMPARE(p.ops[0].mode, ExecMode::Kernel);
+        QCOMPARE(p.ops[0].condReschedEvery, 80 * kNsPerUs);
+        QVERIFY(p.ops[1].jiffies && p.ops[1].idleWait);
+        QVERIFY(!p.ops[0].jiffies && p.ops[1].condReschedEvery == 0); // each to its own op
+        const std::string e = parseError(R"J({"machine": {"cpus": 1},
+            "tasks": [{"comm": "k", "behavior": [{"cycle": [{"next": [1], "run": "1ms", "sleep": "1ms"}],
+                "cond_resched_every": "80us"}]}]})J");
+        QVERIFY2(e.find("tasks[0].behavior[0].cond_resched_every: resched points exist only in") !=
+                     std::string::npos,
+                 e.c_str());
+    }
     // A "cycle" is a run then a sleep whose class follows its Markov chain: with "next" rows that
     // swap the classes, the task alternates 1 ms and 3 ms bursts (and the sleeps of their class),
     // starting in the class its shares give.
