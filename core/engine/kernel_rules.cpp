@@ -184,7 +184,8 @@ constexpr std::array<RuleInfo, kRuleCount> kRules{{
      "1842bf97af10 sched/deadline: Use revised wakeup rule only for running dl_server", "update_dl_entity()",
      "the revised rule applies only to a server that was running (dl_defer_running); others are deferred",
      "the condition is inferred from the title and the pull's summary (\"wakeups of deferred DL servers "
-     "actually deferred\"); the hunk was not read"},
+     "actually deferred\"); the hunk was not read. Mainline took it in 7.2 (7.2-rc7), after 7.0 and 7.1: "
+     "the 6.18.y series had it first"},
     {"restrict-preempt-models", "7.0", "7dadeaa6e851 sched: Further restrict the preemption modes",
      "kernel/Kconfig.preempt, sched_dynamic_mode()",
      "where the architecture has lazy preemption (x86_64, arm64, powerpc, riscv, s390, loongarch) only full "
@@ -333,13 +334,17 @@ const RuleSet kV7_1 =
     (kV7_0 | rulesOf({Rule::ReweightRescale, Rule::HrtickDefault, Rule::DelayedLagKeep, Rule::HrtickHard,
                       Rule::ShortClearsBuddy, Rule::ProxyDonorMigration, Rule::NewidleRate})) &
     ~rulesOf({Rule::ReweightPlace, Rule::RelDeadlineAlways, Rule::HrtickRearm});
+// 7.2: the dl_server's revised wakeup rule only for a running server (1842bf97af10, 7.2-rc7; 6.18.44
+// had it from stable). Its other scheduler changes decide nothing the engine models (the profile's
+// notModelled).
+const RuleSet kV7_2 = kV7_1 | rulesOf({Rule::DlServerRevisedOnlyRunning});
 // The 2024 PREEMPT_AUTO series on the 6.18 EEVDF rules, without PREEMPT_LAZY (it realises
 // laziness inside none / voluntary / full); RT throttling stands in for the fair_server there
 // (SchedConfig::rtThrottling()). The series was written on v6.10: no proxy execution.
 const RuleSet kAutoRfc = kV6_18 & ~rulesOf({Rule::LazyModel, Rule::FairServer, Rule::ProxyExec});
 
 // Oldest first, the RFC last: menus, lists and docs/kernels.md show them in this order.
-const std::array<KernelSpec, 8> kSpecs{{
+const std::array<KernelSpec, 9> kSpecs{{
     {"6.6-queue", KernelBuild::Dynamic, KernelProfile::V6_6_Queue,
      "6.6 + the sched/eevdf queue of autumn 2023 (custom slices, first PREEMPT_SHORT)", kV6_6Queue,
      "the queue's prototype delayed dequeue (\"sched/eevdf: Delay dequeue\", 15 Sep 2023, DELAY_DEQUEUE and "
@@ -368,6 +373,16 @@ const std::array<KernelSpec, 8> kSpecs{{
      "than one CPU); the SIS_UTIL "
      "simplification "
      "(fe7171d0d5df, f1320a8dd8ba: titles only)"},
+    {"7.2", KernelBuild::Dynamic, KernelProfile::V7_2, "7.2 PREEMPT_DYNAMIC", kV7_2,
+     "what 7.1 leaves out; newidle balancing from pick_task_fair() (b3a2dfa8b42e: the engine's fair pick is "
+     "the same, and a started fair_server that finds no fair task does not pull one here); the time update "
+     "before a delayed entity is requeued (333238da9a19: no effect, the engine's curr is always up to date); "
+     "the proxy-execution batch (the blocked_donor link and the mutex handed to a donor, 1628b25248d0: code "
+     "not read); cache-aware scheduling (several LLCs only); the RT runtime default of 1 s (c2e390197ad1: "
+     "deadline admission only) and RT_PUSH_IPI off (dd29c017aed6: RT push not modelled). 7.3's single "
+     "runqueue for task groups (85570f10a4c6, cgroup_mode concur) and its short-slice wakeup series "
+     "(0d1e7a2bab35, ba0d3bf5f97b, 7cd2ef17de5e, 49f87b4d0be8, 7ad0ec7890b3, 8f97b627ff1c, 04998aa54848) "
+     "have no profile yet"},
     {"auto-rfc", KernelBuild::Auto, KernelProfile::V6_18, "6.18 + PREEMPT_AUTO (2024 series)", kAutoRfc},
 }};
 
@@ -395,8 +410,8 @@ const KernelSpec& kernelSpecOf(KernelBuild b, KernelProfile p) {
 
 const RuleSet& kernelRules(KernelBuild b, KernelProfile p) {
     // Indexed, not searched: the engine asks on every update_curr().
-    static const std::array<RuleSet, 7> dynamic{kV6_18, kV6_12, kV6_18_44, kV6_18_45,
-                                                kV7_0,  kV7_1,  kV6_6Queue}; // KernelProfile order
+    static const std::array<RuleSet, 8> dynamic{kV6_18, kV6_12, kV6_18_44,  kV6_18_45,
+                                                kV7_0,  kV7_1,  kV6_6Queue, kV7_2}; // KernelProfile order
     return b == KernelBuild::Auto ? kAutoRfc : dynamic[size_t(p)];
 }
 
