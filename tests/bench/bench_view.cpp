@@ -1,7 +1,10 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-// Benchmark (not a test): timeline paint time at 1920x1080 for a run of over a million slices
-// on 64 CPUs, at full zoom-out, mid zoom and deep zoom; and the time to step back 1 s.
-// Run: build/tests/bench_view   (uses the offscreen platform; prints medians of 15 frames)
+// Benchmark (not a test): timeline paint time at 1920x1080 for a run on 64 CPUs (a slice per CPU
+// per 1 ms tick: 17 s simulated, the default, is 1.09 M slices; 153 s is 9.8 M), at full
+// zoom-out, mid zoom (1 s) and deep zoom (2 ms), the widget's new range, the time to step back
+// 1 s, and the peak resident memory: (peak - peak of `bench_view 0`, an empty run) / slices is
+// what the GUI holds per slice.
+// Run: build/tests/bench_view [SECONDS]   (the offscreen platform; medians of 15 frames)
 #include "app/gui/session.h"
 #include "widgets/live_capture.h"
 #include "widgets/timeline_painter.h"
@@ -16,20 +19,31 @@
 #include <QTemporaryDir>
 #include <algorithm>
 #include <cstdio>
+#include <cstdlib>
+#include <string>
+#include <sys/resource.h>
 
 using namespace sched;
 
 int main(int argc, char** argv) {
     if (qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM")) qputenv("QT_QPA_PLATFORM", "offscreen");
     QApplication app(argc, argv);
+    const double seconds = argc > 1 ? std::atof(argv[1]) : 17.0;
+    if (argc > 2 || !(seconds >= 0 && seconds <= 3600)) {
+        std::fprintf(stderr, "usage: bench_view [SECONDS]  (simulated seconds, 0 to 3600; 17 by default)\n");
+        return 2;
+    }
+    // An empty run (0) is the baseline for the memory per slice: 1 us, no switch yet.
+    const Time T = std::max<Time>(kNsPerUs, Time(seconds * double(kNsPerSec)));
     QTemporaryDir dir;
     const QString path = dir.filePath("bench.json");
     QFile f(path);
     if (!f.open(QIODevice::WriteOnly)) return 1;
     // 64 CPUs, 10 always-runnable tasks each, a switch every 1 ms tick on every CPU.
-    f.write(R"J({"name": "bench-view", "duration": "17s",
+    f.write(("{\"name\": \"bench-view\", \"duration\": \"" + std::to_string(T) + "ns\"," + R"J(
       "machine": {"cpus": 64, "hz": 1000, "preempt": "full", "sysctl_base_slice": "100us"},
-      "tasks": [{"comm": "hog", "count": 640, "behavior": [{"repeat": "forever", "body": [{"run": "10ms"}]}]}]})J");
+      "tasks": [{"comm": "hog", "count": 640, "behavior": [{"repeat": "forever", "body": [{"run": "10ms"}]}]}]})J")
+                .c_str());
     f.close();
     Session s;
     QString err;
@@ -40,11 +54,11 @@ int main(int argc, char** argv) {
     s.setBackgroundThreshold(kNever); // measure the run in this thread
     QElapsedTimer t;
     t.start();
-    s.runTo(17 * kNsPerSec);
+    s.runTo(T);
     const double runSec = t.nsecsElapsed() / 1e9;
     const Engine& e = s.engine();
     std::printf("run: %zu slices on %d CPUs, %.1f s simulated in %.2f s wall\n", e.trace().slices.size(),
-                e.config().cpus, 17.0, runSec);
+                e.config().cpus, double(T) / 1e9, runSec);
 
     view::LaneIndex lanes;
     view::FlagIndex flags;
@@ -66,9 +80,11 @@ int main(int argc, char** argv) {
         const char* name;
         Time a, b;
     };
-    const Zoom zooms[] = {{"full zoom-out (17 s)", 0, 17 * kNsPerSec},
-                          {"mid zoom (1 s)", 8 * kNsPerSec, 9 * kNsPerSec},
-                          {"deep zoom (2 ms)", 8 * kNsPerSec, 8 * kNsPerSec + 2 * kNsPerMs}};
+    const Time mid = T / 2;
+    const std::string full = "full zoom-out (" + std::to_string(int(seconds + 0.5)) + " s)";
+    const Zoom zooms[] = {{full.c_str(), 0, T},
+                          {"mid zoom (1 s)", mid, mid + kNsPerSec},
+                          {"deep zoom (2 ms)", mid, mid + 2 * kNsPerMs}};
     for (const Zoom& z : zooms) {
         view::TimeAxis axis{z.a, z.b, 1920 - layout.gutter};
         std::vector<double> ms;
@@ -95,11 +111,11 @@ int main(int argc, char** argv) {
         v.resize(1920, 1080);
         v.setFollow(false);
         v.setRun(&e.trace(), d.live);
-        v.setRange(0, 17 * kNsPerSec);
+        v.setRange(0, T);
         QImage target(v.size(), QImage::Format_ARGB32_Premultiplied);
         std::vector<double> first, moved;
         for (int i = 0; i < 9; ++i) {
-            v.setRange(0, 17 * kNsPerSec - i); // a new zoom: summaries are recomputed
+            v.setRange(0, T - i); // a new zoom: summaries are recomputed
             t.restart();
             v.render(&target);
             first.push_back(t.nsecsElapsed() / 1e6);
@@ -119,5 +135,8 @@ int main(int argc, char** argv) {
     t.restart();
     s.stepBack(kNsPerSec);
     std::printf("step back 1 s: %.1f ms (restore the nearest snapshot, replay)\n", t.nsecsElapsed() / 1e6);
+    rusage ru{};
+    getrusage(RUSAGE_SELF, &ru);
+    std::printf("peak resident: %.1f MB (ru_maxrss)\n", double(ru.ru_maxrss) / 1024.0);
     return 0;
 }

@@ -24,7 +24,11 @@ void FlagIndex::update(const sched::Trace& trace) {
         l.set.push_back(f.set[consumed_]);
         l.clear.push_back(f.clear[consumed_]);
         l.reason.push_back(f.reason[consumed_]);
+        l.buckets.add(f.set[consumed_], f.clear[consumed_], f.reason[consumed_]);
     }
+    for (auto& bits : lanes_)
+        for (Lane& l : bits)
+            l.buckets.flush();
 }
 
 std::vector<uint32_t> FlagIndex::intervalsIn(int cpu, int bit, Time t0, Time t1, size_t max) const {
@@ -42,6 +46,12 @@ std::vector<uint8_t> FlagIndex::columns(int cpu, int bit, Time t0, Time t1, int 
     if (cpu < 0 || size_t(cpu) >= lanes_.size() || width <= 0 || t1 <= t0) return cols;
     const Lane& l = lanes_[size_t(cpu)][size_t(bit & 1)];
     if (l.idx.empty()) return cols;
+    if (l.buckets.summarises(double(t1 - t0) / double(width))) {
+        const std::vector<CoverageBuckets::Cell> cells = l.buckets.columns(t0, t1, width);
+        for (int x = 0; x < width; ++x)
+            if (cells[size_t(x)].touches > 0) cols[size_t(x)] = uint8_t(1 + cells[size_t(x)].key);
+        return cols;
+    }
     // Sweep the columns left to right; k = first interval that clears after the column start.
     size_t k = size_t(std::upper_bound(l.clear.begin(), l.clear.end(), t0) - l.clear.begin());
     const ColumnEdges edge(t0, t1, width);

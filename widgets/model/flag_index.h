@@ -1,10 +1,12 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // Per-CPU, per-bit index of the need-resched intervals of a trace, for the thin flag lanes:
 // which pixel columns a TIF_NEED_RESCHED / TIF_NEED_RESCHED_LAZY interval covers, in
-// O(log n) per column.
+// O(log n) per column, or zoomed out from time buckets (coverage_buckets.h): a column is marked
+// when an interval touches one of the buckets it spans.
 #pragma once
 
 #include "trace/trace.h"
+#include "widgets/model/coverage_buckets.h"
 
 #include <array>
 #include <vector>
@@ -26,6 +28,7 @@ class FlagIndex {
         std::vector<uint32_t> idx;
         std::vector<Time> set, clear;
         std::vector<uint8_t> reason; // a copy, so a column does not reach into the trace
+        CoverageBuckets buckets;     // keyed by reason
     };
     std::vector<std::array<Lane, 2>> lanes_;
     const sched::Trace* trace_ = nullptr;

@@ -23,7 +23,10 @@ void LaneIndex::update(const sched::Trace& trace) {
         l.start.push_back(s.start[consumed_]);
         l.end.push_back(s.end[consumed_]);
         l.busyBefore.push_back(before);
+        l.buckets.add(s.start[consumed_], s.end[consumed_], s.task[consumed_]);
     }
+    for (Lane& l : lanes_)
+        l.buckets.flush();
 }
 
 Time LaneIndex::busyUntil(const Lane& l, Time t) const {
@@ -76,6 +79,27 @@ std::vector<Column> LaneIndex::columns(int cpu, Time t0, Time t1, int width, Tas
     const sched::Trace* tr = trace_;
     // Boundary x: time a_x, the first slice starting at or after it, and the busy time before it.
     const ColumnEdges boundary(t0, t1, width);
+    if (haveSlices && summarised(cpu, t0, t1, width)) {
+        const std::vector<CoverageBuckets::Cell> cells = l->buckets.columns(t0, t1, width);
+        for (int x = 0; x < width; ++x) {
+            const Time a = boundary(x), b = boundary(x + 1);
+            const CoverageBuckets::Cell& cell = cells[size_t(x)];
+            Column& c = cols[size_t(x)];
+            double busy = cell.covered;
+            // What ran at the column's middle, as a sample (a task's columns then come about as
+            // often as its share of the time), else, idle there, the longest run in the column.
+            c.task = cell.sample >= 0 ? cell.sample : cell.key;
+            c.slices = std::min<uint32_t>(cell.touches, 9);
+            if (openTask >= 0 && now > a && openStart < b) { // the slice still running on this CPU
+                const Time cover = std::min(b, now) - std::max(a, openStart);
+                busy += double(cover);
+                if (double(cover) > cell.covered) c.task = openTask;
+                c.slices++;
+            }
+            c.busy = b > a ? float(std::min(1.0, busy / double(b - a))) : 0.0f;
+        }
+        return cols;
+    }
     Time a = boundary(0);
     size_t posA =
         haveSlices ? size_t(std::lower_bound(l->start.begin(), l->start.end(), a) - l->start.begin()) : 0;

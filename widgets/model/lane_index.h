@@ -1,13 +1,17 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // Per-CPU index of a trace's slices that answers "what does pixel column x of this lane show"
-// in O(log n), so a frame touches about width x lanes items whatever the run's length
-// (KernelShark's one-bin-per-pixel idea). A column shows the busy fraction of its time span
-// (exact, from prefix sums of busy time) and one task: the one running longest in the column
-// when a few slices overlap it, else the one running at the column's middle (or, if the CPU is
-// idle there, the next one to start in the column).
+// without looking at every slice (KernelShark's one-bin-per-pixel idea). Zoomed out, where a
+// column spans at least CoverageBuckets::kMinBucketsPerColumn of the lane's time buckets, a
+// column is read from those buckets: the busy fraction (edge buckets pro rata) and the task
+// running at the middle of the bucket at its middle (else the longest single run among them) -
+// a frame costs about columns x 8 to 16 reads whatever the run's length. Nearer, in O(log n) per column: the
+// busy fraction exact, from prefix sums of busy time, and the task running longest in the column when a few
+// slices overlap it, else the one running at the column's middle (or, if the CPU is idle there, the next one
+// to start in the column).
 #pragma once
 
 #include "trace/trace.h"
+#include "widgets/model/coverage_buckets.h"
 
 #include <vector>
 
@@ -38,12 +42,21 @@ class LaneIndex {
     size_t slicesOnCpu(int cpu) const { return cpu < cpus() ? lanes_[size_t(cpu)].idx.size() : 0; }
     // Busy time of a CPU in [t0, t1) from closed slices (exact).
     Time busyIn(int cpu, Time t0, Time t1) const;
+    Time bucketWidth(int cpu) const {
+        return cpu < cpus() ? Time(1) << lanes_[size_t(cpu)].buckets.shift() : 0;
+    }
+    // Whether columns of [t0, t1) in `width` pixels come from the time buckets (zoomed out).
+    bool summarised(int cpu, Time t0, Time t1, int width) const {
+        return cpu < cpus() && width > 0 &&
+               lanes_[size_t(cpu)].buckets.summarises(double(t1 - t0) / double(width));
+    }
 
   private:
     struct Lane {
         std::vector<uint32_t> idx; // slice indices in start order
         std::vector<Time> start, end;
         std::vector<Time> busyBefore; // sum of durations of slices [0, i)
+        CoverageBuckets buckets;      // keyed by task
     };
     Time busyUntil(const Lane& l, Time t) const; // busy time in [-inf, t)
     std::vector<Lane> lanes_;

@@ -1,7 +1,10 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // The pixel-bounded lane summaries equal a brute-force render at the same zoom: for every pixel
-// column, the busy fraction and the task computed by scanning every slice.
+// column, the busy fraction and the task computed by scanning every slice. Zoomed out they come
+// from time buckets: busy within the edge buckets' share, the task one that ran there, the flag
+// columns marked wherever an interval is, the buckets bounded by the intervals they hold.
 #include "tests/test_support.h"
+#include "widgets/model/coverage_buckets.h"
 #include "widgets/model/flag_index.h"
 #include "widgets/model/lane_index.h"
 #include "widgets/model/task_lane_index.h"
@@ -86,7 +89,110 @@ class TestLaneIndex : public QObject {
             }
         }
         QVERIFY(compared > 5000);
-        QVERIFY(multi > 100); // the many-slices-per-pixel path was exercised
+        QVERIFY(multi > 100);             // the many-slices-per-pixel path was exercised
+        for (int cpu = 0; cpu < 3; ++cpu) // none of these zooms was read from the buckets
+            QVERIFY(!idx.summarised(cpu, 0, 300 * kNsPerMs, 97));
+    }
+    // Zoomed out far enough that a column spans at least eight of a lane's buckets, the columns
+    // come from the buckets: each column's busy fraction within the two edge buckets' share of the
+    // exact one, and its task one that ran in the column or in the bucket at either edge. The
+    // flag columns are marked wherever the exact sweep marks them.
+    void zoomedOutColumnsComeFromTheBuckets() {
+        Engine e = engineFrom(R"J({"machine": {"cpus": 3, "hz": 1000, "preempt": "lazy"},
+          "tasks": [ {"comm": "w", "count": 7, "behavior": [{"repeat": "forever", "body": [
+              {"run": {"dist": "exponential", "mean": "300us"}}, {"sleep": {"dist": "exponential", "mean": "500us"}}]}]},
+                     {"comm": "hog", "behavior": [{"repeat": "forever", "body": [{"run": "5ms"}]}]} ]})J");
+        const Time T = 6 * kNsPerSec;
+        e.runUntil(T);
+        e.finish();
+        LaneIndex idx;
+        idx.update(e.trace());
+        FlagIndex fi;
+        fi.update(e.trace());
+        const Slices& s = e.trace().slices;
+        const FlagIntervals& f = e.trace().flags;
+        int compared = 0;
+        for (const auto& [t0, t1, w] : std::vector<std::tuple<Time, Time, int>>{
+                 {0, T, 60}, {kNsPerSec, 5 * kNsPerSec, 40}, {123456789, T, 30}}) {
+            for (int cpu = 0; cpu < 3; ++cpu) {
+                QVERIFY(idx.summarised(cpu, t0, t1, w));
+                const auto cols = idx.columns(cpu, t0, t1, w);
+                const auto exact = bruteColumns(e.trace(), cpu, t0, t1, w);
+                const auto flags = fi.columns(cpu, 0, t0, t1, w);
+                for (int x = 0; x < w; ++x) {
+                    const Time a = t0 + Time((int128(t1 - t0) * x) / w),
+                               b = t0 + Time((int128(t1 - t0) * (x + 1)) / w);
+                    // The buckets read: the coarsest level with at least eight to a column.
+                    double bucket = double(idx.bucketWidth(cpu));
+                    while (16 * bucket <= double(t1 - t0) / double(w))
+                        bucket *= 2;
+                    QVERIFY2(std::fabs(cols[size_t(x)].busy - exact[size_t(x)].busy) <=
+                                 2 * bucket / double(b - a),
+                             qPrintable(QString("cpu %1 x %2: busy %3 vs %4")
+                                            .arg(cpu)
+                                            .arg(x)
+                                            .arg(cols[size_t(x)].busy)
+                                            .arg(exact[size_t(x)].busy)));
+                    bool ranThere = false, flagThere = false;
+                    for (size_t i = 0; i < s.size() && !ranThere; ++i)
+                        ranThere = s.cpu[i] == cpu && s.task[i] == cols[size_t(x)].task &&
+                                   s.end[i] > a - Time(bucket) && s.start[i] < b + Time(bucket);
+                    QVERIFY2(ranThere, qPrintable(QString("cpu %1 x %2").arg(cpu).arg(x)));
+                    for (size_t i = 0; i < f.size() && !flagThere; ++i)
+                        flagThere = f.cpu[i] == cpu && f.bit[i] == 0 && f.set[i] < b && f.clear[i] > a;
+                    if (flagThere)
+                        QVERIFY2(flags[size_t(x)] != 0, qPrintable(QString("flag column %1").arg(x)));
+                    ++compared;
+                }
+            }
+        }
+        QVERIFY(compared > 350);
+    }
+    // The buckets hold at most a quarter as many as the intervals (or 1,024), a long gap does not
+    // make them first and merge them after, and what they hold adds up: every nanosecond covered,
+    // the longest single cover's key, every interval counted.
+    void bucketsStayBoundedAndAddUp() {
+        CoverageBuckets b;
+        Time t = 5 * kNsPerSec; // a trace that starts late, as an imported one does
+        const Time start = t;
+        for (int i = 0; i < 100000; ++i) { // key 7 runs 900 ns, then key 3 runs 100 ns
+            b.add(t, t + 900, 7);
+            b.add(t + 900, t + 1000, 3);
+            t += 1000;
+        }
+        b.flush();
+        QVERIFY2(b.size() <= 200000 / 8, qPrintable(QString::number(b.size())));
+        QVERIFY(b.summarises(double(t - start) / 100));
+        const auto cells = b.columns(start, t, 100);
+        double covered = 0;
+        uint64_t touches = 0;
+        for (const auto& c : cells) {
+            QCOMPARE(c.key, 7);
+            covered += c.covered;
+            touches += c.touches;
+        }
+        // Inner column edges split a bucket's cover exactly; only the outer two are pro rata.
+        QVERIFY2(std::fabs(covered - double(t - start)) <= double(Time(2) << b.shift()),
+                 qPrintable(QString::number(covered)));
+        QVERIFY(touches >= 200000); // each interval in each bucket it touches
+        // Wider columns read a coarser level (the levels above hold at most as many again): the
+        // same cover and key from 5 columns as from 100.
+        QVERIFY2(b.buckets() <= 2 * b.size() + 64, qPrintable(QString::number(b.buckets())));
+        double coarse = 0;
+        for (const auto& c : b.columns(start, t, 5)) {
+            QCOMPARE(c.key, 7);
+            coarse += c.covered;
+        }
+        QVERIFY2(std::fabs(coarse - double(t - start)) <= double(Time(2) << (b.shift() + 5)),
+                 qPrintable(QString::number(coarse)));
+        CoverageBuckets gap;
+        gap.add(0, 10, 1);
+        gap.add(3600 * kNsPerSec, 3600 * kNsPerSec + 10, 2);
+        gap.flush();
+        QVERIFY2(gap.size() <= 2048, qPrintable(QString::number(gap.size())));
+        const auto two = gap.columns(0, 3600 * kNsPerSec + 10, 2);
+        QCOMPARE(two[0].key, 1);
+        QCOMPARE(two[1].key, 2);
     }
     void slicesInReturnsExactlyTheOverlappingSlicesInOrder() {
         Engine e = builtinEngine("pipe-pingpong");
