@@ -143,10 +143,11 @@ ProgramEditor::ProgramEditor(QWidget* parent) : QWidget(parent) {
     updateButtons();
 }
 
-void ProgramEditor::setProgram(const JsonValue& program, bool editable) {
+void ProgramEditor::setProgram(const JsonValue& program, bool editable, int owner) {
     const OpPath keep = select_.empty() ? currentPath() : select_;
     program_ = program;
     editable_ = editable;
+    owner_ = owner;
     fill();
     selectPath(keep);
     select_.clear();
@@ -262,7 +263,7 @@ void ProgramEditor::change(const QString& what, const std::function<bool(JsonVal
     OpPath at = currentPath();
     if (!f(p, at)) return;
     select_ = at;
-    emit edited(what, p); // the editor applies it and calls setProgram() with the result
+    emit edited(what, p, owner_); // the editor applies it and calls setProgram() with the result
 }
 
 void ProgramEditor::cellEdited(QTreeWidgetItem* item, int column) {
@@ -272,15 +273,18 @@ void ProgramEditor::cellEdited(QTreeWidgetItem* item, int column) {
     QString why;
     const QString text = item->text(column);
     const bool ok = column == Value ? setValue(p, at, text, &why) : setOptions(p, at, text, &why);
-    // Later, not inside the view's commit of the typed text: the tree is rebuilt either way.
-    QTimer::singleShot(0, this, [this, ok, why, at, p, column] {
+    // Later, not inside the view's commit of the typed text: the tree is rebuilt either way. The
+    // program it belongs to is the one shown now (a click on another task commits the text and
+    // then shows that task's program before this runs).
+    QTimer::singleShot(0, this, [this, ok, why, at, p, column, owner = owner_] {
         if (!ok) {
             emit refused(why);
             fill(); // the cell shows the program's value again
             selectPath(at);
             return;
         }
-        select_ = at;
-        emit edited(column == Value ? tr("Change %1").arg(kindOf(*opAt(p, at))) : tr("Change options"), p);
+        if (owner == owner_) select_ = at;
+        emit edited(column == Value ? tr("Change %1").arg(kindOf(*opAt(p, at))) : tr("Change options"), p,
+                    owner);
     });
 }

@@ -22,8 +22,9 @@ class ProgramEditor : public QWidget {
     Q_OBJECT
   public:
     explicit ProgramEditor(QWidget* parent = nullptr);
-    // editable: false for a workload entry, whose operations are its tool's.
-    void setProgram(const scen::JsonValue& program, bool editable);
+    // editable: false for a workload entry, whose operations are its tool's. owner: whose program
+    // it is (the scenario editor's task row), handed back with each edit of it.
+    void setProgram(const scen::JsonValue& program, bool editable, int owner = -1);
     // Marks the operation `message` (the loader's) names in the program it calls `prefix`
     // (program_ops::pathInMessage()); an empty message, or one about something else, marks nothing.
     void showProblem(const QString& message, const QString& prefix);
@@ -31,7 +32,9 @@ class ProgramEditor : public QWidget {
     void selectPath(const program_ops::OpPath& path);
 
   signals:
-    void edited(const QString& what, const scen::JsonValue& program);
+    // The whole new program of `owner`: a value typed in place is applied after the view has
+    // committed it, by when another owner's program may be shown.
+    void edited(const QString& what, const scen::JsonValue& program, int owner);
     void refused(const QString& why); // a typed value or option that cannot be applied
 
   private:
@@ -44,6 +47,7 @@ class ProgramEditor : public QWidget {
 
     scen::JsonValue program_;
     bool editable_ = true;
+    int owner_ = -1;
     bool filling_ = false;
     program_ops::OpPath select_; // where the selection goes once the edited program comes back
     QTreeWidget* tree_ = nullptr;

@@ -81,14 +81,26 @@ bool fail(QString* error, const QString& why) {
 
 } // namespace
 
+// The member naming the operation: one of the loader's kinds wherever it stands in the object
+// (scenario_reader_ops.cpp), else the first; -1 for what is not an object with members.
+static int kindMember(const JsonValue& op) {
+    static const char* const kinds[] = {"run",    "sleep", "cycle", "timer", "write",     "read",   "lock",
+                                        "unlock", "fork",  "wait",  "yield", "slice_ext", "repeat", "exit"};
+    if (!op.isObject() || op.members.empty()) return -1;
+    for (size_t i = 0; i < op.members.size(); ++i)
+        for (const char* k : kinds)
+            if (op.members[i].first == k) return int(i);
+    return 0;
+}
+
 QString kindOf(const JsonValue& op) {
-    return op.isObject() && !op.members.empty() ? QString::fromStdString(op.members.front().first)
-                                                : QString();
+    const int k = kindMember(op);
+    return k < 0 ? QString() : QString::fromStdString(op.members[size_t(k)].first);
 }
 
 QString valueText(const JsonValue& op) {
-    if (!op.isObject() || op.members.empty()) return scalarText(op);
-    const JsonValue& v = op.members.front().second;
+    if (kindMember(op) < 0) return scalarText(op);
+    const JsonValue& v = op.members[size_t(kindMember(op))].second;
     if (kindOf(op) == "cycle" && v.isArray()) return tr("%n class(es)", nullptr, int(v.items.size()));
     if (v.isArray()) return tr("%n value(s)", nullptr, int(v.items.size()));
     if (v.isObject()) { // a distribution: its kind and its scalar parameters
@@ -106,15 +118,16 @@ QString valueText(const JsonValue& op) {
 }
 
 bool valueIsTyped(const JsonValue& op) {
-    return op.isObject() && !op.members.empty() && !op.members.front().second.isArray() &&
-           !op.members.front().second.isObject();
+    const int k = kindMember(op);
+    return k >= 0 && !op.members[size_t(k)].second.isArray() && !op.members[size_t(k)].second.isObject();
 }
 
 QString optionsText(const JsonValue& op) {
     QStringList parts;
-    for (size_t i = 1; op.isObject() && i < op.members.size(); ++i) {
+    const int kind = kindMember(op);
+    for (size_t i = 0; kind >= 0 && i < op.members.size(); ++i) {
         const auto& [key, v] = op.members[i];
-        if (key == "body") continue; // the repeat's children in the tree
+        if (int(i) == kind || key == "body") continue; // the value; the repeat's children in the tree
         parts << QString::fromStdString(key) + "=" + scalarText(v);
     }
     return parts.join(", ");
@@ -122,7 +135,7 @@ QString optionsText(const JsonValue& op) {
 
 QString describe(const JsonValue& op) {
     const QString kind = kindOf(op);
-    const JsonValue* first = op.isObject() && !op.members.empty() ? &op.members.front().second : nullptr;
+    const JsonValue* first = kindMember(op) >= 0 ? &op.members[size_t(kindMember(op))].second : nullptr;
     const QString v = !first             ? QString()
                       : valueIsTyped(op) ? scalarText(*first)
                                          : tr("a drawn time (%1)").arg(valueText(op));
@@ -264,7 +277,7 @@ bool setValue(JsonValue& program, const OpPath& path, const QString& text, QStri
     if (!valueIsTyped(*op))
         return fail(error, tr("a distribution or a list of classes is edited in the program's JSON"));
     if (text.trimmed().isEmpty()) return fail(error, tr("an operation needs its value (e.g. 1ms)"));
-    op->members.front().second = valueOf(text);
+    op->members[size_t(kindMember(*op))].second = valueOf(text);
     return true;
 }
 
@@ -280,14 +293,14 @@ bool setOptions(JsonValue& program, const OpPath& path, const QString& text, QSt
             return fail(
                 error,
                 tr("'%1' is not key=value (e.g. mode=kernel, cond_resched_every=100us)").arg(part.trimmed()));
-        if (key == QString::fromStdString(op->members.front().first) || key == "body")
+        if (key == kindOf(*op) || key == "body")
             return fail(error, tr("'%1' is not an option of this operation").arg(key));
         for (const auto& o : options)
             if (o.first == key.toStdString()) return fail(error, tr("'%1' is given twice").arg(key));
         options.emplace_back(key.toStdString(), valueOf(part.mid(eq + 1)));
     }
     // Keep the kind first and the body last; replace the rest.
-    std::vector<std::pair<std::string, JsonValue>> members{op->members.front()};
+    std::vector<std::pair<std::string, JsonValue>> members{op->members[size_t(kindMember(*op))]};
     members.insert(members.end(), options.begin(), options.end());
     for (auto& m : op->members)
         if (m.first == "body") members.push_back(m);

@@ -177,12 +177,13 @@ bool ScenarioEditor::applyWhole() {
     return true;
 }
 
-void ScenarioEditor::edit(const QString& what, const std::function<void(JsonValue&)>& change) {
+bool ScenarioEditor::edit(const QString& what, const std::function<void(JsonValue&)>& change) {
     JsonValue after = doc_;
     change(after);
-    if (scen::writeJson(after) == scen::writeJson(doc_)) return;     // nothing changed: no undo step
-    undo_.push(new EditCommand(this, what, doc_, std::move(after))); // redo() applies it
+    if (scen::writeJson(after) == scen::writeJson(doc_)) return false; // nothing changed: no undo step
+    undo_.push(new EditCommand(this, what, doc_, std::move(after)));   // redo() applies it
     setWindowModified(true);
+    return true;
 }
 
 void ScenarioEditor::setDoc(const JsonValue& doc) {
@@ -260,7 +261,7 @@ void ScenarioEditor::showSelectedProgram() {
     pendingProgram_ = false;
     JsonValue none;
     none.type = JsonValue::Type::Array;
-    program_->setProgram(b ? *b : none, t && t->isObject() && !workload);
+    program_->setProgram(b ? *b : none, t && t->isObject() && !workload, row);
     program_->showProblem(problem_, programPrefix(doc_, row));
     if (workload) programTabs_->setCurrentIndex(1); // nothing to show as operations
 }

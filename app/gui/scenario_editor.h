@@ -51,7 +51,8 @@ class ScenarioEditor : public QWidget {
     void build();
     void fromDoc(); // the document into the widgets
     void showSelectedProgram();
-    void edit(const QString& what, const std::function<void(scen::JsonValue&)>& change); // undoable
+    // Undoable; false when the change leaves the document as it was (no undo step).
+    bool edit(const QString& what, const std::function<void(scen::JsonValue&)>& change);
     void setDoc(const scen::JsonValue& doc);
     void validate();
     scen::JsonValue* selectedTask();

@@ -192,10 +192,13 @@ void ScenarioEditor::build() {
     programTabs_ = new QTabWidget(bottom);
     programTabs_->setObjectName("programTabs");
     program_ = new ProgramEditor(programTabs_);
-    connect(program_, &ProgramEditor::edited, this, [this](const QString& what, const JsonValue& p) {
-        const int r = tasks_->currentRow();
-        edit(what, [r, &p](JsonValue& d) { setProgramOf(d, r, p); });
-    });
+    connect(program_, &ProgramEditor::edited, this,
+            [this](const QString& what, const JsonValue& p, int task) {
+                // An edit that changes nothing (the same value typed again) shows the program again,
+                // so the cell does not keep the typed text.
+                if (!edit(what, [task, &p](JsonValue& d) { setProgramOf(d, task, p); }))
+                    showSelectedProgram();
+            });
     connect(program_, &ProgramEditor::refused, this, [this](const QString& why) {
         status_->setText(tr("Not applied: %1").arg(why));
         status_->setStyleSheet("color: #c0392b;");

@@ -40,8 +40,8 @@ class CoverageBuckets {
 
     struct Cell {
         double covered = 0;   // ns of the column covered (edge buckets pro rata)
-        int32_t key = -1;     // the key of the longest single cover among the buckets it spans
-        int32_t sample = -1;  // the key of the interval at the middle of the bucket at its middle, or -1
+        int32_t key = -1;     // the key of the longest cover within one finest bucket among those it spans
+        int32_t sample = -1;  // a sample of what ran: see Bucket::sample, of the bucket at its middle
         uint32_t touches = 0; // intervals touching those buckets (an interval over several counts in each)
     };
     // Columns [0, width) of [t0, t1), as ColumnEdges divides it, from the coarsest level with at
@@ -50,9 +50,12 @@ class CoverageBuckets {
 
   private:
     struct Bucket {
-        float covered = 0, best = 0; // ns: time covered, and the longest single cover
+        float covered = 0, best = 0; // ns: time covered, and the longest cover within a finest bucket
         int32_t key = -1;
-        int32_t sample = -1; // the key of the interval covering the bucket's middle
+        // The key of the interval at one instant of the bucket, or -1 if none: the middle of a
+        // finest bucket; above, the first of its finest buckets that has one (a merge keeps the
+        // first half's). A sample either way: a key comes up about as often as its share of time.
+        int32_t sample = -1;
         uint32_t touches = 0;
     };
     // Level i: buckets of 2^(shift + i) ns from `origin`, a multiple of that width. Each level is

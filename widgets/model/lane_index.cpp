@@ -86,17 +86,17 @@ std::vector<Column> LaneIndex::columns(int cpu, Time t0, Time t1, int width, Tas
             const CoverageBuckets::Cell& cell = cells[size_t(x)];
             Column& c = cols[size_t(x)];
             double busy = cell.covered;
-            // What ran at the column's middle, as a sample (a task's columns then come about as
+            // What ran near the column's middle, as a sample (a task's columns then come about as
             // often as its share of the time), else, idle there, the longest run in the column.
             c.task = cell.sample >= 0 ? cell.sample : cell.key;
-            c.slices = std::min<uint32_t>(cell.touches, 9);
+            c.slices = std::min<uint32_t>(cell.touches, 9);  // a slice over n buckets counts n times here
             if (openTask >= 0 && now > a && openStart < b) { // the slice still running on this CPU
                 const Time cover = std::min(b, now) - std::max(a, openStart);
                 busy += double(cover);
                 if (double(cover) > cell.covered) c.task = openTask;
                 c.slices++;
             }
-            c.busy = b > a ? float(std::min(1.0, busy / double(b - a))) : 0.0f;
+            c.busy = b > a ? float(std::clamp(busy / double(b - a), 0.0, 1.0)) : 0.0f; // pro rata can stray
         }
         return cols;
     }

@@ -2,12 +2,12 @@
 // Per-CPU index of a trace's slices that answers "what does pixel column x of this lane show"
 // without looking at every slice (KernelShark's one-bin-per-pixel idea). Zoomed out, where a
 // column spans at least CoverageBuckets::kMinBucketsPerColumn of the lane's time buckets, a
-// column is read from those buckets: the busy fraction (edge buckets pro rata) and the task
-// running at the middle of the bucket at its middle (else the longest single run among them) -
-// a frame costs about columns x 8 to 16 reads whatever the run's length. Nearer, in O(log n) per column: the
-// busy fraction exact, from prefix sums of busy time, and the task running longest in the column when a few
-// slices overlap it, else the one running at the column's middle (or, if the CPU is idle there, the next one
-// to start in the column).
+// column is read from those buckets: the busy fraction (edge buckets pro rata) and a task sampled
+// at one instant of the bucket at its middle (else the longest run within a finest bucket among
+// them) - a frame costs about columns x 8 to 16 reads whatever the run's length. Nearer, in O(log n) per
+// column: the busy fraction exact, from prefix sums of busy time, and the task running longest in the column
+// when a few slices overlap it, else the one running at the column's middle (or, if the CPU is idle there,
+// the next one to start in the column).
 #pragma once
 
 #include "trace/trace.h"

@@ -191,12 +191,13 @@ class TestScenarioEditor : public QObject {
                  canon(R"([{"repeat": "forever", "body": [{"run": "10ms"}, {"sleep": "1ms"}]}])"));
         QCOMPARE(e.undoStack()->count(), 1);
 
-        // Its value and the run's options, typed in place.
+        // Its value and the run's options, typed in place: one undo step each.
         tree = e.findChild<QTreeWidget*>("programTree");
         QCOMPARE(tree->currentItem()->text(0), QString("sleep")); // the new operation is selected
         typeInto(tree, tree->currentItem(), 1, "3ms");
         QTRY_COMPARE(programOf(e),
                      canon(R"([{"repeat": "forever", "body": [{"run": "10ms"}, {"sleep": "3ms"}]}])"));
+        QCOMPARE(e.undoStack()->count(), 2);
         QTreeWidgetItem* run = tree->topLevelItem(0)->child(0);
         typeInto(tree, run, 2, "mode=kernel, cond_resched_every=100us");
         QTRY_COMPARE(
@@ -205,6 +206,7 @@ class TestScenarioEditor : public QObject {
                 R"([{"repeat": "forever", "body": [{"run": "10ms", "mode": "kernel", "cond_resched_every": "100us"}, {"sleep": "3ms"}]}])"));
         QCOMPARE(tree->topLevelItem(0)->child(0)->text(3),
                  QString("a system call: 10ms of CPU in the kernel, cond_resched() every 100us"));
+        QCOMPARE(e.undoStack()->count(), 3);
         QVERIFY2(e.problem().isEmpty(), qPrintable(e.problem()));
 
         // Down moves the run after the sleep; Wrap puts the sleep into a repeat of its own, Unwrap
@@ -226,10 +228,57 @@ class TestScenarioEditor : public QObject {
         QTest::mouseClick(e.findChild<QPushButton*>("removeOperation"), Qt::LeftButton);
         QCOMPARE(programOf(e), canon(R"([{"repeat": "forever", "body": [{"sleep": "3ms"}]}])"));
         QCOMPARE(tree->currentItem()->text(0), QString("sleep")); // the one before takes the selection
-        // Each step is one undo step: undone, the run is back.
+        // Down, wrap, unwrap and remove: one step each (7 in all). Undone, the run is back; redone,
+        // it is gone again.
+        QCOMPARE(e.undoStack()->count(), 7);
         QTest::mouseClick(e.findChild<QPushButton*>("undo"), Qt::LeftButton);
         QVERIFY(programOf(e).find("\"run\": \"10ms\"") != std::string::npos);
         QCOMPARE(tree->topLevelItem(0)->childCount(), 2);
+        QTest::mouseClick(e.findChild<QPushButton*>("redo"), Qt::LeftButton);
+        QCOMPARE(programOf(e), canon(R"([{"repeat": "forever", "body": [{"sleep": "3ms"}]}])"));
+        // The same value typed again is no step, and the cell shows the file's value.
+        typeInto(tree, tree->topLevelItem(0)->child(0), 1, "3ms ");
+        QTRY_COMPARE(tree->topLevelItem(0)->child(0)->text(1), QString("3ms"));
+        QCOMPARE(e.undoStack()->index(), 7); // after the redo, as it was
+    }
+    // A value typed for one task and committed by a click on another task's row is that first
+    // task's: the view commits the text, then shows the other program, then the edit applies.
+    void anEditCommittedByChangingTasksStaysWithItsTask() {
+        ScenarioEditor e;
+        QVERIFY(e.loadText(R"({"name": "two", "machine": {"cpus": 1},
+                              "tasks": [{"comm": "a", "behavior": [{"run": "1ms"}]},
+                                        {"comm": "b", "behavior": [{"sleep": "2ms"}, {"run": "5ms"}]}]})",
+                           QString()));
+        e.show();
+        QVERIFY(QTest::qWaitForWindowActive(&e));
+        auto* tree = e.findChild<QTreeWidget*>("programTree");
+        auto* tasks = e.findChild<QTableWidget*>("tasks");
+        tree->setCurrentItem(tree->topLevelItem(0), 1);
+        tree->setFocus();
+        QTest::keyClick(tree, Qt::Key_F2);
+        QTRY_VERIFY(qobject_cast<QLineEdit*>(QApplication::focusWidget()));
+        QWidget* cell = QApplication::focusWidget();
+        QTest::keyClick(cell, Qt::Key_A, Qt::ControlModifier);
+        QTest::keyClicks(cell, "3ms");
+        // A click on task b's row: the editor loses focus and commits, then b's program shows.
+        QTest::mouseClick(tasks->viewport(), Qt::LeftButton, {},
+                          tasks->visualItemRect(tasks->item(1, 0)).center());
+        QTRY_COMPARE(programOf(e, 0), canon(R"([{"run": "3ms"}])"));
+        QCOMPARE(programOf(e, 1), canon(R"([{"sleep": "2ms"}, {"run": "5ms"}])"));
+        QCOMPARE(tasks->currentRow(), 1);
+        QCOMPARE(tree->topLevelItemCount(), 2); // b's program is what the tree shows
+    }
+    // An operation whose kind is not its first key is read as the loader reads it.
+    void anOperationIsKnownByItsKindWhereverItStands() {
+        ScenarioEditor e;
+        QVERIFY(e.loadText(R"({"name": "k", "machine": {"cpus": 1},
+                              "tasks": [{"comm": "a", "behavior": [{"mode": "kernel", "run": "5ms"}]}]})",
+                           QString()));
+        auto* tree = e.findChild<QTreeWidget*>("programTree");
+        QCOMPARE(tree->topLevelItem(0)->text(0), QString("run"));
+        QCOMPARE(tree->topLevelItem(0)->text(1), QString("5ms"));
+        QCOMPARE(tree->topLevelItem(0)->text(2), QString("mode=kernel"));
+        QVERIFY(tree->topLevelItem(0)->text(3).startsWith("a system call: 5ms"));
     }
     void aWrongOperationIsMarkedWhereItIs() {
         ScenarioEditor e;

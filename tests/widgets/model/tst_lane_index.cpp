@@ -148,9 +148,9 @@ class TestLaneIndex : public QObject {
         }
         QVERIFY(compared > 350);
     }
-    // The buckets hold at most a quarter as many as the intervals (or 1,024), a long gap does not
-    // make them first and merge them after, and what they hold adds up: every nanosecond covered,
-    // the longest single cover's key, every interval counted.
+    // The finest buckets are at most an eighth as many as the intervals (or 1,024), also after a
+    // one-hour gap, and what they hold adds up: every nanosecond covered, the longest cover's key,
+    // every interval counted, on the finest level and on a coarser one.
     void bucketsStayBoundedAndAddUp() {
         CoverageBuckets b;
         Time t = 5 * kNsPerSec; // a trace that starts late, as an imported one does
@@ -193,6 +193,14 @@ class TestLaneIndex : public QObject {
         const auto two = gap.columns(0, 3600 * kNsPerSec + 10, 2);
         QCOMPARE(two[0].key, 1);
         QCOMPARE(two[1].key, 2);
+        // Sparse intervals (10 ns each 1 ms) reach the bound: an eighth of them, and not less
+        // than half of that (the buckets coarsen only as far as they must).
+        CoverageBuckets sparse;
+        for (int i = 0; i < 100000; ++i)
+            sparse.add(Time(i) * kNsPerMs, Time(i) * kNsPerMs + 10, i % 3);
+        sparse.flush();
+        QVERIFY2(sparse.size() <= 100000 / 8 && sparse.size() > 100000 / 16,
+                 qPrintable(QString::number(sparse.size())));
     }
     void slicesInReturnsExactlyTheOverlappingSlicesInOrder() {
         Engine e = builtinEngine("pipe-pingpong");
