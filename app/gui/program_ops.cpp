@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "app/gui/program_ops.h"
 
+#include "app/gui/scenario_doc.h"
+
 #include <QCoreApplication>
 #include <QRegularExpression>
 #include <QStringList>
@@ -59,10 +61,7 @@ JsonValue* listOf(JsonValue& program, const OpPath& path) {
     for (size_t i = 0; i + 1 < path.size(); ++i) {
         const int k = path[i];
         if (k < 0 || size_t(k) >= list->items.size()) return nullptr;
-        JsonValue& op = list->items[size_t(k)];
-        JsonValue* body = nullptr;
-        for (auto& [key, v] : op.members)
-            if (key == "body") body = &v;
+        JsonValue* body = scenario_doc::member(list->items[size_t(k)], "body");
         if (!body || !body->isArray()) return nullptr;
         list = body;
     }
@@ -207,9 +206,7 @@ bool insert(JsonValue& program, OpPath& where, const JsonValue& op) {
     }
     JsonValue& sel = *mutableOpAt(program, where);
     if (kindOf(sel) == "repeat") {
-        JsonValue* body = nullptr;
-        for (auto& [key, v] : sel.members)
-            if (key == "body") body = &v;
+        JsonValue* body = scenario_doc::member(sel, "body");
         if (!body) {
             JsonValue a;
             a.type = JsonValue::Type::Array;

@@ -25,9 +25,10 @@ void CoverageBuckets::addTo(Level& l, int shift, Time start, Time end, int32_t k
     if (last >= l.b.size()) l.b.resize(last + 1);
     for (size_t k = first; k <= last; ++k) {
         const Time bs = l.origin + Time(k) * width;
-        const Time cover = std::max<Time>(1, std::min(end, bs + width) - std::max(start, bs));
+        const Time overlap = std::min(end, bs + width) - std::max(start, bs);
+        const Time cover = std::max<Time>(1, overlap); // a zero-length interval still counts
         Bucket& b = l.b[k];
-        b.covered += float(std::min(end, bs + width) - std::max(start, bs));
+        b.covered += float(overlap);
         if (float(cover) > b.best) {
             b.best = float(cover);
             b.key = key;

@@ -79,6 +79,15 @@ std::vector<Column> LaneIndex::columns(int cpu, Time t0, Time t1, int width, Tas
     const sched::Trace* tr = trace_;
     // Boundary x: time a_x, the first slice starting at or after it, and the busy time before it.
     const ColumnEdges boundary(t0, t1, width);
+    // The slice still running on this CPU: its part of [a, b) added to the column, and its task
+    // taken where it covers more than `best`.
+    const auto addOpen = [&](Column& c, Time a, Time b, double& busy, double best) {
+        if (openTask < 0 || now <= a || openStart >= b) return;
+        const Time cover = std::min(b, now) - std::max(a, openStart);
+        busy += double(cover);
+        if (double(cover) > best) c.task = openTask;
+        c.slices++;
+    };
     if (haveSlices && summarised(cpu, t0, t1, width)) {
         const std::vector<CoverageBuckets::Cell> cells = l->buckets.columns(t0, t1, width);
         for (int x = 0; x < width; ++x) {
@@ -89,13 +98,8 @@ std::vector<Column> LaneIndex::columns(int cpu, Time t0, Time t1, int width, Tas
             // What ran near the column's middle, as a sample (a task's columns then come about as
             // often as its share of the time), else, idle there, the longest run in the column.
             c.task = cell.sample >= 0 ? cell.sample : cell.key;
-            c.slices = std::min<uint32_t>(cell.touches, 9);  // a slice over n buckets counts n times here
-            if (openTask >= 0 && now > a && openStart < b) { // the slice still running on this CPU
-                const Time cover = std::min(b, now) - std::max(a, openStart);
-                busy += double(cover);
-                if (double(cover) > cell.covered) c.task = openTask;
-                c.slices++;
-            }
+            c.slices = std::min<uint32_t>(cell.touches, 9); // a slice over n buckets counts n times here
+            addOpen(c, a, b, busy, cell.covered);
             c.busy = b > a ? float(std::clamp(busy / double(b - a), 0.0, 1.0)) : 0.0f; // pro rata can stray
         }
         return cols;
@@ -137,13 +141,9 @@ std::vector<Column> LaneIndex::columns(int cpu, Time t0, Time t1, int width, Tas
             posA = posB;
             busyA = busyB;
         }
-        if (openTask >= 0 && now > a && openStart < b) { // the slice still running on this CPU
-            const Time cover = std::min(b, now) - std::max(a, openStart);
-            busy += cover;
-            if (cover > best) c.task = openTask;
-            c.slices++;
-        }
-        c.busy = float(double(busy) / double(b - a));
+        double total = double(busy);
+        addOpen(c, a, b, total, double(best));
+        c.busy = float(total / double(b - a));
         a = b;
     }
     return cols;
