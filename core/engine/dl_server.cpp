@@ -7,7 +7,9 @@
 // only when picked with no fair task to run (cccb45d7c429, a3a70caf7906, 4ae8d9aa9f9d; v6.17);
 // the 6.12 profile also stops it when the fair class's last task leaves (fair.cpp). The 6.18.y
 // fixes of its start are rules of the 6.18.44 profile (dlServerStart()); the idle-wait rework of
-// 6.19 is not in. The state is dl_server.h's.
+// 6.19 (f5a538c07df2, e636ffb9e31b, ca1e8eede4fc) is the 7.x profiles' Rule::DlServerIdleWait:
+// idle time goes through update_curr_dl_se() like fair time, and a server whose budget idle time
+// used up waits idle for one period and is stopped by its timer. The state is dl_server.h's.
 #include "engine/engine.h"
 
 namespace sched {
@@ -82,7 +84,11 @@ bool Engine::dlReplenish(CpuId c) {
 // throttled changes no pick and is left out.)
 void Engine::dlServerStart(CpuId c) {
     DlServer& s = rqs_[size_t(c)].fairServer;
+    s.deferIdle = false; // ca1e8eede4fc: a fair task is here, even for a server still active
     if (!cfg_.fairServer() || s.active) return;
+    // rq->donor->sched_class->update_curr() (e636ffb9e31b): on an idle CPU update_curr_idle(),
+    // which charges nothing to a server that is not active but moves the idle task's exec_start.
+    if (cfg_.has(Rule::DlServerIdleWait) && rqs_[size_t(c)].curr < 0) s.idleExecStart = now_;
     s.active = true;
     // update_dl_entity(). From 6.18.24 (14a857056466) a server whose deadline is still ahead takes
     // the revised wakeup rule (update_dl_revised_wakeup()): it keeps the deadline with runtime =
@@ -118,7 +124,7 @@ void Engine::dlServerStart(CpuId c) {
 // a fair task that comes back soon after a starvation runs on the server's remaining budget.
 void Engine::dlServerStop(CpuId c) {
     DlServer& s = rqs_[size_t(c)].fairServer;
-    s.queued = s.throttled = s.deferArmed = s.active = false;
+    s.queued = s.throttled = s.deferArmed = s.deferIdle = s.active = false;
     s.timerGen++;
 }
 
@@ -126,13 +132,25 @@ void Engine::dlServerStop(CpuId c) {
 // whether or not the task runs on its behalf. Time the fair class got in the background while the
 // server waits means it is not needed this period (a new, deferred one starts); a server that
 // ran out of budget while queued is throttled until its next period and the CPU rescheduled.
+// With Rule::DlServerIdleWait (f5a538c07df2) the time may be the idle task's: on an idle
+// runqueue (idle_rq(): idle curr, nothing queued) a budget used up starts one new period marked
+// dl_defer_idle, and further idle time only holds the runtime at zero until the timer stops the
+// server; any other time clears the mark.
 void Engine::dlServerUpdate(CpuId c, Time delta) {
+    const CpuRq& rq = rqs_[size_t(c)];
     DlServer& s = rqs_[size_t(c)].fairServer;
+    const bool idle = cfg_.has(Rule::DlServerIdleWait) && rq.curr < 0 && rq.nrRunning == 0;
     s.runtime -= delta;
+    if (s.deferIdle && !idle) s.deferIdle = false;
     if (s.throttled) {
         if (s.runtime <= 0) {
+            if (s.deferIdle) { // idle, still: wait for the period timer to stop the server
+                s.runtime = 0;
+                return;
+            }
             s.deferRunning = false;
             dlReplenishNewPeriod(c);
+            s.deferIdle = idle;
             dlStartTimer(c);
         }
         return;
@@ -145,9 +163,18 @@ void Engine::dlServerUpdate(CpuId c, Time delta) {
 }
 
 // dl_server_update_idle_time(): idle time counts against the budget too (the RT class did not
-// use it, so the fair class owes it nothing); once it is spent, starvation is forgotten.
+// use it, so the fair class owes it nothing); once it is spent, starvation is forgotten. From 6.19
+// (e636ffb9e31b) update_curr_idle() -> dl_server_update_idle(): the idle task's time since its
+// exec_start, charged through update_curr_dl_se() to an active server only.
 void Engine::dlServerUpdateIdle(CpuId c) {
     DlServer& s = rqs_[size_t(c)].fairServer;
+    if (cfg_.has(Rule::DlServerIdleWait)) {
+        const Time delta = now_ - s.idleExecStart;
+        if (delta <= 0) return;
+        s.idleExecStart = now_;
+        if (cfg_.fairServer() && s.active) dlServerUpdate(c, delta);
+        return;
+    }
     if (!cfg_.fairServer() || s.runtime < 0) return;
     const Time delta = now_ - s.idleExecStart;
     if (delta < 0) return;
@@ -167,6 +194,14 @@ void Engine::onDlTimer(CpuId c) {
     syncProgress(c);
     DlServer& s = rqs_[size_t(c)].fairServer;
     if (!s.throttled) return;
+    if (cfg_.has(Rule::DlServerIdleWait)) {
+        // rq->donor->sched_class->update_curr() first (e636ffb9e31b): the idle task's time too.
+        if (rqs_[size_t(c)].curr < 0) dlServerUpdateIdle(c);
+        if (s.deferIdle) { // f5a538c07df2: idle for a whole period, nothing to serve
+            dlServerStop(c);
+            return;
+        }
+    }
     if (s.deferArmed) {
         if (now_ < s.deadline - s.runtime - kDlServerMinRes) {
             dlStartTimer(c);

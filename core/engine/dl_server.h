@@ -25,6 +25,7 @@ struct DlServer {
     bool deferArmed = false;   // dl_defer_armed: the timer is the zero-laxity one
     bool deferRunning = false; // dl_defer_running: starvation seen, runs as a plain deadline entity
     bool queued = false;       // on the deadline runqueue: picked before RT
+    bool deferIdle = false;    // dl_defer_idle (6.19): idle time used the budget up; the timer stops it
     uint32_t timerGen = 0;     // the pending dl_timer's generation (a new start cancels the old)
     Time idleExecStart = 0;    // the idle task's se.exec_start (dl_server_update_idle_time())
 };

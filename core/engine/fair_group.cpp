@@ -255,7 +255,9 @@ void Engine::enqueueTaskFair(CpuId c, TaskId p, bool initial) {
     }
     rq.hNrQueued++;
     if (firstFair) { // the fair class's first task on this CPU starts the fair_server
-        if (rq.nrRunning == 0) dlServerUpdateIdle(c);
+        // 6.18 charged the idle time here; from 6.19 (e636ffb9e31b) the idle task's own
+        // update_curr() does, when the CPU leaves idle.
+        if (rq.nrRunning == 0 && !cfg_.has(Rule::DlServerIdleWait)) dlServerUpdateIdle(c);
         dlServerStart(c);
     }
     hrtickUpdate(c, p);

@@ -183,9 +183,22 @@ constexpr std::array<RuleInfo, kRuleCount> kRules{{
     {"dl-server-revised-only-running", "6.18.44",
      "1842bf97af10 sched/deadline: Use revised wakeup rule only for running dl_server", "update_dl_entity()",
      "the revised rule applies only to a server that was running (dl_defer_running); others are deferred",
-     "the condition is inferred from the title and the pull's summary (\"wakeups of deferred DL servers "
-     "actually deferred\"); the hunk was not read. Mainline took it in 7.2 (7.2-rc7), after 7.0 and 7.1: "
-     "the 6.18.y series had it first"},
+     "the hunk, read in the stable queue's copy: update_dl_entity() takes the revised rule for a deferred "
+     "server only if dl_defer && dl_defer_running. Mainline took it in 7.2 (7.2-rc7), after 7.0 and 7.1: "
+     "the 6.18.y series had it first, and the stable queue holds it for 7.1.y (the 7.1 profile is 7.1.0)"},
+    {"dl-server-idle-wait", "7.0",
+     "f5a538c07df2 sched/deadline: Fix dl_server stop condition; e636ffb9e31b Fix dl_server time accounting; "
+     "ca1e8eede4fc Fix server stopping with runnable tasks (all 6.19)",
+     "update_curr_dl_se(), dl_server_timer(), dl_server_start(), update_curr_idle()",
+     "idle time is charged to the fair_server through update_curr_dl_se(): when it uses up a deferred "
+     "server's budget on an idle CPU, the server takes one new period marked idle (dl_defer_idle) and its "
+     "zero-laxity timer stops it instead of queuing it, so an idle CPU is not woken to serve no one (6.18 "
+     "queued the server there and stopped it at the pick); a fair task that arrives meanwhile clears the "
+     "mark",
+     "idle_rq() without ttwu_pending (the engine's remote wakeups activate the task at once); the idle "
+     "task's "
+     "tick does not run (NO_HZ_IDLE), so idle time is charged when the CPU leaves idle and when the timer "
+     "fires"},
     {"restrict-preempt-models", "7.0", "7dadeaa6e851 sched: Further restrict the preemption modes",
      "kernel/Kconfig.preempt, sched_dynamic_mode()",
      "where the architecture has lazy preemption (x86_64, arm64, powerpc, riscv, s390, loongarch) only full "
@@ -325,8 +338,8 @@ const RuleSet kV6_18_45 = (kV6_18_44 | rulesOf({Rule::VlagVprotSplit, Rule::Rewe
 // as well (the wakeup_preempt_fair() fixes, 3da56dc063cd), but for 1842bf97af10
 // (dl-server-revised-only-running), which reached mainline in the 7.2 cycle; 7.0 adds the
 // restricted models and the split.
-const RuleSet kV7_0 = (kV6_18_44 | rulesOf({Rule::RestrictPreemptModels, Rule::VlagVprotSplit,
-                                            Rule::RseqSliceExt, Rule::HrtickRearm})) &
+const RuleSet kV7_0 = (kV6_18_44 | rulesOf({Rule::RestrictPreemptModels, Rule::DlServerIdleWait,
+                                            Rule::VlagVprotSplit, Rule::RseqSliceExt, Rule::HrtickRearm})) &
                       ~rulesOf({Rule::DlServerRevisedOnlyRunning});
 // 7.1: the reweight_entity() revert, HRTICK by default, the delayed sleeper's lag kept (its other
 // changes: docs/kernels.md).
@@ -362,8 +375,7 @@ const std::array<KernelSpec, 9> kSpecs{{
     {"6.18.45", KernelBuild::Dynamic, KernelProfile::V6_18_45, "6.18.45 stable PREEMPT_DYNAMIC", kV6_18_45},
     {"7.0", KernelBuild::Dynamic, KernelProfile::V7_0, "7.0 PREEMPT_DYNAMIC", kV7_0,
      "proxy execution's RT and DL donors, as 6.18, and the hrtick of a donor (e38e5299747b: none is armed "
-     "while an owner runs for one); titles read, code not: the 6.19 dl_server rework (the fair_server's idle "
-     "wait), 4b603f1551a7 "
+     "while an owner runs for one); titles read, code not: 4b603f1551a7 "
      "(rq->avg_idle updated "
      "when a task moves to an idle CPU), 704069649b5b and 5324953c06bd (wakeup_preempt() across classes)"},
     {"7.1", KernelBuild::Dynamic, KernelProfile::V7_1, "7.1 PREEMPT_DYNAMIC", kV7_1,

@@ -47,6 +47,7 @@ enum class Rule : uint8_t {
     DlServerRevisedOnlyRunning, // ... that revised rule only for a server that was running
     // 7.0 and after (docs/kernels.md)
     RestrictPreemptModels, // none and voluntary gone where lazy preemption exists (7.0)
+    DlServerIdleWait,      // idle time exhausts the fair_server once, then its timer stops it (6.19)
     VlagVprotSplit,        // se->vprot no longer shares storage with se->vlag (7.0, 6.18.45)
     ReweightRescale,       // reweight_entity() keeps V and rescales, no re-placement (7.1, 6.18.45)
     RseqSliceExt,          // a user task may ask, through rseq, for a time-slice extension (7.0)

@@ -266,6 +266,49 @@ class TestKernel7 : public QObject {
         QVERIFY(k && k->profile == KernelProfile::V7_2);
         QVERIFY(k->notModelled.find("85570f10a4c6") != std::string_view::npos); // 7.3's, named as missing
     }
+    // The fair_server on a CPU its fair task left (f5a538c07df2, e636ffb9e31b, ca1e8eede4fc; 6.19,
+    // so 7.0 on): 6.18 never charges the idle time before its zero-laxity timer, which then queues
+    // the server and wakes the idle CPU to pick it (the pick finds no fair task and stops it); 7.x
+    // charges the idle time at the timer, finds the budget used up, waits one period marked idle and
+    // stops the server at that same timer (NO_HZ_IDLE: no idle tick charges it earlier) without a
+    // reschedule.
+    void dlServerStopsOnAnIdleCpuWithoutWakingIt() {
+        const std::string json =
+            R"J({"machine": {"cpus": 1, "hz": 250, "kernel": "KERNEL", "preempt": "full"},
+          "duration": "6s",
+          "tasks": [{"comm": "t", "behavior": [{"repeat": "forever", "body": [{"run": "20ms"}, {"sleep": "2500ms"}]}]}]})J";
+        const auto serverWakeups = [&](const char* kernel) {
+            Engine e = engineFrom(withModel(json, kernel, "KERNEL"));
+            e.runUntil(6 * kNsPerSec);
+            int n = 0;
+            const FlagIntervals& f = e.trace().flags;
+            for (size_t i = 0; i < f.size(); ++i)
+                n += f.reason[i] == uint8_t(ReschedReason::FairServerStart);
+            return n;
+        };
+        const int old = serverWakeups("6.18.44"), now = serverWakeups("7.0");
+        qInfo("idle CPU woken for the fair_server in 6 s: 6.18.44 %d, 7.0 %d", old, now);
+        QCOMPARE(old, 3); // once after each of the three runs (t = 0, 2.52 s, 5.04 s)
+        QCOMPARE(now, 0);
+        QCOMPARE(serverWakeups("7.2"), 0);
+        QVERIFY(kernelRules(KernelBuild::Dynamic, KernelProfile::V7_0)[size_t(Rule::DlServerIdleWait)]);
+        QVERIFY(!kernelRules(KernelBuild::Dynamic, KernelProfile::V6_18_45)[size_t(Rule::DlServerIdleWait)]);
+    }
+    // Under an RT hog the idle-wait never starts (the CPU is not idle): 7.x still serves starved
+    // fair tasks at zero laxity, 50 ms a second, as 6.18 does.
+    void dlServerStillServesStarvedFairTasks() {
+        const std::string json = R"J({"machine": {"cpus": 1, "hz": 250, "kernel": "7.0", "preempt": "full"},
+          "duration": "3s",
+          "tasks": [{"comm": "rt", "policy": "fifo", "priority": 50, "behavior": [{"run": "3s"}]},
+                    {"comm": "fair", "behavior": [{"repeat": "forever", "body": [{"run": "1s"}]}]}]})J";
+        Engine e = engineFrom(json);
+        e.runUntil(3 * kNsPerSec);
+        Time fair = 0;
+        const Slices& s = e.trace().slices;
+        for (size_t i = 0; i < s.size(); ++i)
+            if (e.trace().tasks[size_t(s.task[i])].comm == "fair") fair += s.end[i] - s.start[i];
+        QVERIFY2(fair >= 100 * kNsPerMs && fair <= 160 * kNsPerMs, qPrintable(QString::number(fair)));
+    }
     void theBuiltInScenariosShowTheirRule() {
         const auto wakerMax = [](const char* name) {
             Engine e = builtinEngine(name);
