@@ -195,8 +195,13 @@ void Engine::onDlTimer(CpuId c) {
     DlServer& s = rqs_[size_t(c)].fairServer;
     if (!s.throttled) return;
     if (cfg_.has(Rule::DlServerIdleWait)) {
-        // rq->donor->sched_class->update_curr() first (e636ffb9e31b): the idle task's time too.
-        if (rqs_[size_t(c)].curr < 0) dlServerUpdateIdle(c);
+        // rq->donor->sched_class->update_curr() first (e636ffb9e31b): the fair donor's time up
+        // to now is charged before the zero-laxity check below, and so is the idle task's.
+        const CpuRq& rq = rqs_[size_t(c)];
+        if (rq.curr < 0)
+            dlServerUpdateIdle(c);
+        else if (rq.fairCurr >= 0)
+            updateCurr(c, cfsRqOf(rq.fairCurr, c), false);
         if (s.deferIdle) { // f5a538c07df2: idle for a whole period, nothing to serve
             dlServerStop(c);
             return;

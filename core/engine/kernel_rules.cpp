@@ -9,7 +9,8 @@ namespace {
 
 // Ids are upstream commits; a 6.18.y rule names the stable release that first carried it.
 constexpr std::array<RuleInfo, kRuleCount> kRules{{
-    {"reweight-eevdf",
+    {Rule::ReweightEevdf,
+     "reweight-eevdf",
      "6.7",
      "eab03c23c2a1 sched/eevdf: Fix vruntime adjustment on reweight",
      "reweight_entity(), reweight_eevdf()",
@@ -17,7 +18,8 @@ constexpr std::array<RuleInfo, kRuleCount> kRules{{
      "scaled by old / new weight; before, its vruntime stayed where it was and only its relative deadline "
      "was scaled, so a group entity's lag changed with every change of its share",
      {}},
-    {"preempt-short-full",
+    {Rule::PreemptShortFull,
+     "preempt-short-full",
      "6.12",
      "85e511df3cec sched/eevdf: Allow shorter slices to wakeup-preempt (as merged; co-developed by Chunxin "
      "Zang)",
@@ -27,7 +29,8 @@ constexpr std::array<RuleInfo, kRuleCount> kRules{{
      "in Peter Zijlstra's queue from autumn 2023 to the April 2024 RFC cancelled the protection only for a "
      "wakee with an earlier deadline than a still-protected curr, and did nothing at the tick",
      {}},
-    {"place-rel-deadline",
+    {Rule::PlaceRelDeadline,
+     "place-rel-deadline",
      "6.12",
      "82e9d0456e06 sched/fair: Avoid re-setting virtual deadline on 'migrations'",
      "dequeue_entity(), "
@@ -35,44 +38,50 @@ constexpr std::array<RuleInfo, kRuleCount> kRules{{
      "PLACE_REL_DEADLINE exists: an entity dequeued other than to sleep (a migration, an attribute change) "
      "keeps its deadline relative to its vruntime and gets it back when placed",
      {}},
-    {"fair-server",
+    {Rule::FairServer,
+     "fair-server",
      "6.12",
      "557a6bfc662c sched/fair: Add trivial fair server (the dl_server series)",
      "dl_server, sched_rt_runtime",
      "the fair_server gives fair tasks 50 ms per 1 s under RT load; before, "
      "RT throttling stopped the RT class after 950 ms per 1 s",
      {}},
-    {"group-min-slice", "6.12", "aef6987d8954 sched/eevdf: Propagate min_slice up the cgroup hierarchy",
+    {Rule::GroupMinSlice, "group-min-slice", "6.12",
+     "aef6987d8954 sched/eevdf: Propagate min_slice up the cgroup hierarchy",
      "enqueue_task_fair(), dequeue_entities()",
      "a group entity's slice is the shortest slice queued in its group, so a short-slice task keeps its "
      "short request when it competes as its group",
      "written in June 2024 for the \"Complete EEVDF\" series: the autumn-2023 queue (6.6-queue) had group "
      "entities at the base slice"},
-    {"lazy-model",
+    {Rule::LazyModel,
+     "lazy-model",
      "6.13",
      "7c70cb94d29c sched: Add Lazy preemption model",
      "preempt_model_lazy()",
      "the lazy preemption model exists; fair-class requests set TIF_NEED_RESCHED_LAZY",
      {}},
-    {"place-lag-nonzero",
+    {Rule::PlaceLagNonZero,
+     "place-lag-nonzero",
      "6.13",
      "4423af84b297 sched/fair: optimize the PLACE_LAG when se->vlag is zero",
      "place_entity()",
      "an entity that left with zero lag is placed at V without the inflation arithmetic",
      {}},
-    {"rel-deadline-always",
+    {Rule::RelDeadlineAlways,
+     "rel-deadline-always",
      "6.13",
      "6d71a9c61604 sched/fair: Fix EEVDF entity placement bug causing scheduling lag",
      "place_entity()",
      "a migrated entity's relative deadline is restored even with PLACE_REL_DEADLINE off",
      {}},
-    {"reweight-place", "6.13",
+    {Rule::ReweightPlace, "reweight-place", "6.13",
      "6d71a9c61604 sched/fair: Fix EEVDF entity placement bug causing scheduling lag", "reweight_entity()",
      "a queued entity whose weight changes keeps its scaled lag and is placed again (before: "
      "reweight_eevdf() "
      "rescaled it around V as it stood)",
      "acts on group entities only: a task's renice dequeues it first"},
-    {"empty-group-keeps-weight",
+    {Rule::EmptyGroupKeepsWeight,
+     "empty-group-keeps-weight",
      "6.13",
      "66951e4860d3 sched/fair: Fix update_cfs_group() vs DELAY_DEQUEUE",
      "update_cfs_group()",
@@ -80,25 +89,29 @@ constexpr std::array<RuleInfo, kRuleCount> kRules{{
      "it had (before: reweighted to the empty group's share, MIN_SHARES with the engine's instantaneous "
      "load)",
      {}},
-    {"ineligible-on-dst",
+    {Rule::IneligibleOnDst,
+     "ineligible-on-dst",
      "6.14",
      "873199d27bb2 sched/core: Prioritize migrating eligible tasks in sched_balance_rq()",
      "can_migrate_task()",
      "a task with negative lag is not moved to a busy CPU until balancing has failed",
      {}},
-    {"pick-buddy", "6.14", "2a77e4be12cb sched/fair: Untangle NEXT_BUDDY and pick_next_task()",
+    {Rule::PickBuddy, "pick-buddy", "6.14",
+     "2a77e4be12cb sched/fair: Untangle NEXT_BUDDY and pick_next_task()",
      "pick_next_entity(), dequeue_entities()",
      "the buddy (cfs_rq->next) is picked when eligible whatever NEXT_BUDDY says (PICK_BUDDY, on): a task "
      "that sleeps while its group stays queued makes the group the parent runqueue's buddy, so the group "
      "runs again before an earlier deadline elsewhere; before, only NEXT_BUDDY (off) let a buddy be picked",
      "next_buddy.cpp; 6.12.y took it as a backport, the 6.12 profile is 6.12.0 without it"},
-    {"base-slice-700us",
+    {Rule::BaseSlice700us,
+     "base-slice-700us",
      "6.15",
      "2ae891b82695 sched: Reduce the default slice to avoid tasks getting an extra tick",
      "sysctl_sched_base_slice",
      "the normalized base slice is 0.70 ms (0.75 before)",
      {}},
-    {"protect-slice-vprot",
+    {Rule::ProtectSliceVprot,
+     "protect-slice-vprot",
      "6.17",
      "74eec63661d4 sched/fair: Fix NO_RUN_TO_PARITY case (with 9de74a9850b9, 052c3d87c82e, 3a0baa8e6c57, "
      "0b9ca2dcabc3)",
@@ -106,13 +119,15 @@ constexpr std::array<RuleInfo, kRuleCount> kRules{{
      "protection lasts to se->vprot (at most the shortest queued slice); its end asks for a lazy reschedule; "
      "a shorter-slice wakee is picked without protection",
      {}},
-    {"lazy-fair-server-stop",
+    {Rule::LazyFairServerStop,
+     "lazy-fair-server-stop",
      "6.17",
      "cccb45d7c429 sched/deadline: Less agressive dl_server handling",
      "dequeue_entities(), fair_server_pick_task()",
      "the fair_server is stopped only when picked with no fair task, not when the class empties",
      {}},
-    {"newidle-cost-bump",
+    {Rule::NewidleCostBump,
+     "newidle-cost-bump",
      "6.17",
      "155213a2aed4 sched/fair: Bump sd->max_newidle_lb_cost when newidle balance fails",
      "sched_balance_newidle(), update_newidle_cost()",
@@ -120,54 +135,59 @@ constexpr std::array<RuleInfo, kRuleCount> kRules{{
      "CPU "
      "whose idle periods are short stops newidle balancing; reverted by d206fbad9328 in 6.18.y",
      {}},
-    {"yield-forfeit",
+    {Rule::YieldForfeit,
+     "yield-forfeit",
      "6.18.2",
      "79104becf42b sched/fair: Forfeit vruntime on yield",
      "yield_task_fair()",
      "an eligible yielder's vruntime jumps to its deadline; before, only its deadline moved on",
      {}},
-    {"zero-vruntime", "6.18.4",
+    {Rule::ZeroVruntime, "zero-vruntime", "6.18.4",
      "79f3f9bedd14 sched/eevdf: Fix min_vruntime vs avg_vruntime; b3d99f43c72b (6.18.17), 1319ea57529e "
      "(6.18.22)",
      "avg_vruntime(), entity_key()", "entity keys are taken against V itself, so they cannot overflow",
      "no decision changes: V and eligibility are the same integers from either base (tst_kernel_6_18_44); "
      "the engine keeps min_vruntime"},
-    {"proportional-newidle", "6.18.5",
+    {Rule::ProportionalNewidle, "proportional-newidle", "6.18.5",
      "33cf66d88306 sched/fair: Proportional newidle balance (stable 98a26893fad4)", "sched_balance_newidle()",
      "NI_RANDOM: a domain is balanced on newidle with chance (1 + newidle_ratio) / 1024, its successes per "
      "1024 tries",
      "one domain per CPU; each CPU's die is its own seeded stream"},
-    {"dl-server-clears-defer-running",
+    {Rule::DlServerClearsDeferRunning,
+     "dl-server-clears-defer-running",
      "6.18.9",
      "115135422562 sched/deadline: Fix 'stuck' dl_server",
      "update_dl_entity()",
      "a stopped fair_server that starts in a new period is deferred again instead of running at once",
      {}},
-    {"protect-at-pick-only",
+    {Rule::ProtectAtPickOnly,
+     "protect-at-pick-only",
      "6.18.17",
      "bcd74b2ffdd0 sched/fair: Only set slice protection at pick time",
      "set_next_entity()",
      "a renice, slice or policy change of the running task ends its protection instead of re-arming it",
      {}},
-    {"reweight-vprot", "6.18.17", "ff38424030f9 sched/eevdf: Update se->vprot in reweight_entity()",
-     "reweight_entity()",
+    {Rule::ReweightVprot, "reweight-vprot", "6.18.17",
+     "ff38424030f9 sched/eevdf: Update se->vprot in reweight_entity()", "reweight_entity()",
      "reweighting the running group entity keeps its slice protection, scaled like the deadline (before, "
      "update_entity_lag() overwrote se->vprot, which shares its storage with se->vlag: protection ended)",
      "only group entities are reweighted while queued (a task's renice dequeues it first)"},
-    {"lag-clamp-max-slice",
+    {Rule::LagClampMaxSlice,
+     "lag-clamp-max-slice",
      "6.18.17",
      "6e3c0a4e1ad1 sched/fair: Fix lag clamp",
      "update_entity_lag()",
      "lag is clamped to the largest queued slice plus a tick, not to twice the entity's own slice",
      {}},
-    {"dl-server-revised-wakeup",
+    {Rule::DlServerRevisedWakeup,
+     "dl-server-revised-wakeup",
      "6.18.24",
      "14a857056466 sched/deadline: Use revised wakeup rule for dl_server",
      "update_dl_entity()",
      "a fair_server started before its deadline with too much budget left keeps the deadline and gets "
      "runtime = density x laxity, instead of a new period",
      {}},
-    {"wakeup-preempt-rework", "6.18.33",
+    {Rule::WakeupPreemptRework, "wakeup-preempt-rework", "6.18.33",
      "e837456fdca8 sched/fair: Reimplement NEXT_BUDDY to align with EEVDF goals; 15257cc2f905 Revert force "
      "wakeup preemption; ac8e69e69363, 9f6d929ee2c6 Fix wakeup_preempt_fair()",
      "check_preempt_wakeup_fair()",
@@ -176,37 +196,39 @@ constexpr std::array<RuleInfo, kRuleCount> kRules{{
      "the buddy is picked inside __pick_eevdf(), so the wakeup check sees it too (next_buddy.cpp); with "
      "NEXT_BUDDY on a wakee becomes the buddy only if its deadline is earlier than the buddy's, and a "
      "WF_SYNC wakeup that made a new buddy preempts only after the waker ran migration_cost"},
-    {"fork-clears-rel-deadline", "6.18.33",
+    {Rule::ForkClearsRelDeadline, "fork-clears-rel-deadline", "6.18.33",
      "3da56dc063cd sched/fair: Clear rel_deadline when initializing forked entities", "__sched_fork()",
      "a forked task never starts with its parent's relative deadline",
      "no effect: the engine's new entities start without one in every profile"},
-    {"dl-server-revised-only-running", "6.18.44",
+    {Rule::DlServerRevisedOnlyRunning, "dl-server-revised-only-running", "6.18.44",
      "1842bf97af10 sched/deadline: Use revised wakeup rule only for running dl_server", "update_dl_entity()",
      "the revised rule applies only to a server that was running (dl_defer_running); others are deferred",
      "the hunk, read in the stable queue's copy: update_dl_entity() takes the revised rule for a deferred "
      "server only if dl_defer && dl_defer_running. Mainline took it in 7.2 (7.2-rc7), after 7.0 and 7.1: "
      "the 6.18.y series had it first, and the stable queue holds it for 7.1.y (the 7.1 profile is 7.1.0)"},
-    {"dl-server-idle-wait", "7.0",
-     "f5a538c07df2 sched/deadline: Fix dl_server stop condition; e636ffb9e31b Fix dl_server time accounting; "
-     "ca1e8eede4fc Fix server stopping with runnable tasks (all 6.19)",
-     "update_curr_dl_se(), dl_server_timer(), dl_server_start(), update_curr_idle()",
-     "idle time is charged to the fair_server through update_curr_dl_se(): when it uses up a deferred "
-     "server's budget on an idle CPU, the server takes one new period marked idle (dl_defer_idle) and its "
-     "zero-laxity timer stops it instead of queuing it, so an idle CPU is not woken to serve no one (6.18 "
-     "queued the server there and stopped it at the pick); a fair task that arrives meanwhile clears the "
-     "mark",
-     "idle_rq() without ttwu_pending (the engine's remote wakeups activate the task at once); the idle "
-     "task's "
-     "tick does not run (NO_HZ_IDLE), so idle time is charged when the CPU leaves idle and when the timer "
-     "fires"},
-    {"restrict-preempt-models", "7.0", "7dadeaa6e851 sched: Further restrict the preemption modes",
+    {Rule::RestrictPreemptModels, "restrict-preempt-models", "7.0",
+     "7dadeaa6e851 sched: Further restrict the preemption modes",
      "kernel/Kconfig.preempt, sched_dynamic_mode()",
      "where the architecture has lazy preemption (x86_64, arm64, powerpc, riscv, s390, loongarch) only full "
      "and lazy remain and lazy is the default: preempt=none and voluntary are refused at boot; voluntary "
      "stays where there is no lazy preemption, none only where the kernel cannot be preempted at all",
      "machine.arch chooses the architecture (x86_64 by default); a scenario that names no model gets the "
      "kernel's default"},
-    {"vlag-vprot-split",
+    {Rule::DlServerIdleWait, "dl-server-idle-wait", "7.0",
+     "f5a538c07df2 sched/deadline: Fix dl_server stop condition; e636ffb9e31b Fix dl_server time accounting; "
+     "ca1e8eede4fc Fix server stopping with runnable tasks (all 6.19)",
+     "update_curr_dl_se(), dl_server_timer(), dl_server_start(), update_curr_idle()",
+     "idle time is charged to the fair_server through update_curr_dl_se(): when it uses up a deferred "
+     "server's budget on an idle CPU, the server takes one new period marked idle (dl_defer_idle) and its "
+     "zero-laxity timer stops it instead of queuing it, so an idle CPU is not woken to serve no one (6.18 "
+     "queued the server there and set need_resched on the idle CPU); a fair task that arrives meanwhile "
+     "clears the mark; and the timer charges the running task's time before it looks, so fair time got in "
+     "the background just before zero laxity pushes it back instead of queuing the server",
+     "idle_rq() without ttwu_pending (the engine's remote wakeups activate the task at once); the idle "
+     "task's tick does not run (NO_HZ_IDLE), so idle time is charged when the CPU leaves idle and when the "
+     "timer fires"},
+    {Rule::VlagVprotSplit,
+     "vlag-vprot-split",
      "7.0",
      "80390ead2080 sched/fair: Separate se->vlag from se->vprot (6.18.45: 4043e196dc88)",
      "struct sched_entity, set_next_entity(), reweight_entity()",
@@ -216,7 +238,7 @@ constexpr std::array<RuleInfo, kRuleCount> kRules{{
      "holds again if the re-placement puts the vruntime below it (the fix \"Keep expired protection "
      "expired across reweighting\" was under review in October 2026)",
      {}},
-    {"reweight-rescale", "7.1",
+    {Rule::ReweightRescale, "reweight-rescale", "7.1",
      "101f3498b4bd sched/fair: Revert 6d71a9c61604 (\"Fix EEVDF entity placement bug causing scheduling "
      "lag\") (6.18.45: 62fefb817bb3)",
      "reweight_entity(), rescale_entity(), place_entity()",
@@ -224,7 +246,7 @@ constexpr std::array<RuleInfo, kRuleCount> kRules{{
      "protection are scaled by old / new weight and it goes back at V - vlag, without place_entity() and "
      "its lag inflation; place_entity() restores a relative deadline only with PLACE_REL_DEADLINE again",
      "acts on group entities: a task's renice dequeues it first"},
-    {"rseq-slice-ext", "7.0",
+    {Rule::RseqSliceExt, "rseq-slice-ext", "7.0",
      "dfb630f548a7 (rseq_grant_slice_extension(); the series merged for 7.0 with 0ac3b5c3dc45 the "
      "enforcement timer, dd0a04606937 the syscall entry work, 7ee58f98b59b the reset when scheduled, "
      "e1d7f54900f1 and 21c0e92d0681 the debugfs knob and its 5 us default)",
@@ -237,14 +259,15 @@ constexpr std::array<RuleInfo, kRuleCount> kRules{{
      "the ops {\"slice_ext\": \"request\"} and {\"slice_ext\": \"yield\"}, machine.rseq_slice_ext "
      "(false: a kernel built without it); on x86_64, the one architecture checked to have "
      "GENERIC_ENTRY and HAVE_GENERIC_TIF_BITS"},
-    {"hrtick-rearm", "7.0", "95a0155224a6 sched/fair: Limit hrtick work", "task_tick_fair()",
+    {Rule::HrtickRearm, "hrtick-rearm", "7.0", "95a0155224a6 sched/fair: Limit hrtick work",
+     "task_tick_fair()",
      "an hrtick (HRTICK on) does the accounting and, unless the eager need-resched bit is set, arms "
      "itself again through hrtick_start_fair(): under the lazy model the slice's end sets only the lazy "
      "bit, so a second hrtick 10 us later finds the slice overrun and reschedules eagerly — the lazy "
      "request does not wait for the next tick",
      "with HRTICK off, as 7.0 has it by default, nothing changes"},
-    {"hrtick-default", "7.1", "9213aa4784cf sched: Default enable HRTICK when deferred rearming is enabled",
-     "kernel/sched/features.h",
+    {Rule::HrtickDefault, "hrtick-default", "7.1",
+     "9213aa4784cf sched: Default enable HRTICK when deferred rearming is enabled", "kernel/sched/features.h",
      "HRTICK and HRTICK_DL are on by default where CONFIG_HRTIMER_REARM_DEFERRED is set: a fair task's "
      "slice ends at an hrtimer, not at the next tick",
      "on x86_64, the one architecture checked to set CONFIG_HRTIMER_REARM_DEFERRED; HRTICK_DL changes "
@@ -252,7 +275,7 @@ constexpr std::array<RuleInfo, kRuleCount> kRules{{
      "hrtick_enabled_dl()) start_hrtick_dl() is armed from set_next_task_dl() for SCHED_DEADLINE tasks "
      "only, which the engine has none of - a task the fair_server picks is set through "
      "set_next_task_fair()"},
-    {"hrtick-hard", "7.1",
+    {Rule::HrtickHard, "hrtick-hard", "7.1",
      "5d88e424ec1b sched/fair: Make hrtick resched hard; 558c18d3fbb6 sched/eevdf: Fix HRTICK duration",
      "entity_tick(), task_tick_fair()",
      "an hrtick asks for an eager reschedule, as the tick does (\"letting the hrtick do lazy preemption "
@@ -261,13 +284,14 @@ constexpr std::array<RuleInfo, kRuleCount> kRules{{
      "where the engine keeps slice - ran; the same series' 97015376642f (hrtick_update() at enqueue only, "
      "when none is pending), 96d1610e0b20 (no hrtick_clear() at a switch) and c8cdb9b51640 (no re-arm "
      "within 5 us) are not modelled"},
-    {"short-clears-buddy", "7.1", "78cde54ea5f0 sched/eevdf: Clear buddies for preempt_short",
+    {Rule::ShortClearsBuddy, "short-clears-buddy", "7.1",
+     "78cde54ea5f0 sched/eevdf: Clear buddies for preempt_short",
      "check_preempt_wakeup_fair() / wakeup_preempt_fair(), __pick_eevdf()",
      "a shorter-slice wakee that preempts clears curr's buddy with its protection, and the pick without "
      "protection (the shorter-slice check) does not take a buddy: a group left as its parent's buddy by a "
      "sleeping task no longer keeps a short-slice wakee of another group off the CPU",
      "offered to 7.0.y and 6.19.y (AUTOSEL, April 2026); not in the 6.18.y profiles"},
-    {"delayed-lag-keep", "7.1",
+    {Rule::DelayedLagKeep, "delayed-lag-keep", "7.1",
      "059258b0d424 sched/fair: Prevent negative lag increase during delayed dequeue; c5cd6fd75b6a Fix the "
      "negative lag increase fix",
      "update_entity_lag(), dequeue_entity(), requeue_delayed_entity()",
@@ -277,14 +301,15 @@ constexpr std::array<RuleInfo, kRuleCount> kRules{{
      "lag under DELAY_ZERO re-placed it)",
      "the code as mainline has it after both commits, read in context; which of the two brought the "
      "re-placement is not known (neither diff was found)"},
-    {"newidle-rate", "7.1", "9fe89f022c05 sched/fair: More complex proportional newidle balance",
+    {Rule::NewidleRate, "newidle-rate", "7.1",
+     "9fe89f022c05 sched/fair: More complex proportional newidle balance",
      "update_newidle_stats(), sched_balance_newidle()",
      "every 512 counted newidle tries the success ratio is capped at 1024 and, with NI_RATE (on by "
      "default), raised by one per 2^22 ns the 512 tries took; a domain whose ratio is full balances on every "
      "newidle without rolling NI_RANDOM's die - a CPU that goes idle rarely (under ~120 counted tries a "
      "second) balances each time, however seldom it pulls",
      "sd->newidle_stamp starts at the run's start (sd_init() at boot in the kernel); one domain per CPU"},
-    {"proxy-exec", "6.17",
+    {Rule::ProxyExec, "proxy-exec", "6.17",
      "25c411fce735 .. 7de9d4f94638 (\"Single RunQueue Proxy Execution\" v19: CONFIG_SCHED_PROXY_EXEC, "
      "blocked_on, find_proxy_task(), the split accounting of aa4f74dfd42b)",
      "__schedule(), try_to_block_task(), find_proxy_task(), update_se(), can_migrate_task()",
@@ -298,12 +323,19 @@ constexpr std::array<RuleInfo, kRuleCount> kRules{{
      "fair tasks: with proxy execution on, a scenario refuses real-time tasks that take a mutex (an RT or "
      "DL donor's class deciding for a fair owner is not modelled); no hrtick while an owner runs for a "
      "donor (6.17 - 6.18 armed it from the donor and fired it at the owner, e38e5299747b)"},
-    {"proxy-donor-migration", "7.1",
+    {Rule::ProxyDonorMigration, "proxy-donor-migration", "7.1",
      "b049b81bdff6 sched: Handle blocked-waiter migration (and return migration)", "find_proxy_task()",
      "a donor whose mutex owner is on another CPU is migrated to the owner's CPU (and back when woken) "
      "instead of sleeping",
      "not modelled: with proxy execution on, a 7.1 scenario has one CPU"},
 }};
+// The table is indexed by Rule: each row names its own, and a row out of place fails the build.
+constexpr bool rowsInEnumOrder() {
+    for (size_t i = 0; i < kRules.size(); ++i)
+        if (size_t(kRules[i].rule) != i) return false;
+    return true;
+}
+static_assert(rowsInEnumOrder(), "kRules must list the rules in the order of enum class Rule");
 
 RuleSet rulesOf(std::initializer_list<Rule> rs) {
     RuleSet s;

@@ -66,6 +66,7 @@ constexpr size_t kRuleCount = size_t(Rule::Count);
 using RuleSet = std::bitset<kRuleCount>;
 
 struct RuleInfo {
+    Rule rule;               // the row's own rule (the table is indexed by it)
     std::string_view name;   // short kebab-case name, as printed
     std::string_view since;  // the first kernel with it ("6.18.5": a stable backport)
     std::string_view commit; // upstream commit id and title (the stable id where known)
