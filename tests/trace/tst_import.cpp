@@ -481,6 +481,15 @@ class TestTraceImport : public QObject {
             std::string error;
             QVERIFY2(loadTrace(dat, viaReader, rr, error), error.c_str());
             QCOMPARE(rr.format, TraceFormat::TraceDat);
+            // The reader prints the sched_* fields itself (app/dat_reader/fast_print.c): --check
+            // prints every record that way and by libtraceevent's print fmt interpreter, and fails
+            // on the first difference.
+            QProcess check;
+            check.start(QString::fromStdString(traceDatReaderPath()),
+                        {"--check", QString::fromStdString(dat)});
+            QVERIFY(check.waitForFinished(120000));
+            QVERIFY2(check.exitStatus() == QProcess::NormalExit && check.exitCode() == 0,
+                     check.readAllStandardError().constData());
             QProcess p;
             p.start("trace-cmd", {"report", "-l", "-i", QString::fromStdString(dat)});
             QVERIFY(p.waitForFinished(120000));
