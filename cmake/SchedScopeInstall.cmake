@@ -16,7 +16,7 @@ install(FILES ${linux_dir}/${SCHEDSCOPE_APP_ID}.metainfo.xml DESTINATION ${CMAKE
 # experiments/preempt-short, real-machine/...); the files are installed as examples to copy and
 # change.
 install(DIRECTORY ${PROJECT_SOURCE_DIR}/scenarios/builtin ${PROJECT_SOURCE_DIR}/scenarios/experiments
-                  ${PROJECT_SOURCE_DIR}/scenarios/real-machine
+                  ${PROJECT_SOURCE_DIR}/scenarios/real-machine ${PROJECT_SOURCE_DIR}/scenarios/benchmarks
         DESTINATION ${CMAKE_INSTALL_DATADIR}/schedscope/scenarios FILES_MATCHING PATTERN "*.json")
 
 # Man pages and the changelog (a native package: changelog.gz) compressed as Debian policy asks (gzip -9n: no name, no

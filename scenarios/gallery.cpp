@@ -39,7 +39,7 @@ const std::vector<GalleryGroup>& galleryGroups() {
           "real-machine/massive_intr-8x8ms-1ms"}},
         {"Engine benchmarks",
          "Large runs that measure the simulator itself (schedscope-cli bench).",
-         {"bench-1cpu-100", "bench-1cpu-10000", "bench-64cpu-800"}},
+         {"bench-1cpu-100", "bench-1cpu-10000", "bench-64cpu-800", "benchmarks/messaging-g20-t-l5000"}},
     };
     return groups;
 }

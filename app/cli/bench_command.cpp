@@ -2,6 +2,8 @@
 // schedscope-cli bench: the simulator's own speed, measured in wall time on this machine.
 #include "app/cli/run_command.h"
 
+#include "app/cli/bench_suite.h"
+
 #include "base/duration.h"
 #include "scenarios/builtin_scenarios.h"
 
@@ -11,6 +13,7 @@
 using namespace sched;
 
 int benchCommand(const BenchOptions& o, std::ostream& out, std::ostream& err) {
+    if (o.suite) return benchSuite(o, out, err);
     std::vector<std::string> names = o.scenarios;
     if (names.empty()) names = {"bench-1cpu-100", "bench-1cpu-10000", "kernel-hogs-waker", "bench-64cpu-800"};
     char b[512];

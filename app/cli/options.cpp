@@ -19,6 +19,10 @@ Usage:
   schedscope-cli list                     list the built-in scenarios
   schedscope-cli bench [SCENARIO...] [--runs N] [--duration D] [--no-batch]
                                           measure the simulator's speed (best of N runs, default 3)
+  schedscope-cli bench --suite [--quick]  every figure of docs/performance.md, with the machine and
+                                          date: engine, messaging run (instructions with valgrind),
+                                          timeline (a build tree's bench_view), trace import beside
+                                          trace-cmd report; --quick: small sizes, seconds
   schedscope-cli experiment FILE [options]
                                           run an experiment (scenarios/experiments/*.json): every
                                           configuration N times, then the post's report layout
@@ -332,12 +336,20 @@ std::string parseBenchOptions(const std::vector<std::string>& args, BenchOptions
             o.runs = int(n);
         } else if (args[i] == "--no-batch") {
             o.batch = false;
+        } else if (args[i] == "--suite") {
+            o.suite = true;
+        } else if (args[i] == "--quick") {
+            o.quick = true;
         } else if (args[i].rfind("--", 0) == 0) {
-            return "unknown option '" + args[i] + "' for bench; accepted: --duration D, --runs N, --no-batch";
+            return "unknown option '" + args[i] +
+                   "' for bench; accepted: --duration D, --runs N, --no-batch, --suite [--quick]";
         } else {
             o.scenarios.push_back(args[i]);
         }
     }
+    if (o.quick && !o.suite) return "--quick goes with --suite (bench --suite --quick)";
+    if (o.suite && (!o.scenarios.empty() || o.duration || !o.batch))
+        return "--suite measures its own set: no scenarios, --duration or --no-batch with it";
     return {};
 }
 

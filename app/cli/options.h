@@ -41,6 +41,8 @@ struct BenchOptions {
     std::optional<sched::Time> duration;
     int runs = 3;
     bool batch = true;
+    bool suite = false; // --suite: every figure the docs claim (bench_suite.cpp)
+    bool quick = false; // --quick: the suite at small sizes (minutes -> seconds; not the docs' figures)
 };
 
 // Returns an error text (empty on success).
