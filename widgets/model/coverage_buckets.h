@@ -33,6 +33,12 @@ class CoverageBuckets {
     int shift() const { return shift_; } // the finest level's width: 1 << shift
     size_t size() const { return levels_.empty() ? 0 : levels_[0].b.size(); }
     size_t buckets() const; // on every level
+    size_t memoryBytes() const {
+        size_t n = levels_.capacity() * sizeof(Level);
+        for (const Level& l : levels_)
+            n += l.b.capacity() * sizeof(Bucket);
+        return n;
+    }
     // Whether columns of this many nanoseconds are summarised from the buckets.
     bool summarises(double nsPerColumn) const {
         return size() > 0 && nsPerColumn >= double(Time(kMinBucketsPerColumn) << shift_);

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "widgets/model/flag_index.h"
 
+#include "widgets/model/sorted_search.h"
 #include "widgets/model/time_axis.h"
 
 #include <algorithm>
@@ -21,9 +22,6 @@ void FlagIndex::update(const sched::Trace& trace) {
         if (c >= lanes_.size()) lanes_.resize(c + 1);
         Lane& l = lanes_[c][f.bit[consumed_] & 1];
         l.idx.push_back(uint32_t(consumed_));
-        l.set.push_back(f.set[consumed_]);
-        l.clear.push_back(f.clear[consumed_]);
-        l.reason.push_back(f.reason[consumed_]);
         l.buckets.add(f.set[consumed_], f.clear[consumed_], f.reason[consumed_]);
     }
     for (auto& bits : lanes_)
@@ -31,12 +29,20 @@ void FlagIndex::update(const sched::Trace& trace) {
             l.buckets.flush();
 }
 
+size_t FlagIndex::memoryBytes() const {
+    size_t n = lanes_.capacity() * sizeof(lanes_[0]);
+    for (const auto& bits : lanes_)
+        for (const Lane& l : bits)
+            n += l.idx.capacity() * sizeof(uint32_t) + l.buckets.memoryBytes();
+    return n;
+}
+
 std::vector<uint32_t> FlagIndex::intervalsIn(int cpu, int bit, Time t0, Time t1, size_t max) const {
     std::vector<uint32_t> out;
     if (cpu < 0 || size_t(cpu) >= lanes_.size()) return out;
     const Lane& l = lanes_[size_t(cpu)][size_t(bit & 1)];
-    size_t k = size_t(std::upper_bound(l.clear.begin(), l.clear.end(), t0) - l.clear.begin());
-    for (; k < l.idx.size() && l.set[k] < t1 && out.size() < max; ++k)
+    size_t k = firstNotSkipped(0, l.idx.size(), [&](size_t j) { return clear(l, j) <= t0; });
+    for (; k < l.idx.size() && set(l, k) < t1 && out.size() < max; ++k)
         out.push_back(l.idx[k]);
     return out;
 }
@@ -53,30 +59,21 @@ std::vector<uint8_t> FlagIndex::columns(int cpu, int bit, Time t0, Time t1, int 
         return cols;
     }
     // Sweep the columns left to right; k = first interval that clears after the column start.
-    size_t k = size_t(std::upper_bound(l.clear.begin(), l.clear.end(), t0) - l.clear.begin());
+    const size_t n = l.idx.size();
+    size_t k = firstNotSkipped(0, n, [&](size_t j) { return clear(l, j) <= t0; });
     const ColumnEdges edge(t0, t1, width);
-    for (int x = 0; x < width && k < l.idx.size(); ++x) {
+    const uint8_t* reason = trace_->flags.reason.data();
+    for (int x = 0; x < width && k < n; ++x) {
         const Time a = edge(x), b = edge(x + 1);
-        if (l.clear[k] <= a) { // gallop to the first interval clearing after a
-            size_t lo = k, step = 1, hi = k;
-            while (hi < l.clear.size() && l.clear[hi] <= a) {
-                lo = hi + 1;
-                hi = k + step;
-                step *= 2;
-            }
-            hi = std::min(hi, l.clear.size());
-            k = size_t(std::upper_bound(l.clear.begin() + std::ptrdiff_t(lo),
-                                        l.clear.begin() + std::ptrdiff_t(hi), a) -
-                       l.clear.begin());
-            if (k >= l.idx.size()) break;
-        }
+        k = gallopNotSkipped(k, n, [&](size_t j) { return clear(l, j) <= a; }); // first clearing after a
+        if (k >= n) break;
         Time best = 0;
         // An interval that is set and cleared at the same instant still marks its column.
-        for (size_t j = k, n = 0; j < l.idx.size() && l.set[j] < b && n < 8; ++j, ++n) {
-            const Time cover = std::max<Time>(1, std::min(b, l.clear[j]) - std::max(a, l.set[j]));
+        for (size_t j = k, seen = 0; j < n && set(l, j) < b && seen < 8; ++j, ++seen) {
+            const Time cover = std::max<Time>(1, std::min(b, clear(l, j)) - std::max(a, set(l, j)));
             if (cover > best) {
                 best = cover;
-                cols[size_t(x)] = uint8_t(1 + l.reason[j]);
+                cols[size_t(x)] = uint8_t(1 + reason[l.idx[j]]);
             }
         }
     }

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "widgets/model/lane_index.h"
 
+#include "widgets/model/sorted_search.h"
 #include "widgets/model/time_axis.h"
 
 #include <algorithm>
@@ -18,23 +19,41 @@ void LaneIndex::update(const sched::Trace& trace) {
         const size_t c = s.cpu[consumed_];
         if (c >= lanes_.size()) lanes_.resize(c + 1);
         Lane& l = lanes_[c];
-        const Time before = l.busyBefore.empty() ? 0 : l.busyBefore.back() + (l.end.back() - l.start.back());
+        if (l.idx.size() % kCheckpoint == 0) l.busyEvery.push_back(l.busyTotal);
         l.idx.push_back(uint32_t(consumed_));
-        l.start.push_back(s.start[consumed_]);
-        l.end.push_back(s.end[consumed_]);
-        l.busyBefore.push_back(before);
+        l.busyTotal += s.end[consumed_] - s.start[consumed_];
         l.buckets.add(s.start[consumed_], s.end[consumed_], s.task[consumed_]);
     }
     for (Lane& l : lanes_)
         l.buckets.flush();
 }
 
+size_t LaneIndex::memoryBytes() const {
+    size_t n = lanes_.capacity() * sizeof(Lane);
+    for (const Lane& l : lanes_)
+        n += l.idx.capacity() * sizeof(uint32_t) + l.busyEvery.capacity() * sizeof(Time) +
+             l.buckets.memoryBytes();
+    return n;
+}
+
+Time LaneIndex::busyBetween(const Lane& l, size_t from, size_t to) const {
+    Time sum = 0;
+    for (size_t j = from; j < to; ++j)
+        sum += end(l, j) - start(l, j);
+    return sum;
+}
+
+Time LaneIndex::busyBefore(const Lane& l, size_t k) const {
+    const size_t c = k / kCheckpoint;
+    return l.busyEvery[c] + busyBetween(l, c * kCheckpoint, k); // at most kCheckpoint - 1 slices
+}
+
 Time LaneIndex::busyUntil(const Lane& l, Time t) const {
     // First slice that starts at or after t: every slice before it started before t.
-    const size_t k = size_t(std::lower_bound(l.start.begin(), l.start.end(), t) - l.start.begin());
+    const size_t k = firstNotSkipped(0, l.idx.size(), [&](size_t j) { return start(l, j) < t; });
     if (k == 0) return 0;
     const size_t last = k - 1; // may still be running at t
-    return l.busyBefore[last] + (std::min(l.end[last], t) - l.start[last]);
+    return busyBefore(l, last) + (std::min(end(l, last), t) - start(l, last));
 }
 
 Time LaneIndex::busyIn(int cpu, Time t0, Time t1) const {
@@ -48,27 +67,11 @@ std::vector<uint32_t> LaneIndex::slicesIn(int cpu, Time t0, Time t1, size_t max)
     if (cpu >= cpus()) return out;
     const Lane& l = lanes_[size_t(cpu)];
     // First slice ending after t0 (ends are sorted too, slices do not overlap).
-    size_t k = size_t(std::upper_bound(l.end.begin(), l.end.end(), t0) - l.end.begin());
-    for (; k < l.idx.size() && l.start[k] < t1 && out.size() < max; ++k)
+    size_t k = firstNotSkipped(0, l.idx.size(), [&](size_t j) { return end(l, j) <= t0; });
+    for (; k < l.idx.size() && start(l, k) < t1 && out.size() < max; ++k)
         out.push_back(l.idx[k]);
     return out;
 }
-
-namespace {
-// First index i >= from with v[i] >= t (v sorted): exponential then binary search, so a sweep
-// over increasing t costs O(log gap) per step and stays bounded by pixels, not by slices.
-size_t gallop(const std::vector<Time>& v, size_t from, Time t) {
-    size_t lo = from, step = 1, hi = from;
-    while (hi < v.size() && v[hi] < t) {
-        lo = hi + 1;
-        hi = from + step;
-        step *= 2;
-    }
-    hi = std::min(hi, v.size());
-    return size_t(std::lower_bound(v.begin() + std::ptrdiff_t(lo), v.begin() + std::ptrdiff_t(hi), t) -
-                  v.begin());
-}
-} // namespace
 
 std::vector<Column> LaneIndex::columns(int cpu, Time t0, Time t1, int width, TaskId openTask, Time openStart,
                                        Time now) const {
@@ -105,40 +108,45 @@ std::vector<Column> LaneIndex::columns(int cpu, Time t0, Time t1, int width, Tas
         return cols;
     }
     Time a = boundary(0);
-    size_t posA =
-        haveSlices ? size_t(std::lower_bound(l->start.begin(), l->start.end(), a) - l->start.begin()) : 0;
-    auto busyAt = [&](size_t pos, Time t) -> Time {
-        if (pos == 0) return 0;
-        return l->busyBefore[pos - 1] + (std::min(l->end[pos - 1], t) - l->start[pos - 1]);
+    const size_t n = haveSlices ? l->idx.size() : 0;
+    size_t posA = haveSlices ? firstNotSkipped(0, n, [&](size_t j) { return start(*l, j) < a; }) : 0;
+    // Busy time before posA's slices, and before a: the slice before posA may reach past a.
+    Time prefixA = haveSlices ? busyBefore(*l, posA) : 0;
+    const auto overhang = [&](size_t pos, Time t) { // of slice pos - 1 beyond t
+        return pos == 0 ? Time(0) : std::max<Time>(0, end(*l, pos - 1) - t);
     };
-    Time busyA = haveSlices ? busyAt(posA, a) : 0;
+    Time busyA = prefixA - overhang(posA, a);
     for (int x = 0; x < width; ++x) {
         const Time b = boundary(x + 1);
         Column& c = cols[size_t(x)];
         if (b <= a) continue;
         Time busy = 0, best = 0;
         if (haveSlices) {
-            const size_t posB = gallop(l->start, posA, b);
-            const Time busyB = busyAt(posB, b);
+            const size_t posB = gallopNotSkipped(posA, n, [&](size_t j) { return start(*l, j) < b; });
+            const Time prefixB =
+                posB - posA <= kCheckpoint ? prefixA + busyBetween(*l, posA, posB) : busyBefore(*l, posB);
+            const Time busyB = prefixB - overhang(posB, b);
             busy = busyB - busyA;
             // Slices overlapping [a, b): the one before posA if it reaches past a, then up to posB.
-            const size_t first = posA > 0 && l->end[posA - 1] > a ? posA - 1 : posA;
-            const size_t n = posB - first;
-            if (n > 0 && n <= 8) { // few slices: the one covering most of the column
+            const size_t first = posA > 0 && end(*l, posA - 1) > a ? posA - 1 : posA;
+            const size_t count = posB - first;
+            if (count > 0 && count <= 8) { // few slices: the one covering most of the column
                 for (size_t j = first; j < posB; ++j) {
-                    const Time cover = std::min(b, l->end[j]) - std::max(a, l->start[j]);
+                    const Time cover = std::min(b, end(*l, j)) - std::max(a, start(*l, j));
                     if (cover > best) {
                         best = cover;
                         c.task = tr->slices.task[l->idx[j]];
                     }
                 }
-            } else if (n > 8) { // many: the one running at the middle, else the next one to start
+            } else if (count > 8) { // many: the one running at the middle, else the next one to start
                 const Time mid = a + (b - a) / 2;
-                const size_t m = gallop(l->end, first, mid + 1); // first slice ending after mid
+                // first slice ending after mid
+                const size_t m = gallopNotSkipped(first, n, [&](size_t j) { return end(*l, j) < mid + 1; });
                 c.task = tr->slices.task[l->idx[m < posB ? m : posB - 1]];
             }
-            c.slices = uint32_t(std::min<size_t>(n, 9));
+            c.slices = uint32_t(std::min<size_t>(count, 9));
             posA = posB;
+            prefixA = prefixB;
             busyA = busyB;
         }
         double total = double(busy);
