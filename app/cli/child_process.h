@@ -2,7 +2,9 @@
 // A program run as a child for `bench --suite`: started without a shell, its standard output kept
 // or thrown away, its standard error kept, and measured by the parent - wall time from the
 // parent's clock, peak resident memory and CPU time from wait4()'s rusage, which the child cannot
-// misreport.
+// misreport. The peak also counts the parent's own peak at the spawn (the child shares the parent's
+// memory until its exec, and the kernel keeps the larger high-water mark): measure children
+// while the parent is small.
 #pragma once
 
 #include <string>
