@@ -76,7 +76,9 @@ void fast_print_counts(const struct fast_print* fp, long long* fast, long long* 
 
 // A field a conversion may read directly: a fixed char array for %s, a plain number otherwise.
 static int plain_field(const struct tep_format_field* f, char kind) {
-    if (!f || (f->flags & (TEP_FIELD_IS_DYNAMIC | TEP_FIELD_IS_RELATIVE | TEP_FIELD_IS_POINTER))) return 0;
+    if (!f || f->offset < 0 ||
+        (f->flags & (TEP_FIELD_IS_DYNAMIC | TEP_FIELD_IS_RELATIVE | TEP_FIELD_IS_POINTER)))
+        return 0; // a damaged format file can say anything: only fields inside the record's data
     if (kind == 's') return (f->flags & TEP_FIELD_IS_ARRAY) && f->elementsize == 1 && f->size > 0;
     return !(f->flags & TEP_FIELD_IS_ARRAY) && (f->size == 1 || f->size == 2 || f->size == 4 || f->size == 8);
 }
@@ -260,10 +262,11 @@ static int fast_text(struct fast_print* fp, struct plan* p, struct tep_event* ev
                      size_t* len) {
     const unsigned char* data = rec->data;
     for (int i = 0; i < p->n; ++i)
-        if (p->conv[i].field && p->conv[i].field->offset + p->conv[i].field->size > rec->size) return 1;
+        if (p->conv[i].field && (long long)p->conv[i].field->offset + p->conv[i].field->size > rec->size)
+            return 1;
     *len = 0;
     if (p->opaque_first < 0) return put_range(fp, p, data, 0, p->n, 1, len);
-    if (p->key->offset + p->key->size > rec->size) return 1;
+    if ((long long)p->key->offset + p->key->size > rec->size) return 1;
     struct conv k = {0};
     k.field = p->key;
     k.kind = 'u';
