@@ -107,6 +107,7 @@ void messaging(const BenchOptions& o, const std::string& self, std::ostream& out
     std::vector<double> walls;
     double simulated = -1, switches = -1;
     long rss = 0;
+    bool pinned = true;
     for (int i = 0; i < (o.quick ? 1 : 3); ++i) {
         const ChildRun r = runChild(cmd, true, 0);
         if (!r.ok()) {
@@ -115,8 +116,14 @@ void messaging(const BenchOptions& o, const std::string& self, std::ostream& out
         }
         walls.push_back(r.wallSec);
         rss = std::max(rss, r.maxRssKb);
+        pinned = pinned && r.pinned;
         simulated = numberAfter(r.out, "Total time:");
         switches = numberBefore(r.out, " context-switches");
+    }
+    if (!pinned) out << "   (could not pin it to CPU 0: the runs were not pinned)\n";
+    if (simulated <= 0 || switches <= 0) {
+        out << "   failed: no \"Total time:\" or \"context-switches\" in its output\n";
+        return;
     }
     std::vector<double> ratio;
     for (double w : walls)
@@ -188,9 +195,12 @@ void import(const BenchOptions& o, const std::string& self, std::ostream& out) {
     const std::string duration = o.quick ? "20ms" : "300ms";
     section(out, "trace import: a run of bench-64cpu-800 (" + duration +
                      ") written as trace.dat and as ftrace text");
-    std::string tmpl = (fs::temp_directory_path() / "schedscope-bench-XXXXXX").string();
+    std::error_code ec;
+    fs::path tmp = fs::temp_directory_path(ec);
+    if (ec) tmp = "/tmp";
+    std::string tmpl = (tmp / "schedscope-bench-XXXXXX").string();
     if (!mkdtemp(tmpl.data())) {
-        out << "   failed: cannot make a directory in " << fs::temp_directory_path().string() << "\n";
+        out << "   failed: cannot make a directory in " << tmp.string() << "\n";
         return;
     }
     const fs::path dir = tmpl;
@@ -205,7 +215,11 @@ void import(const BenchOptions& o, const std::string& self, std::ostream& out) {
             out << "   failed: " << commandLine(make) << ": " << m.err.substr(0, 300) << "\n";
             continue;
         }
-        const double mb = double(fs::file_size(path)) / 1e6;
+        const double mb = double(fs::file_size(path, ec)) / 1e6;
+        if (ec) {
+            out << "   failed: " << path << ": " << ec.message() << "\n";
+            continue;
+        }
         int64_t events = 0;
         std::string error;
         const std::vector<double> t = importTimes(path, runs, events, error);
@@ -218,6 +232,8 @@ void import(const BenchOptions& o, const std::string& self, std::ostream& out) {
             rate.push_back(mb / s);
         out << format("   %-8s %7.1f MB, %lld events: import %s (%s)", file, mb, (long long)events,
                       range(t, "s").c_str(), range(rate, "MB/s", 0).c_str());
+        if (std::string(file) == "big.dat" && tracecmd.empty())
+            out << "; trace-cmd is not installed (apt-get install trace-cmd): no comparison";
         if (std::string(file) == "big.dat" && !tracecmd.empty()) {
             std::vector<double> report;
             for (int i = 0; i < runs; ++i) {
@@ -227,12 +243,14 @@ void import(const BenchOptions& o, const std::string& self, std::ostream& out) {
             std::vector<double> rrate;
             for (double s : report)
                 rrate.push_back(mb / s);
-            out << format("; trace-cmd report > /dev/null %s (%s)", range(report, "s").c_str(),
-                          range(rrate, "MB/s", 0).c_str());
+            if (report.empty())
+                out << "; trace-cmd report failed on it";
+            else
+                out << format("; trace-cmd report > /dev/null %s (%s)", range(report, "s").c_str(),
+                              range(rrate, "MB/s", 0).c_str());
         }
         out << "\n";
     }
-    std::error_code ec;
     fs::remove_all(dir, ec);
 }
 

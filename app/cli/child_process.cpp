@@ -69,7 +69,7 @@ ChildRun runChild(const std::vector<std::string>& args, bool keepOut, int cpu) {
         cpu_set_t one;
         CPU_ZERO(&one);
         CPU_SET(cpu, &one);
-        sched_setaffinity(0, sizeof one, &one);
+        r.pinned = sched_setaffinity(0, sizeof one, &one) == 0;
     }
     const auto t0 = std::chrono::steady_clock::now();
     pid_t pid = -1;

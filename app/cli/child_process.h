@@ -12,14 +12,15 @@
 
 struct ChildRun {
     bool started = false;
-    int exitCode = -1;  // the exit status, or -1 (did not start, or killed)
-    int signal = 0;     // the signal that ended it, 0 if none
-    std::string out;    // standard output (when kept)
-    std::string err;    // standard error
-    double wallSec = 0; // start to exit, the parent's steady clock
-    double cpuSec = 0;  // user + system
-    long maxRssKb = 0;  // ru_maxrss
-    std::string error;  // why it did not start
+    int exitCode = -1;   // the exit status, or -1 (did not start, or killed)
+    int signal = 0;      // the signal that ended it, 0 if none
+    std::string out;     // standard output (when kept)
+    std::string err;     // standard error
+    double wallSec = 0;  // start to exit, the parent's steady clock
+    double cpuSec = 0;   // user + system
+    long maxRssKb = 0;   // ru_maxrss
+    bool pinned = false; // it ran on the CPU asked for
+    std::string error;   // why it did not start
     bool ok() const { return started && signal == 0 && exitCode == 0; }
 };
 

@@ -334,6 +334,7 @@ std::string parseBenchOptions(const std::vector<std::string>& args, BenchOptions
             if (!parseInt(args[++i], 1, 100, n))
                 return "--runs: '" + args[i] + "' is not a run count; accepted: 1 to 100";
             o.runs = int(n);
+            o.runsGiven = true;
         } else if (args[i] == "--no-batch") {
             o.batch = false;
         } else if (args[i] == "--suite") {
@@ -348,8 +349,8 @@ std::string parseBenchOptions(const std::vector<std::string>& args, BenchOptions
         }
     }
     if (o.quick && !o.suite) return "--quick goes with --suite (bench --suite --quick)";
-    if (o.suite && (!o.scenarios.empty() || o.duration || !o.batch))
-        return "--suite measures its own set: no scenarios, --duration or --no-batch with it";
+    if (o.suite && (!o.scenarios.empty() || o.duration || !o.batch || o.runsGiven))
+        return "--suite measures its own set: no scenarios, --duration, --runs or --no-batch with it";
     return {};
 }
 

@@ -40,6 +40,7 @@ struct BenchOptions {
     std::vector<std::string> scenarios;
     std::optional<sched::Time> duration;
     int runs = 3;
+    bool runsGiven = false;
     bool batch = true;
     bool suite = false; // --suite: every figure the docs claim (bench_suite.cpp)
     bool quick = false; // --quick: the suite at small sizes (minutes -> seconds; not the docs' figures)

@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-enum { MAX_CONV = 16, CHECKED_FIRST = 64, STATE_KEYS = 4096, MAX_EVENTS = 1 << 16 };
+enum { MAX_CONV = 16, CHECKED_FIRST = 64, STATE_KEYS = 4096, MAX_EVENTS = 1 << 16, MAX_WIDTH = 64 };
 enum { PLAN_UNKNOWN = 0, PLAN_FAST, PLAN_SLOW };
 
 // One conversion of the format: %s of a char array, or an integer field as printf prints the
@@ -110,8 +110,10 @@ static void make_plan(struct plan* p, struct tep_event* ev) {
             ++f;
         }
         c->width = 0;
-        while (*f >= '0' && *f <= '9')
+        while (*f >= '0' && *f <= '9') {
             c->width = c->width * 10 + (*f++ - '0');
+            if (c->width > MAX_WIDTH) return; // a damaged format file's width: libtraceevent's business
+        }
         c->longs = 0;
         while (*f == 'l' && c->longs < 2) {
             ++c->longs;
@@ -156,6 +158,7 @@ static void make_plan(struct plan* p, struct tep_event* ev) {
 
 static int reserve(struct fast_print* fp, size_t need) {
     if (need <= fp->cap) return 0;
+    if (need > ((size_t)1 << 30)) return -1; // a line of fields is a few hundred bytes
     size_t cap = fp->cap ? fp->cap : 256;
     while (cap < need)
         cap *= 2;

@@ -519,6 +519,38 @@ class TestTraceImport : public QObject {
         }
     }
 
+    // A damaged format file whose print fmt asks for a width of four billion: the reader's own
+    // field printer leaves such a format to libtraceevent (it looped for ever: found by a review),
+    // so the reader ends, and prints what libtraceevent prints.
+    void aHugeWidthInAFormatIsLeftToLibtraceevent() {
+        Engine e = builtinEngine("balance-8-on-4");
+        e.runUntil(kNsPerSec);
+        e.finish();
+        QVERIFY(e.trace().migrations.size() > 0);
+        std::string dat;
+        writeTraceDat(e.trace(), [&](std::string_view chunk) { dat.append(chunk); });
+        const std::string from = "orig_cpu=%d dest_cpu=%d", to = "o=%4294967000d d=%0003d";
+        QCOMPARE(from.size(), to.size());
+        const size_t at = dat.find(from);
+        QVERIFY(at != std::string::npos);
+        dat.replace(at, from.size(), to);
+        QTemporaryDir dir;
+        const QString path = dir.filePath("wide.dat");
+        std::ofstream(path.toStdString(), std::ios::binary) << dat;
+        QByteArray out[2];
+        int i = 0;
+        for (const char* mode : {"--slow", "--check"}) {
+            QProcess p;
+            p.start(QString::fromStdString(traceDatReaderPath()), {mode, path});
+            QVERIFY2(p.waitForFinished(60000), mode); // a timeout: the hang
+            QVERIFY2(p.exitStatus() == QProcess::NormalExit && p.exitCode() == 0,
+                     p.readAllStandardError().constData());
+            out[i++] = p.readAllStandardOutput();
+        }
+        QVERIFY(out[0].contains(" o="));
+        QCOMPARE(out[1], out[0]);
+    }
+
     void progressCanCancel() {
         TraceImporter imp;
         std::string error;

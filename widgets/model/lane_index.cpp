@@ -44,6 +44,7 @@ Time LaneIndex::busyBetween(const Lane& l, size_t from, size_t to) const {
 }
 
 Time LaneIndex::busyBefore(const Lane& l, size_t k) const {
+    if (k >= l.idx.size()) return l.busyTotal; // a checkpoint exists only before a slice
     const size_t c = k / kCheckpoint;
     return l.busyEvery[c] + busyBetween(l, c * kCheckpoint, k); // at most kCheckpoint - 1 slices
 }

@@ -25,6 +25,10 @@ class TestBenchSuite : public QObject {
         // The machine's name and the date head the report.
         QVERIFY2(out.section('\n', 1, 1).contains(QRegularExpression(R"(\d{4}-\d\d-\d\d \d\d:\d\d UTC)")),
                  qPrintable(out));
+        const QRegularExpression messaging(R"(simulated ([0-9.]+) s, ([0-9.]+) M context switches; wall)");
+        const auto mm = messaging.match(out);
+        QVERIFY2(mm.hasMatch() && mm.captured(1).toDouble() > 0 && mm.captured(2).toDouble() > 0,
+                 qPrintable(out));
         const QRegularExpression perSlice(R"(: ([0-9.]+) bytes per slice)");
         const auto m = perSlice.match(out);
         QVERIFY2(m.hasMatch() && m.captured(1).toDouble() > 0, qPrintable(out));
@@ -40,7 +44,8 @@ class TestBenchSuite : public QObject {
     void optionsThatDoNotGoWithTheSuiteAreRefused() {
         for (const QStringList& args :
              {QStringList{"bench", "--quick"}, QStringList{"bench", "--suite", "bench-1cpu-100"},
-              QStringList{"bench", "--suite", "--duration", "1s"}}) {
+              QStringList{"bench", "--suite", "--duration", "1s"},
+              QStringList{"bench", "--suite", "--runs", "5"}}) {
             QProcess p;
             p.start(SCHEDSCOPE_CLI, args);
             QVERIFY(p.waitForFinished(30000));
