@@ -350,6 +350,43 @@ class TestKernel7 : public QObject {
             if (e.trace().tasks[size_t(s.task[i])].comm == "fair") fair += s.end[i] - s.start[i];
         QVERIFY2(fair >= 100 * kNsPerMs && fair <= 160 * kNsPerMs, qPrintable(QString::number(fair)));
     }
+    // vhost-kworker-lazy, the s390 story of 7.0's lazy default (Ciunas Bennett's reports, LKML, 24 Feb
+    // and 5 Jun 2026): a bound kworker woken from another CPU waits on vhost's CPU under lazy (vhost's
+    // need_resched() checks do not see the lazy bit) until vhost sleeps or the tick, and preempts at
+    // once under full; unbound, it runs on the idle CPU. s390 boots 7.0 lazy.
+    void aBoundKworkerWaitsBehindAKernelThreadUnderLazy() {
+        scen::Scenario s;
+        scen::ScenarioError err;
+        QVERIFY(scen::loadScenario("vhost-kworker-lazy", s, err));
+        QCOMPARE(s.config.preempt, PreemptModel::Lazy); // the kernel's default on s390
+        const auto kworker = [&](const scen::Scenario& sc) {
+            Engine e = scen::instantiate(sc, 1);
+            e.runUntil(sc.duration);
+            e.finish();
+            const auto rows = perfSchedLatency(e.trace());
+            for (const auto& r : rows)
+                if (r.comm.rfind("kworker", 0) == 0) return r;
+            qFatal("no kworker row");
+        };
+        const auto lazy = kworker(s);
+        scen::Scenario full = s;
+        full.config.preempt = PreemptModel::Full;
+        const auto eager = kworker(full);
+        scen::Scenario unbound = s;
+        for (scen::TaskGroupSpec& t : unbound.tasks)
+            if (t.comm.rfind("kworker", 0) == 0) t.affinity.reset();
+        const auto free = kworker(unbound);
+        qInfo(
+            "kworker avg / max delay: lazy %.3f / %.3f ms, full %.3f / %.3f ms, lazy unbound %.3f / %.3f ms; "
+            "runs %d / %d / %d",
+            double(lazy.avgDelay()) / 1e6, double(lazy.maxDelay) / 1e6, double(eager.avgDelay()) / 1e6,
+            double(eager.maxDelay) / 1e6, double(free.avgDelay()) / 1e6, double(free.maxDelay) / 1e6,
+            int(lazy.count), int(eager.count), int(free.count));
+        QVERIFY(lazy.avgDelay() > 10 * eager.avgDelay());
+        QVERIFY(lazy.avgDelay() > 500 * kNsPerUs); // behind a kernel section, not a wakeup's cost
+        QVERIFY(free.maxDelay < 100 * kNsPerUs);
+        QVERIFY(lazy.count < eager.count); // fewer, later injections: work piles up
+    }
     void theBuiltInScenariosShowTheirRule() {
         const auto wakerMax = [](const char* name) {
             Engine e = builtinEngine(name);
