@@ -3,20 +3,16 @@
 // their indices): `skip(k)` is true for a prefix of [lo, hi) and false after it.
 #pragma once
 
+#include <algorithm>
 #include <cstddef>
+#include <ranges>
 
 namespace view {
 
 // The first k in [lo, hi) with !skip(k), or hi.
 template <class Skip> size_t firstNotSkipped(size_t lo, size_t hi, const Skip& skip) {
-    while (lo < hi) {
-        const size_t mid = lo + (hi - lo) / 2;
-        if (skip(mid))
-            lo = mid + 1;
-        else
-            hi = mid;
-    }
-    return lo;
+    const auto range = std::views::iota(lo, hi);
+    return lo + size_t(std::ranges::partition_point(range, skip) - range.begin());
 }
 
 // The same from `from`, exponential then binary: a left-to-right sweep of pixel columns costs
