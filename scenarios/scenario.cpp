@@ -71,25 +71,6 @@ std::string placementError(const Scenario& s) {
     return {};
 }
 
-std::string proxyExecError(const Scenario& s, int* group) {
-    if (group) *group = -1;
-    if (!s.config.proxyExec) return {};
-    for (size_t i = 0; i < s.tasks.size(); ++i) {
-        const TaskGroupSpec& t = s.tasks[i];
-        if (!sched::isRtPolicy(t.policy)) continue;
-        const auto& ops = s.programs[size_t(t.program)].ops;
-        const bool locks = std::any_of(
-            ops.begin(), ops.end(), [](const sched::Op& op) { return op.kind == sched::OpKind::MutexLock; });
-        if (!locks) continue;
-        if (group) *group = int(i);
-        return "task '" + t.comm + "' is " + std::string(sched::policyName(t.policy)) +
-               " and takes a mutex, and proxy execution is on: a real-time donor lending its class to the "
-               "owner is not modelled; accepted: fair mutex users (SCHED_OTHER, SCHED_BATCH, SCHED_IDLE), or "
-               "proxy execution off";
-    }
-    return {};
-}
-
 bool loadScenarioFile(const std::string& path, Scenario& out, ScenarioError& err) {
     std::string text;
     return readTextFile(path, text, err) && parseScenario(text, path, out, err);

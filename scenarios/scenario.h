@@ -90,10 +90,6 @@ bool readTextFile(const std::string& path, std::string& out, ScenarioError& err)
 // Every task's CPUs exist on the machine — checked once the CPU count is settled (after --cpus
 // or an experiment's configuration): empty, or what is wrong and where the file set it.
 std::string placementError(const Scenario& s);
-// With proxy execution on (machine.proxy_exec, --proxy-exec), the first task group of real-time
-// tasks that takes a mutex: proxy execution is modelled for fair donors only. Empty, or what is
-// wrong and what would be accepted; `group` gets its index (-1 if none).
-std::string proxyExecError(const Scenario& s, int* group = nullptr);
 
 // The task groups the tasks need, in the engine (parents before children; each cgroup and
 // autogroup once), and each task spec's group: index i of the result is s.tasks[i]'s group.

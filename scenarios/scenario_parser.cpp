@@ -89,17 +89,8 @@ bool ScenarioReader::read(const JsonValue& root, Scenario& s) {
     if (!expect(*tasks, JT::Array, "tasks")) return false;
     if (tasks->items.empty())
         return fail(tasks->pos, "tasks", "the task list is empty; give at least one task");
-    std::vector<size_t> itemOf; // s.tasks[k] came from tasks->items[itemOf[k]] (a workload makes several)
-    for (size_t i = 0; i < tasks->items.size(); ++i) {
+    for (size_t i = 0; i < tasks->items.size(); ++i)
         if (!task(tasks->items[i], idx("tasks", i), s)) return false;
-        itemOf.resize(s.tasks.size(), i);
-    }
-    int rtLocker = -1;
-    if (std::string e = proxyExecError(s, &rtLocker); !e.empty()) {
-        const size_t i = itemOf[size_t(rtLocker)];
-        const JsonValue* pol = tasks->items[i].find("policy");
-        return fail(pol ? pol->pos : tasks->items[i].pos, join(idx("tasks", i), "policy"), e);
-    }
     if (auto* v = root.find("changes")) {
         if (!expect(*v, JT::Array, "changes")) return false;
         for (size_t i = 0; i < v->items.size(); ++i)

@@ -97,10 +97,11 @@ void InspectorPanel::refresh(const Engine& e, bool past) {
                       .arg(double(lt.V) / 1e6, 0, 'f', 3));
     // The CPU's root runqueue as a lag table (lag_table.h): tasks, and with task groups the groups'
     // entities (one row each, named by the group), as pick_eevdf() sees them at this level; an RT
-    // task that runs comes first.
+    // task that runs comes first, or an RT donor whose mutex owner runs for it (proxy execution).
     rows_.clear();
-    const bool rtCurr = rq.curr >= 0 && rq.cfs.curr < 0;
-    if (rtCurr) rows_.push_back(rq.curr);
+    const TaskId donor = rq.donor();
+    const bool rtCurr = donor >= 0 && isRtPolicy(e.tasks()[size_t(donor)].policy);
+    if (rtCurr) rows_.push_back(donor);
     for (const LagRow& lr : lt.rows) {
         if (rows_.size() >= 500) break; // a view, not a dump
         rows_.push_back(lr.id);
@@ -121,7 +122,7 @@ void InspectorPanel::refresh(const Engine& e, bool past) {
         const int row = int(r);
         if (rtCurr && r == 0) {
             set(row, 0, QString::fromStdString(e.entityName(t)));
-            set(row, 1, tr("running"));
+            set(row, 1, rq.proxying() ? tr("donor") : tr("running"));
             set(row, 2, QStringLiteral("RT"));
             for (int col = 3; col < 7; ++col)
                 set(row, col, QString());

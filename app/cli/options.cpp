@@ -377,6 +377,5 @@ std::string applyOverrides(const RunOptions& o, scen::Scenario& s) {
     if (o.duration) s.duration = *o.duration;
     if (o.seed) s.seed = *o.seed;
     if (std::string e = c.validate(); !e.empty()) return e;
-    if (std::string e = scen::proxyExecError(s); !e.empty()) return "--proxy-exec on: " + e;
     return {};
 }

@@ -173,10 +173,10 @@ int runCommand(const RunOptions& o, std::ostream& out, std::ostream& err, RunIma
                 double(m.waitMax) / 1e6);
             out << b;
             if (!s.config.proxyExecOn()) continue;
-            // proxy_exec.cpp: the owner's time on waiters' slices, and the waiters that slept after all
+            // proxy_exec.cpp: the owner's time in waiters' contexts, and the waiters that slept after all
             std::snprintf(
                 b, sizeof b,
-                "   %-16s proxy execution: the owner ran %.3f ms on waiters' slices (%lld picks of a "
+                "   %-16s proxy execution: the owner ran %.3f ms in waiters' contexts (%lld picks of a "
                 "waiter ran it); %lld waiters slept after all (owner asleep or on another CPU)\n",
                 "", double(m.proxied) / 1e6, (long long)m.proxyRuns, (long long)m.proxyDeactivations);
             out << b;

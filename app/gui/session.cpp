@@ -111,7 +111,6 @@ QString Session::compareProxyExec(Time to) {
     scen::Scenario other = scenario_;
     other.config.proxyExec = !scenario_.config.proxyExec;
     if (const std::string why = other.config.validate(); !why.empty()) return QString::fromStdString(why);
-    if (const std::string why = scen::proxyExecError(other); !why.empty()) return QString::fromStdString(why);
     return compareFromStart(
         other, other.config.proxyExec ? tr("proxy execution on") : tr("proxy execution off"), to);
 }

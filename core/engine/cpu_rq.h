@@ -74,6 +74,10 @@ struct alignas(64) CpuRq {
     uint32_t hNrQueued = 0;
     uint32_t hNrDelayed = 0;
     TaskId fairCurr = kNoTask;
+    // A real-time task the pick chose while it is blocked on a mutex, whose owner runs in its place
+    // (proxy execution): rq->donor when it is an RT task. Off the RT queue while it is the donor,
+    // like a running RT task; put back at the head of its level by the next pick.
+    TaskId rtDonor = kNoTask;
     std::array<Time, 2> flagSetAt{};
     std::array<ReschedReason, 2> flagReason{};
     std::array<WakeupCause, 2> flagCause{}; // for a WakeupPreempt bit: whose wakeup, by which rule
@@ -99,10 +103,11 @@ struct alignas(64) CpuRq {
     int balanceFailed = 0;
 
     bool idle() const { return nrRunning == 0; }
-    // rq->donor: the task whose scheduling context is charged — the picked fair task (cfs_rq->curr)
-    // while it lends it to the mutex owner that runs (proxy execution), else the running task.
-    TaskId donor() const { return fairCurr >= 0 ? fairCurr : curr; }
-    bool proxying() const { return fairCurr >= 0 && fairCurr != curr; }
+    // rq->donor: the task whose scheduling context is charged — the picked task (an RT task, or the
+    // fair one that is cfs_rq->curr) while it lends it to the mutex owner that runs (proxy
+    // execution), else the running task.
+    TaskId donor() const { return rtDonor >= 0 ? rtDonor : fairCurr >= 0 ? fairCurr : curr; }
+    bool proxying() const { return donor() != curr; }
     bool batching() const { return batch.active(); }
 };
 

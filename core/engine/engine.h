@@ -463,7 +463,7 @@ class Engine {
     void onMutexSpin(TaskId id);
 
     // proxy_exec.cpp (CONFIG_SCHED_PROXY_EXEC)
-    TaskId pickProxy(CpuId c, TaskId donor);
+    TaskId pickProxy(CpuId c, TaskId& donor);
     TaskId findProxyTask(CpuId c, TaskId donor, bool& deactivated);
     void proxyDeactivate(CpuId c, TaskId donor);
     void proxyTagCurr(CpuId c, TaskId owner);

@@ -82,13 +82,22 @@ std::string Engine::describePick(CpuId c) const {
     if (d != rq.curr) {
         const Task& dt = tasks_[size_t(d)];
         const Mutex& m = mutexes_[size_t(dt.blockedOn >= 0 ? dt.blockedOn : 0)];
+        const bool rt = isRtPolicy(dt.policy);
         s += " It runs for " + dt.comm + ":" + std::to_string(dt.pid) +
-             " (proxy execution): the pick chose " + dt.comm + ", " +
+             " (proxy execution): the pick chose " + dt.comm +
+             (rt ? " (" + std::string(policyName(dt.policy)) + ", RT priority " +
+                       std::to_string(dt.rtPriority) + ")"
+                 : std::string()) +
+             ", " +
              (dt.proxyBlocked
                   ? "which is blocked on " + m.name +
                         ", held by this task, so find_proxy_task() runs the owner in its place"
                   : "woken by the unlock of " + m.name + "; the owner goes on until the next schedule()") +
-             ", on " + dt.comm + "'s slice, vruntime and deadline.";
+             (rt ? ", in " + dt.comm +
+                       "'s real-time context: fair wakeups cannot preempt it, the tick and the RT time are " +
+                       dt.comm + "'s, and this task's vruntime stands still."
+                 : ", on " + dt.comm + "'s slice, vruntime and deadline.");
+        if (rt) return s + describeStarvationGuard(c) + describeMutexes(c);
     }
     const std::string who = d != rq.curr ? "The donor's" : "Its";
     const SchedEntity& se = ents_[size_t(d)];

@@ -198,9 +198,12 @@ Engine::Step Engine::doOpAction(CpuId c, TaskId id, const Op& op) {
         return Step::Continue;
     case OpKind::Yield: {
         // do_sched_yield(): yield_task(), then schedule() with the task still runnable.
-        if (!isRtPolicy(t.policy))
-            yieldFair(c, rqs_[size_t(c)].donor()); // the donor's entity (127b90315ca0)
-        else
+        // yield_task_fair() acts on the donor's entity (127b90315ca0); an RT donor's is on no
+        // cfs_rq (its deadline moves, unseen until it turns fair again): nothing to model.
+        if (!isRtPolicy(t.policy)) {
+            if (const TaskId d = rqs_[size_t(c)].donor(); !isRtPolicy(tasks_[size_t(d)].policy))
+                yieldFair(c, d);
+        } else
             t.rrExpired = true; // an RT yield goes to the tail of its level
         t.resume = Resume::ExitToUserNext;
         const TaskId before = rqs_[size_t(c)].curr;

@@ -319,10 +319,15 @@ constexpr std::array<RuleInfo, kRuleCount> kRules{{
      "owner executes on the waiter's slice, vruntime and deadline (the donor's), its sum_exec_runtime "
      "grows, the trace shows a switch to the owner; an owner asleep, delayed or on another CPU makes the "
      "donor sleep; the unlock wakes the first waiter where it is queued, and a donor woken so does not "
-     "preempt the owner that runs for it",
-     "fair tasks: with proxy execution on, a scenario refuses real-time tasks that take a mutex (an RT or "
-     "DL donor's class deciding for a fair owner is not modelled); no hrtick while an owner runs for a "
-     "donor (6.17 - 6.18 armed it from the donor and fired it at the owner, e38e5299747b)"},
+     "preempt the owner that runs for it. The donor may be a real-time task (find_proxy_task() looks at "
+     "no class): a fair owner then runs in its RT context - the tick and update_curr_rt() are the "
+     "donor's, fair wakeups cannot preempt it, the owner's vruntime stands still - and goes on in it "
+     "after the unlock until the next schedule() on its CPU",
+     "no hrtick while an owner runs for a donor (6.17 - 6.18 armed it from the donor and fired it at the "
+     "owner, e38e5299747b); the owner is requeued with its lag when it starts to run for a donor "
+     "(proxy_tag_curr()) in every profile, where e0ca8991b2de (7.1) dropped that requeue; not modelled: "
+     "check_preempt_equal_prio() (an equal-priority RT wakeup of a pinned task), the RT donor's "
+     "RLIMIT_RTTIME watchdog, deadline donors (no SCHED_DEADLINE tasks here)"},
     {Rule::ProxyDonorMigration, "proxy-donor-migration", "7.1",
      "b049b81bdff6 sched: Handle blocked-waiter migration (and return migration)", "find_proxy_task()",
      "a donor whose mutex owner is on another CPU is migrated to the owner's CPU (and back when woken) "
@@ -399,14 +404,14 @@ const std::array<KernelSpec, 9> kSpecs{{
      "(b01db23d5923, 650cad561cce, 8dafa9d0eb1a)"},
     {"6.12", KernelBuild::Dynamic, KernelProfile::V6_12, "6.12 PREEMPT_DYNAMIC", kV6_12},
     {"6.18", KernelBuild::Dynamic, KernelProfile::V6_18, "6.18.0 PREEMPT_DYNAMIC", kV6_18,
-     "proxy execution's real-time and deadline donors (proxy-exec models fair ones); the psi fix for "
+     "the psi fix for "
      "deactivated donors (c2ae8b0df2d1, 6.18.2: no PSI here); before 127b90315ca0 (6.18.4) a sched_yield() "
      "of an owner that runs for a donor moved the owner's deadline (the engine moves the donor's, as 6.18.4 "
      "does)"},
     {"6.18.44", KernelBuild::Dynamic, KernelProfile::V6_18_44, "6.18.44 stable PREEMPT_DYNAMIC", kV6_18_44},
     {"6.18.45", KernelBuild::Dynamic, KernelProfile::V6_18_45, "6.18.45 stable PREEMPT_DYNAMIC", kV6_18_45},
     {"7.0", KernelBuild::Dynamic, KernelProfile::V7_0, "7.0 PREEMPT_DYNAMIC", kV7_0,
-     "proxy execution's RT and DL donors, as 6.18, and the hrtick of a donor (e38e5299747b: none is armed "
+     "the hrtick of a donor (e38e5299747b: none is armed "
      "while an owner runs for one); titles read, code not: 4b603f1551a7 "
      "(rq->avg_idle updated "
      "when a task moves to an idle CPU), 704069649b5b and 5324953c06bd (wakeup_preempt() across classes)"},

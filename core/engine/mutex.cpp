@@ -93,7 +93,7 @@ Engine::Step Engine::mutexSleep(CpuId c, TaskId id, int32_t mi) {
     t.opMode = ExecMode::Kernel;
     t.resume = Resume::Retry;
     // __set_task_blocked_on(): with proxy execution it stays queued (proxy_exec.cpp).
-    t.proxyBlocked = cfg_.proxyExecOn() && !isRtPolicy(t.policy);
+    t.proxyBlocked = cfg_.proxyExecOn();
     blockCurrent(c, id, SwitchPoint::BlockUninterruptible);
     return Step::Blocked;
 }

@@ -110,8 +110,10 @@ void Engine::applyTaskChange(const ParamChange& ch, TaskId id) {
     syncProgress(c);
     // A delayed sleeper's dequeue is completed first (as a class or attribute change forces).
     if (!isRtPolicy(t.policy) && se.onRq && se.schedDelayed) dequeueEntities(c, id, true, true);
-    const bool running = rq.curr == id;
-    const bool queued = t.state == TaskState::Runnable || running;
+    // task_current_donor() (af0c8b2bf67b): under proxy execution the class's current task is the
+    // donor, and a mutex owner that runs for it is one more queued task.
+    const bool running = rq.donor() == id;
+    const bool queued = t.state == TaskState::Runnable || t.state == TaskState::Running;
     const bool wasRt = isRtPolicy(t.policy);
     const int oldPrio = t.kernelPrio();
     if (queued) {
@@ -132,7 +134,9 @@ void Engine::applyTaskChange(const ParamChange& ch, TaskId id) {
             enqueueTaskFair(c, id, false);
         }
     }
-    if (running && !nowRt) setNextTaskFair(c, id, false); // set_next_task(): not a pick
+    if (rq.rtDonor == id && !nowRt) rq.rtDonor = kNoTask;
+    if (running && !nowRt) setNextTaskFair(c, id, false);   // set_next_task(): not a pick
+    if (running && nowRt && rq.curr != id) rq.rtDonor = id; // a fair donor made RT stays the donor
     if (nowRt && queued) {
         if (running && !wasRt) rq.rtBandwidth.execStart = now_;
         startRtBandwidth();

@@ -9,15 +9,20 @@
 // a switch to it). In the engine these are rq.fairCurr and rq.curr (CpuRq::donor(), proxying()).
 // Where the single-runqueue version gives up, the engine does too: an owner that sleeps, is a
 // delayed sleeper or is on another CPU makes the donor sleep after all (proxy_deactivate()), and
-// the unlock then wakes it as it wakes any sleeper. Fair donors only: a scenario with proxy
-// execution refuses real-time mutex users (docs/kernels.md, proxy-exec).
+// the unlock then wakes it as it wakes any sleeper. The donor may be a real-time task: nothing in
+// find_proxy_task() looks at classes. pick_task_rt() chooses a blocked RT waiter as it chooses any
+// (be39617e38e0 only keeps it off the pushable list), and its owner then runs on the RT context —
+// the RT tick and update_curr_rt() are the donor's, fair wakeups cannot preempt it, and the owner's
+// vruntime stands still (rq.rtDonor; no cfs_rq->curr). The unlock wakes such a waiter without a
+// reschedule (wakeup_preempt_rt(): the waiter is the donor, p->prio == donor->prio), so the owner
+// goes on in the RT context until the next schedule() on its CPU.
 #include "engine/engine.h"
 
 namespace sched {
 
 // __schedule()'s pick with proxy execution: find_proxy_task() on what pick_next_task() chose; a
 // donor that had to be deactivated is gone from the queue, so pick again (pick_again).
-TaskId Engine::pickProxy(CpuId c, TaskId donor) {
+TaskId Engine::pickProxy(CpuId c, TaskId& donor) {
     for (;;) {
         bool deactivated = false;
         const TaskId next = findProxyTask(c, donor, deactivated);
@@ -42,10 +47,8 @@ TaskId Engine::findProxyTask(CpuId c, TaskId donor, bool& deactivated) {
         const bool queued = o.state == TaskState::Runnable || o.state == TaskState::Running;
         // Not queued (asleep; a delayed sleeper's state is Sleeping too) or on another CPU: 6.17 -
         // 7.0 "don't handle migrations yet". A chain longer than there are tasks is a cycle of
-        // owners, a deadlock the kernel's walk does not expect; a real-time donor (a fair waiter
-        // made RT by a live change) is not modelled: in both cases the donor sleeps, as without proxy.
-        if (!queued || o.cpu != c || hops > tasks_.size() || isRtPolicy(tasks_[size_t(donor)].policy)) {
-            mutexes_[size_t(tasks_[size_t(donor)].blockedOn)].proxyDeactivations++;
+        // owners, a deadlock the kernel's walk does not expect: the donor sleeps, as without proxy.
+        if (!queued || o.cpu != c || hops > tasks_.size()) {
             proxyDeactivate(c, donor);
             deactivated = true;
             return kNoTask;
@@ -62,6 +65,7 @@ TaskId Engine::findProxyTask(CpuId c, TaskId donor, bool& deactivated) {
 // when it blocked.
 void Engine::proxyDeactivate(CpuId c, TaskId donor) {
     Task& t = tasks_[size_t(donor)];
+    mutexes_[size_t(t.blockedOn)].proxyDeactivations++;
     t.proxyBlocked = false;
     if (isRtPolicy(t.policy)) { // pick_task_rt() took it off its queue already
         addRunning(c, -1);

@@ -19,14 +19,20 @@ void Engine::startRtBandwidth() {
     queue_.push(now_ + cfg_.rtPeriod, now_, EventKind::RtPeriod, 0, ++rtPeriodGen_);
 }
 
-// update_curr_rt() with sched_rt_runtime_exceeded(): charge the running RT task and throttle the
-// class when its time is up.
+// update_curr_rt() with sched_rt_runtime_exceeded(): charge the RT donor (the running RT task, or
+// the one whose mutex owner runs for it) and throttle the class when its time is up.
 void Engine::updateCurrRt(CpuId c) {
     CpuRq& rq = rqs_[size_t(c)];
     RtBandwidth& b = rq.rtBandwidth;
     const Time delta = now_ - b.execStart;
     b.execStart = now_;
-    if (!cfg_.rtThrottling() || delta <= 0) return;
+    if (delta <= 0) return;
+    if (rq.rtDonor >= 0) { // update_se(): the owner's sum_exec_runtime grows, the donor's class pays
+        ents_[size_t(rq.curr)].sumExecRuntime += delta;
+        if (const int32_t m = tasks_[size_t(rq.rtDonor)].blockedOn; m >= 0)
+            mutexes_[size_t(m)].proxied += delta;
+    }
+    if (!cfg_.rtThrottling()) return;
     b.rtTime += delta; // the overrun past the throttle point counts too
     if (b.throttled || b.rtTime <= cfg_.rtRuntime) return;
     if (cfg_.rtRuntime == 0) { // sched_rt_runtime_exceeded(): a zero runtime never throttles
@@ -47,7 +53,7 @@ void Engine::onRtPeriod() {
     for (CpuId c = 0; c < cfg_.cpus; ++c) {
         CpuRq& rq = rqs_[size_t(c)];
         RtBandwidth& b = rq.rtBandwidth;
-        const bool rtRunning = rq.curr >= 0 && isRtPolicy(tasks_[size_t(rq.curr)].policy);
+        const bool rtRunning = rq.donor() >= 0 && isRtPolicy(tasks_[size_t(rq.donor())].policy);
         const bool rtQueued = !rq.rt.empty() || rtRunning;
         if (b.rtTime == 0 && !rtQueued) continue;
         bool enqueue = false;

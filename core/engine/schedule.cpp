@@ -178,18 +178,22 @@ void Engine::schedule(CpuId c, SwitchPoint point) {
         deactivateTask(c, prev, point == SwitchPoint::Exit);
         tasks_[size_t(prev)].state = point == SwitchPoint::Exit ? TaskState::Dead : TaskState::Sleeping;
     }
-    if (prev >= 0 && isRtPolicy(tasks_[size_t(prev)].policy)) updateCurrRt(c); // put_prev_task_rt()
-    TaskId next = pickNextTask(c, prevDonor);
-    if (cfg_.proxyExecOn()) next = pickProxy(c, next); // find_proxy_task(): the donor's owner may run
+    if (prevDonor >= 0 && isRtPolicy(tasks_[size_t(prevDonor)].policy)) updateCurrRt(c); // put_prev_task_rt()
+    TaskId donor = pickNextTask(c, prevDonor);
+    TaskId next = donor;
+    if (cfg_.proxyExecOn()) next = pickProxy(c, donor); // find_proxy_task(): the donor's owner may run
+    // rq_set_donor(): an RT donor is the RT class's current task (set_next_task_rt()) while its
+    // owner runs; a fair one is cfs_rq->curr already.
+    rq.rtDonor = next != donor && isRtPolicy(tasks_[size_t(donor)].policy) ? donor : kNoTask;
+    if (rq.rtDonor >= 0) rq.rtBandwidth.execStart = now_;
     // A donor put back was charged up to now (update_se() sets its exec_start): cache hot.
-    if (prevDonor >= 0 && prevDonor != prev && prevDonor != rq.fairCurr)
-        tasks_[size_t(prevDonor)].lastRanAt = now_;
+    if (prevDonor >= 0 && prevDonor != prev && prevDonor != donor) tasks_[size_t(prevDonor)].lastRanAt = now_;
     clearFlags(c, uint8_t(point));
     // The owner that runs for a donor is current to no class (proxy_tag_curr()).
-    const bool tag = next >= 0 && next != rq.fairCurr && rq.fairCurr >= 0;
+    const bool tag = next >= 0 && next != donor;
     if (next == prev) { // re-picked: no switch, no trace event, protection not re-armed
         if (tag) proxyTagCurr(c, next);
-        if (rq.fairCurr != prevDonor) { // only the donor changed: set_next_task_fair() ran for the new one
+        if (donor != prevDonor) { // only the donor changed: its class's set_next_task() ran for it
             cutBatch(c);
             armHrTick(c);
         } else {
@@ -230,7 +234,9 @@ void Engine::schedule(CpuId c, SwitchPoint point) {
 // its queue (put_prev_task) unless it is picked again.
 TaskId Engine::pickNextTask(CpuId c, TaskId prev) {
     CpuRq& rq = rqs_[size_t(c)];
-    const bool prevRunnable = prev >= 0 && tasks_[size_t(prev)].state == TaskState::Running;
+    // A donor whose owner ran is still queued (Runnable) for its class, like a running task.
+    const bool prevRunnable =
+        prev >= 0 && (tasks_[size_t(prev)].state == TaskState::Running || prev == rq.rtDonor);
     const bool prevRt = prev >= 0 && isRtPolicy(tasks_[size_t(prev)].policy);
     if (prevRunnable && prevRt) {
         Task& pt = tasks_[size_t(prev)];
@@ -302,7 +308,8 @@ void Engine::switchIn(CpuId c, TaskId next, TaskId /*prev*/) {
     Task& t = tasks_[size_t(next)];
     t.state = TaskState::Running;
     rq.sliceStart = now_;
-    if (isRtPolicy(t.policy)) rq.rtBandwidth.execStart = now_; // set_next_task_rt()
+    if (isRtPolicy(t.policy))
+        rq.rtBandwidth.execStart = now_; // set_next_task_rt() (or an RT donor's: schedule())
     t.overhead += cfg_.costs.contextSwitch;
     if (t.policy == Policy::RR && t.rrTicksLeft <= 0)
         t.rrTicksLeft = int(std::max<Time>(1, cfg_.rrTimeslice / cfg_.tickNsec()));
