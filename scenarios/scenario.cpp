@@ -97,6 +97,7 @@ sched::Engine instantiate(const Scenario& s, uint64_t seed, sched::TraceOptions 
             spec.nice = g.nice;
             spec.rtPriority = g.rtPriority;
             spec.slice = g.slice;
+            spec.rseqV1 = g.rseqV1;
             spec.affinity = g.affinity;
             spec.startCpu = g.startCpu;
             spec.start = g.start;

@@ -29,6 +29,7 @@ struct TaskGroupSpec {
     int nice = 0;
     int rtPriority = 0;
     sched::Time slice = 0;
+    bool rseqV1 = false; // "rseq": "v1": a 32-byte rseq area (the original ABI), not the v2 one
     sched::CpuMask affinity;
     int startCpu = -1;
     sched::Time start = 0;

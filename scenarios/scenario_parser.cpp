@@ -277,7 +277,7 @@ bool ScenarioReader::task(const JsonValue& v, const std::string& f, Scenario& s)
     if (v.find("workload")) return workload(v, f, s);
     if (!checkKeys(v, f,
                    {"comm", "count", "threads", "program", "behavior", "policy", "nice", "priority", "slice",
-                    "cpus", "start_cpu", "start", "session", "cgroup"}))
+                    "cpus", "start_cpu", "start", "session", "cgroup", "rseq"}))
         return false;
     TaskGroupSpec t;
     if (!taskGrouping(v, f, t.session, t.cgroup)) return false;
@@ -344,6 +344,17 @@ bool ScenarioReader::task(const JsonValue& v, const std::string& f, Scenario& s)
         return fail(v.find("start_cpu")->pos, join(f, "start_cpu"), "the start CPU is not in \"cpus\"");
     if (auto* x = v.find("start"); x && !duration(*x, join(f, "start"), t.start, 0, 3600 * kNsPerSec))
         return false;
+    // sys_rseq()'s rseq_len: a larger area selects the optimized v2 ABI (99428157dcf3), the one 7.1
+    // grants slice extensions to.
+    if (auto* x = v.find("rseq")) {
+        if (!expect(*x, JT::String, join(f, "rseq"))) return false;
+        if (x->text != "v1" && x->text != "v2")
+            return fail(x->pos, join(f, "rseq"),
+                        "unknown rseq ABI '" + x->text +
+                            "'; accepted: \"v2\" (an rseq area larger than 32 bytes, the optimized ABI; the "
+                            "default) or \"v1\" (the original 32 bytes)");
+        t.rseqV1 = x->text == "v1";
+    }
     s.tasks.push_back(t);
     return true;
 }

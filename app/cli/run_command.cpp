@@ -158,6 +158,17 @@ int runCommand(const RunOptions& o, std::ostream& out, std::ostream& err, RunIma
             out << (k ? ", " : " ") << x[k] << " " << sliceExtEndName(SliceExtEnd(k));
         out << "\n";
     }
+    // A legacy rseq area asks in vain where the v2 ABI is required (rseq-v2-slice-ext).
+    if (s.config.sliceExtAvailable() && s.config.has(sched::Rule::RseqV2SliceExt))
+        for (const scen::TaskGroupSpec& g : s.tasks) {
+            const auto& ops = s.programs[size_t(g.program)].ops;
+            if (g.rseqV1 && std::any_of(ops.begin(), ops.end(), [](const sched::Op& op) {
+                    return op.kind == sched::OpKind::SliceRequest;
+                }))
+                out << "\n RSEQ slice extensions: none for " << g.comm
+                    << ": its rseq area is the original 32 bytes (\"rseq\": \"v1\"), and since 7.1 (7.0.10) "
+                       "prctl(PR_RSEQ_SLICE_EXTENSION) refuses it (-ENOTSUPP, 99428157dcf3)\n";
+        }
     if (!runs[0].mutexes.empty()) {
         // per mutex: how often it was taken, how often that had to wait (spinning or asleep on the
         // wait list), the handoffs a first waiter asked for, and the wait from mutex_lock() to owning it

@@ -92,6 +92,7 @@ TaskId Engine::newTask(const TaskSpec& spec, TaskId parent) {
     t.rng = Rng(mixSeed(seed_, uint64_t(id) + 1)); // one stream per task: common random numbers
     t.resume = Resume::Continue;
     t.fixedStartCpu = spec.startCpu >= 0;
+    t.rseqV1 = spec.rseqV1;
     // A child is in its parent's group (cgroup_post_fork(); the autogroup is the session's).
     t.taskGroup = parent >= 0 ? tasks_[size_t(parent)].taskGroup : spec.taskGroup;
     if (t.taskGroup < kRootGroup || t.taskGroup >= GroupId(groups_.size())) t.taskGroup = kRootGroup;
@@ -347,8 +348,12 @@ void Engine::finish() {
         if (rq.curr < 0) continue;
         trace_.slices.push(rq.sliceStart, now_, rq.curr, uint16_t(c), kStillRunning, kNoReason);
         rq.busyTime += now_ - rq.sliceStart;
-        // Account the running entity up to now so that sum_exec_runtime is complete.
-        if (rq.fairCurr == rq.curr) updateCurr(c, cfsRqOf(rq.curr, c), false);
+        // Account the donor's class up to now so that sum_exec_runtime is complete (the running
+        // task's, or under proxy execution the owner's that runs for the donor).
+        if (rq.rtDonor >= 0)
+            updateCurrRt(c);
+        else if (rq.fairCurr >= 0)
+            updateCurr(c, cfsRqOf(rq.fairCurr, c), false);
     }
     trace_.endTime = now_;
     finished_ = true;

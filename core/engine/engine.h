@@ -67,6 +67,7 @@ struct TaskSpec {
     int nice = 0;
     int rtPriority = 0;
     Time slice = 0;      // custom slice (sched_attr.sched_runtime), 0 = base slice
+    bool rseqV1 = false; // its rseq area is the original 32 bytes (sys_rseq()'s rseq_len), not the v2 ABI
     CpuMask affinity;    // empty = all CPUs
     CpuId startCpu = -1; // -1 = fork balancing picks the idlest CPU
     Time start = 0;

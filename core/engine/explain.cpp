@@ -74,11 +74,11 @@ std::string Engine::describePick(CpuId c) const {
     std::string s = t.comm + ":" + std::to_string(t.pid) + " runs on CPU " + std::to_string(c) + " (" +
                     std::string(policyName(t.policy)) + ").";
     auto ms = [](int64_t v) { return formatMs3(v) + " ms"; };
-    if (isRtPolicy(t.policy))
-        return s + " Real-time tasks run before every fair task." + describeStarvationGuard(c) +
-               describeMutexes(c);
     // Under proxy execution the numbers that decide are the donor's: the owner runs on its context.
     const TaskId d = rq.donor();
+    if (isRtPolicy(t.policy) && d == rq.curr)
+        return s + " Real-time tasks run before every fair task." + describeStarvationGuard(c) +
+               describeMutexes(c);
     if (d != rq.curr) {
         const Task& dt = tasks_[size_t(d)];
         const Mutex& m = mutexes_[size_t(dt.blockedOn >= 0 ? dt.blockedOn : 0)];
@@ -94,8 +94,9 @@ std::string Engine::describePick(CpuId c) const {
                         ", held by this task, so find_proxy_task() runs the owner in its place"
                   : "woken by the unlock of " + m.name + "; the owner goes on until the next schedule()") +
              (rt ? ", in " + dt.comm +
-                       "'s real-time context: fair wakeups cannot preempt it, the tick and the RT time are " +
-                       dt.comm + "'s, and this task's vruntime stands still."
+                       "'s real-time context: fair wakeups cannot preempt it, and the tick and the RT time "
+                       "are " +
+                       dt.comm + "'s" + (isRtPolicy(t.policy) ? "." : " (this task's vruntime stands still).")
                  : ", on " + dt.comm + "'s slice, vruntime and deadline.");
         if (rt) return s + describeStarvationGuard(c) + describeMutexes(c);
     }
@@ -170,9 +171,8 @@ std::string Engine::describeMutexes(CpuId c) const {
         if (cfg_.proxyExecOn())
             s += ". With proxy execution a queued waiter lends its scheduling context: when the pick chooses "
                  "it, "
-                 "the owner runs in its place on its slice (find_proxy_task()); a waiter whose owner sleeps "
-                 "or "
-                 "runs on another CPU sleeps after all.";
+                 "the owner runs in its place (find_proxy_task()) on its slice - or, a real-time waiter, in "
+                 "its RT context; a waiter whose owner sleeps or runs on another CPU sleeps after all.";
         else
             s += ". A struct mutex lends the waiters nothing: the owner runs with its own " +
                  (isRtPolicy(o.policy) ? "RT priority " + std::to_string(o.rtPriority)

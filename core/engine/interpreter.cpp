@@ -197,14 +197,12 @@ Engine::Step Engine::doOpAction(CpuId c, TaskId id, const Op& op) {
         t.resume = Resume::ExitToUserNext;
         return Step::Continue;
     case OpKind::Yield: {
-        // do_sched_yield(): yield_task(), then schedule() with the task still runnable.
-        // yield_task_fair() acts on the donor's entity (127b90315ca0); an RT donor's is on no
-        // cfs_rq (its deadline moves, unseen until it turns fair again): nothing to model.
-        if (!isRtPolicy(t.policy)) {
-            if (const TaskId d = rqs_[size_t(c)].donor(); !isRtPolicy(tasks_[size_t(d)].policy))
-                yieldFair(c, d);
-        } else
-            t.rrExpired = true; // an RT yield goes to the tail of its level
+        // do_sched_yield(): rq->donor's class yields (127b90315ca0) - an owner that runs for a
+        // donor moves the donor, not itself - then schedule() with the task still runnable.
+        if (const TaskId d = rqs_[size_t(c)].donor(); isRtPolicy(tasks_[size_t(d)].policy))
+            tasks_[size_t(d)].rrExpired = true; // yield_task_rt(): the tail of its level
+        else
+            yieldFair(c, d);
         t.resume = Resume::ExitToUserNext;
         const TaskId before = rqs_[size_t(c)].curr;
         schedule(c, SwitchPoint::Yield);
@@ -386,6 +384,7 @@ void Engine::forkChildren(CpuId /*c*/, TaskId parent, int32_t program, int64_t c
         spec.rtPriority = p.rtPriority;
         spec.slice = ents_[size_t(parent)].customSlice ? ents_[size_t(parent)].slice : 0;
         spec.affinity = p.affinity;
+        spec.rseqV1 = p.rseqV1; // the same libc registers the child's (a fork keeps the parent's area)
         spec.start = now_;
         const bool thread = programs_[size_t(p.program)].ops[p.ip].thread;
         const int32_t tgid = p.tgid;

@@ -333,6 +333,24 @@ constexpr std::array<RuleInfo, kRuleCount> kRules{{
      "a donor whose mutex owner is on another CPU is migrated to the owner's CPU (and back when woken) "
      "instead of sleeping",
      "not modelled: with proxy execution on, a 7.1 scenario has one CPU"},
+    {Rule::ProxyNoTagCurr, "proxy-no-tag-curr", "7.1",
+     "e0ca8991b2de sched: Make class_schedulers avoid pushing current, and get rid of proxy_tag_curr() "
+     "(queued for 7.0.y in May 2026; 6.18.y dropped it then and took it in 6.18.53)",
+     "__schedule()",
+     "an owner that starts to run for a donor stays as it is queued: no dequeue / enqueue cycle "
+     "(DEQUEUE_SAVE, ENQUEUE_RESTORE) re-places its entity with its lag (clamped), clears its buddy "
+     "and brings the donor's time up to date first; its vruntime and deadline stay exactly where they "
+     "were",
+     ""},
+    {Rule::RseqV2SliceExt, "rseq-v2-slice-ext", "7.0.10",
+     "99428157dcf3 rseq: Reenable performance optimizations conditionally (7.1-rc3, after b9eac6a9d93c "
+     "rseq: Revert to historical performance killing behaviour; both in 7.0.10)",
+     "rseq_register(), rseq_slice_extension_prctl()",
+     "time-slice extensions only for a thread whose rseq area is larger than the original 32 bytes (the "
+     "optimized v2 ABI, on architectures with the generic IRQ entry): a legacy 32-byte registration gets "
+     "no RSEQ_CS_FLAG_SLICE_EXT_AVAILABLE and prctl(PR_RSEQ_SLICE_EXTENSION) fails with -ENOTSUPP, so "
+     "its requests are never granted",
+     "a task's \"rseq\": \"v1\" is the 32-byte registration (\"v2\", the default, a larger one)"},
 }};
 // The table is indexed by Rule: each row names its own, and a row out of place fails the build.
 constexpr bool rowsInEnumOrder() {
@@ -374,9 +392,11 @@ const RuleSet kV6_18_45 = (kV6_18_44 | rulesOf({Rule::VlagVprotSplit, Rule::Rewe
 // 7.0 (with its 7.0.y fixes): the rules of 6.18.44 came from 6.19 or 7.0 or were taken into 7.0.y
 // as well (the wakeup_preempt_fair() fixes, 3da56dc063cd), but for 1842bf97af10
 // (dl-server-revised-only-running), which reached mainline in the 7.2 cycle; 7.0 adds the
-// restricted models and the split.
+// restricted models and the split; e0ca8991b2de (proxy-no-tag-curr) and the rseq v2 ABI's slice
+// extensions (rseq-v2-slice-ext, 7.0.10) came with 7.0.y too.
 const RuleSet kV7_0 = (kV6_18_44 | rulesOf({Rule::RestrictPreemptModels, Rule::DlServerIdleWait,
-                                            Rule::VlagVprotSplit, Rule::RseqSliceExt, Rule::HrtickRearm})) &
+                                            Rule::VlagVprotSplit, Rule::RseqSliceExt, Rule::HrtickRearm,
+                                            Rule::ProxyNoTagCurr, Rule::RseqV2SliceExt})) &
                       ~rulesOf({Rule::DlServerRevisedOnlyRunning});
 // 7.1: the reweight_entity() revert, HRTICK by default, the delayed sleeper's lag kept (its other
 // changes: docs/kernels.md).

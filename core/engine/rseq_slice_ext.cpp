@@ -19,6 +19,9 @@ bool Engine::grantSliceExt(CpuId c) {
     const TaskId id = rqs_[size_t(c)].curr;
     Task& t = tasks_[size_t(id)];
     if (!cfg_.sliceExtAvailable()) return false;
+    // rseq_slice_extension_prctl() refused a legacy registration (99428157dcf3): the extension was
+    // never enabled, and the request byte is a store the kernel does not read.
+    if (t.rseqV1 && cfg_.has(Rule::RseqV2SliceExt)) return false;
     if (t.sliceGranted) { // a reschedule while granted: the grant goes and schedule() runs
         endSliceExt(c, id, t.sliceExpired ? SliceExtEnd::Expired : SliceExtEnd::Revoked);
         t.sliceRequest = false; // slice_ctrl.all = 0: a request made during the grant goes too

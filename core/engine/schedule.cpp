@@ -189,8 +189,8 @@ void Engine::schedule(CpuId c, SwitchPoint point) {
     // A donor put back was charged up to now (update_se() sets its exec_start): cache hot.
     if (prevDonor >= 0 && prevDonor != prev && prevDonor != donor) tasks_[size_t(prevDonor)].lastRanAt = now_;
     clearFlags(c, uint8_t(point));
-    // The owner that runs for a donor is current to no class (proxy_tag_curr()).
-    const bool tag = next >= 0 && next != donor;
+    // The owner that runs for a donor is current to no class (proxy_tag_curr(), until e0ca8991b2de).
+    const bool tag = next >= 0 && next != donor && !cfg_.has(Rule::ProxyNoTagCurr);
     if (next == prev) { // re-picked: no switch, no trace event, protection not re-armed
         if (tag) proxyTagCurr(c, next);
         if (donor != prevDonor) { // only the donor changed: its class's set_next_task() ran for it

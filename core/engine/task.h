@@ -99,6 +99,8 @@ struct alignas(64) Task {
     // (rseq->slice_ctrl.request), the kernel's grant (rseq.slice.state.granted) since when, whether
     // its timer fired, and the timer's generation.
     bool sliceRequest = false;
+    bool rseqV1 =
+        false; // a 32-byte rseq area: no extensions where the v2 ABI is required (rseq-v2-slice-ext)
     bool sliceGranted = false;
     bool sliceExpired = false;
     Time sliceGrantedAt = 0;

@@ -97,6 +97,35 @@ class TestProxyExec : public QObject {
         QCOMPARE(without.mutexes()[0].proxied, Time(0));
     }
 
+    // proxy_tag_curr() (6.17 - 7.0.0, 6.18.y before 6.18.53) dequeues and enqueues the owner when
+    // it starts to run for a donor (DEQUEUE_SAVE / ENQUEUE_RESTORE): its entity is placed again
+    // from its lag, which the division in avg_vruntime() rounds. e0ca8991b2de (7.1; 7.0.y) does
+    // nothing to it: vruntime and deadline stay exactly as they were queued.
+    void theOwnerIsRequeuedOnlyWhereProxyTagCurrIs() {
+        for (const char* kernel : {"6.18.44", "7.0", "7.1"}) {
+            const std::string tasks =
+                task("low", 0, 0, R"({"lock": "m"}, {"run": "3ms"}, {"unlock": "m"})", kNice19) + "," +
+                task("hog", 0, 10, kHog) + "," +
+                task("high", 0, 20, R"({"sleep": "100us"}, {"lock": "m"}, {"run": "10us"}, {"unlock": "m"})",
+                     kNiceM10);
+            Engine e = engineFrom(scenario(1, tasks, true, kernel));
+            const TaskId low = taskByComm(e, "low"), high = taskByComm(e, "high");
+            QVERIFY(runUntilState(e, 3 * kNsPerMs, [&] { return e.cpus()[0].curr != low; }));
+            // event by event: low's entity as it is queued, the moment before it runs for high
+            SchedEntity before = e.entities()[size_t(low)];
+            while (!e.cpus()[0].proxying() && e.now() < 5 * kNsPerMs) {
+                if (e.cpus()[0].curr != low) before = e.entities()[size_t(low)];
+                QVERIFY(e.step());
+            }
+            QVERIFY(e.cpus()[0].proxying());
+            QCOMPARE(e.cpus()[0].fairCurr, high);
+            const SchedEntity& after = e.entities()[size_t(low)];
+            const bool untouched = after.vruntime == before.vruntime && after.deadline == before.deadline;
+            QVERIFY2(untouched == (std::string(kernel) != "6.18.44"),
+                     (std::string(kernel) + ": " + std::to_string(after.vruntime - before.vruntime)).c_str());
+        }
+    }
+
     // sched_switch shows the waiter leaving with prev_state D and the owner coming in; nothing
     // names the donor, and a switch to the owner counts as the waiter's voluntary switch.
     void theTraceShowsASwitchToTheOwner() {
@@ -184,6 +213,24 @@ class TestProxyExec : public QObject {
         without.runUntil(300 * kNsPerMs);
         QVERIFY2(exitOf(without, "rt") > 20 * kNsPerMs, std::to_string(exitOf(without, "rt")).c_str());
         QCOMPARE(without.mutexes()[0].slept, int64_t(1));
+    }
+
+    // do_sched_yield() yields rq->donor's class (127b90315ca0): a fair owner that still runs in a
+    // woken RT donor's context after the unlock and calls sched_yield() sends the donor to the tail
+    // of its level (yield_task_rt()), behind an equal-priority task that woke meanwhile.
+    void aYieldMovesTheRtDonorToTheTailOfItsLevel() {
+        const std::string fifo50 = R"("policy": "fifo", "priority": 50, )";
+        const std::string tasks =
+            task("owner", 0, 0,
+                 R"({"lock": "m"}, {"run": "2ms"}, {"unlock": "m"}, {"yield": true}, {"run": "5ms"})") +
+            "," + task("donor", 0, 100, R"({"lock": "m"}, {"run": "100us"}, {"unlock": "m"})", fifo50) + "," +
+            task("peer", 0, 200, R"({"run": "1ms"})", fifo50);
+        Engine e = engineFrom(scenario(1, tasks, true));
+        e.runUntil(50 * kNsPerMs);
+        const std::vector<SliceView> peer = slicesOf(e.trace(), taskByComm(e, "peer"));
+        QCOMPARE(peer.size(), size_t(1));
+        QCOMPARE(peer[0].start, 2 * kNsPerMs); // at the yield: the owner ran 2 ms, 1.9 of them for donor
+        QCOMPARE(exitOf(e, "donor"), 3100 * kNsPerUs); // after peer's 1 ms
     }
 
     // The built-in priority-inversion-rt: a SCHED_FIFO editor blocked on a nice-0 logger's mutex,
@@ -344,28 +391,39 @@ class TestProxyExec : public QObject {
             R"([{"repeat": "forever", "body": [{"run": {"dist": "uniform", "min": "20us", "max": "300us"}}, {"lock": "m"},
                 {"run": {"dist": "uniform", "min": "10us", "max": "400us"}}, {"unlock": "m"},
                 {"sleep": {"dist": "uniform", "min": "1us", "max": "200us"}}]}])";
-        const std::string tasks = R"({"comm": "t", "count": 6, "nice": 5, "behavior": )" + body +
-                                  R"(}, {"comm": "u", "count": 2, "nice": -5, "behavior": )" + body +
-                                  R"(}, {"comm": "hog", "count": 2, "behavior": [{"run": "1000s"}]})";
+        const std::string tasks =
+            R"({"comm": "t", "count": 6, "nice": 5, "behavior": )" + body +
+            R"(}, {"comm": "u", "count": 2, "nice": -5, "behavior": )" + body +
+            R"(}, {"comm": "r", "count": 2, "policy": "fifo", "priority": 10, "behavior": )" + body +
+            R"(}, {"comm": "hog", "count": 2, "behavior": [{"run": "1000s"}]})";
         const std::string json = scenario(2, tasks, true, "7.0");
         Engine e = engineFrom(json, 3);
-        int proxied = 0;
+        int proxied = 0, rtDonors = 0;
         for (Time t = kNsPerMs; t <= 100 * kNsPerMs; t += 37 * kNsPerUs) {
             e.runUntil(t);
             for (const CpuRq& rq : e.cpus()) {
                 if (rq.curr >= 0) QVERIFY(!e.tasks()[size_t(rq.curr)].proxyBlocked);
+                if (rq.rtDonor >= 0) { // an RT donor: the RT class's current task, queued, not running
+                    ++rtDonors;
+                    QVERIFY(isRtPolicy(e.tasks()[size_t(rq.rtDonor)].policy));
+                    QCOMPARE(e.tasks()[size_t(rq.rtDonor)].state, TaskState::Runnable);
+                    QCOMPARE(rq.fairCurr, kNoTask);
+                }
                 if (!rq.proxying()) continue;
                 ++proxied;
-                TaskId p = rq.fairCurr;
+                TaskId p = rq.donor();
                 for (int hop = 0; hop < 16 && e.tasks()[size_t(p)].proxyBlocked; ++hop)
                     p = e.mutexes()[size_t(e.tasks()[size_t(p)].blockedOn)].owner;
                 // the chain ends at the owner that runs, or the donor was woken and the owner goes on
-                if (e.tasks()[size_t(rq.fairCurr)].proxyBlocked) QCOMPARE(p, rq.curr);
+                if (e.tasks()[size_t(rq.donor())].proxyBlocked) QCOMPARE(p, rq.curr);
             }
-            for (const Task& k : e.tasks())
-                if (k.proxyBlocked) QVERIFY(e.entities()[size_t(&k - e.tasks().data())].onRq);
+            for (const Task& k : e.tasks()) // a blocked waiter stays queued in its class
+                if (k.proxyBlocked)
+                    QVERIFY(isRtPolicy(k.policy) ? k.state == TaskState::Runnable
+                                                 : e.entities()[size_t(&k - e.tasks().data())].onRq);
         }
-        QVERIFY2(proxied > 10, std::to_string(proxied).c_str());
+        QVERIFY2(proxied > 10 && rtDonors > 0,
+                 (std::to_string(proxied) + " " + std::to_string(rtDonors)).c_str());
         scen::Scenario s = scenarioFrom(json);
         Engine a = scen::instantiate(s, 3, TraceOptions{false, true});
         Engine b = scen::instantiate(s, 3, TraceOptions{false, false});

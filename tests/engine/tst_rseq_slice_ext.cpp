@@ -206,6 +206,36 @@ class TestRseqSliceExt : public QObject {
                 e.trace().sliceExts.how == fresh.trace().sliceExts.how);
     }
 
+    // 99428157dcf3 (7.1-rc3; 7.0.10 with b9eac6a9d93c): only an rseq area larger than the original 32
+    // bytes (the optimized v2 ABI) gets RSEQ_CS_FLAG_SLICE_EXT_AVAILABLE; for a legacy one
+    // prctl(PR_RSEQ_SLICE_EXTENSION) fails with -ENOTSUPP, so its requests are never granted.
+    void aLegacyRseqAreaGetsNoExtension() {
+        const auto granted = [](const std::string& kernel, bool v1, bool ruleOff) {
+            scen::Scenario s = scenarioFrom(
+                holderScenario("4us", R"("kernel": ")" + kernel + R"(", "preempt": "lazy")", kYield));
+            s.tasks[0].rseqV1 = v1;
+            if (ruleOff) s.config.rulesOff.set(size_t(Rule::RseqV2SliceExt));
+            Engine e = scen::instantiate(s, 1);
+            e.runUntil(s.duration);
+            return e.trace().sliceExts.size();
+        };
+        for (const char* k : {"7.0", "7.1", "7.2"}) {
+            QVERIFY2(granted(k, false, false) > 20, k);
+            QCOMPARE(granted(k, true, false), size_t(0));
+            QCOMPARE(granted(k, true, true), granted(k, false, false)); // the rule alone makes the difference
+        }
+        QVERIFY(scenarioFrom(R"({"machine": {"kernel": "7.1"}, "tasks": [{"comm": "t", "rseq": "v1",
+            "behavior": [{"slice_ext": "request"}, {"run": "1ms"}]}]})")
+                    .tasks[0]
+                    .rseqV1);
+        const std::string bad =
+            parseError(R"({"machine": {"kernel": "7.1"}, "tasks": [{"comm": "t", "rseq": "v3",
+            "behavior": [{"run": "1ms"}]}]})");
+        QVERIFY2(bad.find("tasks[0].rseq") != std::string::npos && bad.find("\"v1\"") != std::string::npos &&
+                     bad.find("\"v2\"") != std::string::npos,
+                 bad.c_str());
+    }
+
     void onlySevenZeroAndLaterOnX86HaveIt() {
         QCOMPARE(ruleInfo(Rule::RseqSliceExt).name, std::string_view("rseq-slice-ext"));
         for (const char* k : {"6.18.44", "6.18.45"}) {

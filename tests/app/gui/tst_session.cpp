@@ -427,7 +427,7 @@ class TestSession : public QObject {
         QCOMPARE(a->config().preempt, PreemptModel::None);
         QCOMPARE(b->config().preempt, PreemptModel::Lazy);
         CompareWindow* cw = w.openComparison(a, b, 0, label);
-        QVERIFY2(cw->note().startsWith("kernel 6.18 -> 7.0: 16 rules differ."), qPrintable(cw->note()));
+        QVERIFY2(cw->note().startsWith("kernel 6.18 -> 7.0: 18 rules differ."), qPrintable(cw->note()));
         QVERIFY(cw->note().contains("restrict-preempt-models (7.0)"));
         QVERIFY2(
             cw->note().contains("B runs preempt=lazy, its kernel's default: preempt=none is gone since 7.0"),
