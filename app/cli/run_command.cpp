@@ -158,13 +158,26 @@ int runCommand(const RunOptions& o, std::ostream& out, std::ostream& err, RunIma
             out << (k ? ", " : " ") << x[k] << " " << sliceExtEndName(SliceExtEnd(k));
         out << "\n";
     }
-    // A legacy rseq area asks in vain where the v2 ABI is required (rseq-v2-slice-ext).
+    // A legacy rseq area asks in vain where the v2 ABI is required (rseq-v2-slice-ext): a task group
+    // whose program, or a program its forks run (children inherit the area), requests extensions.
+    const auto requests = [&](int32_t program) {
+        std::vector<bool> seen(s.programs.size());
+        std::vector<int32_t> todo{program};
+        while (!todo.empty()) {
+            const int32_t p = todo.back();
+            todo.pop_back();
+            if (p < 0 || size_t(p) >= seen.size() || seen[size_t(p)]) continue;
+            seen[size_t(p)] = true;
+            for (const sched::Op& op : s.programs[size_t(p)].ops) {
+                if (op.kind == sched::OpKind::SliceRequest) return true;
+                if (op.kind == sched::OpKind::Fork) todo.push_back(op.target);
+            }
+        }
+        return false;
+    };
     if (s.config.sliceExtAvailable() && s.config.has(sched::Rule::RseqV2SliceExt))
         for (const scen::TaskGroupSpec& g : s.tasks) {
-            const auto& ops = s.programs[size_t(g.program)].ops;
-            if (g.rseqV1 && std::any_of(ops.begin(), ops.end(), [](const sched::Op& op) {
-                    return op.kind == sched::OpKind::SliceRequest;
-                }))
+            if (g.rseqV1 && requests(g.program))
                 out << "\n RSEQ slice extensions: none for " << g.comm
                     << ": its rseq area is the original 32 bytes (\"rseq\": \"v1\"), and since 7.1 (7.0.10) "
                        "prctl(PR_RSEQ_SLICE_EXTENSION) refuses it (-ENOTSUPP, 99428157dcf3)\n";

@@ -340,6 +340,7 @@ void Engine::recordSample(TaskId t) {
 
 void Engine::finish() {
     if (finished_) return;
+    finishing_ = true;
     for (CpuId c = 0; c < CpuId(rqs_.size()); ++c) {
         syncProgress(c);
         CpuRq& rq = rqs_[size_t(c)];
@@ -356,6 +357,7 @@ void Engine::finish() {
             updateCurr(c, cfsRqOf(rq.fairCurr, c), false);
     }
     trace_.endTime = now_;
+    finishing_ = false;
     finished_ = true;
 }
 

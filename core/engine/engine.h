@@ -494,6 +494,7 @@ class Engine {
     bool tickContext_ = false; // inside sched_tick()'s class tick (PREEMPT_AUTO promotion)
     WakeupCause wakeupCause_;  // the wakeup check's, just before its reschedCurr(): setFlag() keeps it
     bool finished_ = false;
+    bool finishing_ = false; // inside finish(): accounting only, no reschedule
     bool halted_ = false;
     Time instant_ = -1;           // the time of the last event handled,
     int64_t eventsAtInstant_ = 0; // and how many were handled at it

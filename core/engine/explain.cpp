@@ -221,6 +221,9 @@ std::string Engine::describeSliceExt(CpuId c) const {
     if (!cfg_.sliceExtAvailable())
         return " It has set its rseq slice_ctrl.request, which this kernel ignores (no RSEQ slice extension "
                "before 7.0, on this architecture, or with machine.rseq_slice_ext false).";
+    if (t.rseqV1 && cfg_.has(Rule::RseqV2SliceExt))
+        return " It has set its rseq slice_ctrl.request, which this kernel ignores: its rseq area is the "
+               "original 32 bytes, and prctl(PR_RSEQ_SLICE_EXTENSION) refused it (99428157dcf3).";
     return " It has set its rseq slice_ctrl.request: a reschedule at its next interrupt return to user mode "
            "is deferred by up to " +
            std::to_string(cfg_.sliceExtNsec / kNsPerUs) + us + ".";

@@ -64,6 +64,7 @@ void Engine::clearFlags(CpuId c, uint8_t clearedBy) {
 // __resched_curr() with the bit chosen as resched_curr() / resched_curr_lazy() would
 // (get_lazy_tif_bit), or as PREEMPT_AUTO's resched_opt_translate() would.
 void Engine::reschedCurr(CpuId c, ReschedBit wanted, ReschedReason why) {
+    if (finishing_) return; // finish()'s closing accounting: the run has ended, no bit is set or recorded
     CpuRq& rq = rqs_[size_t(c)];
     const bool idle = rq.curr < 0;
     ReschedBit bit = ReschedBit::Eager;
@@ -175,6 +176,9 @@ void Engine::schedule(CpuId c, SwitchPoint point) {
     // try_to_block_task(): dequeue (DELAY_DEQUEUE may keep a fair sleeper queued) - unless the task
     // is blocked on a mutex under proxy execution (task_is_blocked()): then it stays queued.
     if (prev >= 0 && blocking && !tasks_[size_t(prev)].proxyBlocked) {
+        // task_tick_rt() requeued an expired RR task at once; a task that leaves the queue takes no
+        // pending requeue with it (a woken one goes to the tail anyway).
+        tasks_[size_t(prev)].rrExpired = false;
         deactivateTask(c, prev, point == SwitchPoint::Exit);
         tasks_[size_t(prev)].state = point == SwitchPoint::Exit ? TaskState::Dead : TaskState::Sleeping;
     }

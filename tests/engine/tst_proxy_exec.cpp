@@ -233,6 +233,25 @@ class TestProxyExec : public QObject {
         QCOMPARE(exitOf(e, "donor"), 3100 * kNsPerUs); // after peer's 1 ms
     }
 
+    // The run's end charges the donor's class up to that moment (update_curr_rt() for an RT donor,
+    // update_curr() for a fair one), so the owner's time in the donor's context is whole: the last
+    // 0.5 ms since the 19 ms tick (HZ 1000) is added; an RT donor's owner ran for it all along.
+    void theRunsEndChargesTheDonorsClass() {
+        for (const std::string& extra : {std::string(R"("policy": "fifo", "priority": 50, )"), kNiceM10}) {
+            const std::string tasks =
+                task("owner", 0, 0, R"({"lock": "m"}, {"run": "1000ms"}, {"unlock": "m"})") + "," +
+                task("donor", 0, 1000, R"({"lock": "m"}, {"run": "1ms"}, {"unlock": "m"})", extra);
+            Engine e = engineFrom(scenario(1, tasks, true));
+            e.runUntil(19500 * kNsPerUs);
+            QVERIFY(e.cpus()[0].proxying());
+            const Time before = e.mutexes()[0].proxied;
+            e.finish();
+            QCOMPARE(e.mutexes()[0].proxied - before, 500 * kNsPerUs);
+            if (extra[2] == 'p') QCOMPARE(e.mutexes()[0].proxied, 18500 * kNsPerUs); // the RT donor
+            QVERIFY(!e.cpus()[0].flag[0] && !e.cpus()[0].flag[1]);                   // finish() sets no bit
+        }
+    }
+
     // The built-in priority-inversion-rt: a SCHED_FIFO editor blocked on a nice-0 logger's mutex,
     // a SCHED_FIFO sampler of lower priority hogging the CPU. Without proxy execution the logger
     // runs only on the fair server's 50 ms a second, so the editor's wait is most of a second; with

@@ -26,6 +26,25 @@ class TestRtClass : public QObject {
         QVERIFY(checked > 15);
         QVERIFY(slicesOf(e.trace(), taskByComm(e, "fair")).empty()); // starved by RT
     }
+    // task_tick_rt() requeues an RR task whose slice ran out at once; if the task cannot switch
+    // then (inside a non-preemptible kernel path under none) and blocks, it takes no pending
+    // requeue with it: woken, run again and preempted by a higher priority, it goes back to the
+    // head of its level (a's 3 ms resume at once after c's 100 us, ahead of b).
+    void aBlockedRrTaskTakesNoPendingRequeueWithIt() {
+        Engine e = engineFrom(R"J({"machine": {"cpus": 1, "hz": 250, "kernel": "6.18", "preempt": "none",
+            "rr_timeslice": "4ms", "costs": {"context_switch": "0us", "wakeup": "0us", "ipi": "0us",
+            "timer_irq": "0us", "idle_exit": "0us", "timer_slack": "0us"}},
+          "tasks": [{"comm": "a", "policy": "rr", "priority": 10, "behavior": [{"timer": "20ms", "cost": "5ms"}, {"run": "3ms"}]},
+                    {"comm": "b", "policy": "rr", "priority": 10, "start": "1ms", "behavior": [{"run": "1000s"}]},
+                    {"comm": "c", "policy": "fifo", "priority": 50, "start": "29ms", "behavior": [{"run": "100us"}]}]})J");
+        e.runUntil(60 * kNsPerMs);
+        const Time cEnds = e.tasks()[size_t(taskByComm(e, "c"))].exitedAt;
+        QVERIFY(cEnds > 29 * kNsPerMs);
+        bool aResumed = false;
+        for (const auto& s : slicesOf(e.trace(), taskByComm(e, "a")))
+            aResumed |= s.start == cEnds;
+        QVERIFY2(aResumed, std::to_string(cEnds).c_str());
+    }
     void fifoRunsUntilItBlocksAndHigherPriorityPreempts() {
         Engine e = engineFrom(R"J({"machine": {"cpus": 1, "hz": 1000, "preempt": "full"},
           "tasks": [{"comm": "lo", "policy": "fifo", "priority": 10, "behavior": [{"repeat": "forever", "body": [{"run": "30ms"}, {"sleep": "5ms"}]}]},

@@ -149,6 +149,33 @@ class TestCli : public QObject {
         QVERIFY(run["yielded"].toInt() > 0);
         QVERIFY(run.contains("expired") && run.contains("revoked") && run.contains("aborted"));
     }
+    // A legacy (32-byte) rseq area gets no extension on 7.0.10+ / 7.1 (99428157dcf3): run says so for
+    // the task group, also when the requests come from the children it forks (they inherit the area).
+    void runSaysWhyALegacyRseqAreaGotNoExtension() {
+        QTemporaryDir dir;
+        const auto write = [&](const char* name, const char* rseq) {
+            const QString path = dir.filePath(QString::fromUtf8(name));
+            QFile f(path);
+            if (!f.open(QIODevice::WriteOnly)) return std::string();
+            QByteArray json(
+                R"J({"duration": "200ms", "machine": {"cpus": 1, "kernel": "7.1", "preempt": "lazy"},
+              "programs": {"worker": [{"repeat": "forever", "body": [{"slice_ext": "request"}, {"run": "4us"},
+                {"slice_ext": "yield"}, {"run": "40us"}]}]},
+              "tasks": [{"comm": "parent", "rseq": "ABI", "behavior": [{"fork": "worker"}, {"wait": "children"}]},
+                {"comm": "waker", "behavior": [{"repeat": "forever", "body": [{"timer": "1ms"}, {"run": "30us"}]}]}]})J");
+            f.write(json.replace("ABI", rseq));
+            return path.toStdString();
+        };
+        const std::string v1 = runOk({write("v1.json", "v1")});
+        QVERIFY2(v1.find("RSEQ slice extensions: none for parent: its rseq area is the original 32 bytes") !=
+                         std::string::npos &&
+                     v1.find("RSEQ slice extensions (run 1)") == std::string::npos,
+                 v1.c_str());
+        const std::string v2 = runOk({write("v2.json", "v2")});
+        QVERIFY2(v2.find("RSEQ slice extensions (run 1): ") != std::string::npos &&
+                     v2.find("none for parent") == std::string::npos,
+                 v2.c_str());
+    }
     void runCountsTheKernelMutexes() {
         const std::string out = runOk({"priority-inversion", "--duration", "2s"});
         const size_t at = out.find(" Kernel mutexes (run 1):\n   inode_lock");
