@@ -146,11 +146,7 @@ void EevdfChart::fitAxisLabels() {
 void EevdfChart::setTrace(const sched::Trace* trace) {
     const bool fresh = trace != trace_ || (trace && trace->samples.size() < consumed_);
     trace_ = trace;
-    if (fresh) {
-        byTask_.clear();
-        consumed_ = 0;
-        rebuildSeries();
-    }
+    if (fresh) rebuildSeries();
     catchUp();
 }
 
@@ -173,6 +169,7 @@ void EevdfChart::rebuildSeries() {
     series_.clear();
     for (QCPGraph* g : {V_, lagPos_, lagNeg_})
         g->data()->clear();
+    consumed_ = 0; // the new graphs read the samples from the start
     if (!trace_) return;
     QCPAxisRect* top = plot_->axisRect(0);
     // Graphs added last are drawn on top: add the primary task last, keep series_ in selection order.
@@ -203,49 +200,51 @@ void EevdfChart::rebuildSeries() {
     applyPalette();
 }
 
-// Index new samples by task and append each charted task's new samples to its graphs.
+// Append the charted tasks' samples recorded since the last call to their graphs. The samples are
+// packed (trace/eevdf_samples.h) and read front to back; no index by task is kept: a new choice of
+// tasks reads them again (about 5 ns a sample).
 void EevdfChart::catchUp() {
     if (!trace_) {
         updateTitle();
         return;
     }
+    std::vector<int8_t> slot(trace_->tasks.size(), -1); // task -> its series
+    for (size_t k = 0; k < series_.size(); ++k)
+        slot[size_t(series_[k].task)] = int8_t(k);
     const sched::EevdfSamples& s = trace_->samples;
-    for (; consumed_ < s.size(); ++consumed_) {
-        const size_t t = size_t(s.task[consumed_]);
-        if (t >= byTask_.size()) byTask_.resize(t + 1);
-        byTask_[t].push_back(uint32_t(consumed_));
-    }
-    for (size_t k = 0; k < series_.size(); ++k) {
-        Series& ser = series_[k];
-        if (size_t(ser.task) >= byTask_.size()) continue;
-        const auto& idx = byTask_[size_t(ser.task)];
-        for (; ser.plotted < idx.size(); ++ser.plotted) {
-            const uint32_t i = idx[ser.plotted];
-            const double x = s.time[i] / 1e6;
-            const double lag = (s.avgVruntime[i] - s.vruntime[i]) / 1e6;
-            ser.v->addData(x, s.vruntime[i] / 1e6);
-            ser.d->addData(x, s.deadline[i] / 1e6);
-            // A sample taken as the entity leaves carries V without it: its lag is no lag.
-            const bool queued = s.onRq[i] != 0;
-            if (queued && k == 0) {
-                V_->addData(x, s.avgVruntime[i] / 1e6);
-                lagPos_->addData(x, lag >= 0 ? lag : 0.0);
-                lagNeg_->addData(x, lag < 0 ? lag : 0.0);
-            } else if (queued) {
-                ser.lag->addData(x, lag);
-            }
-            if (!queued) { // off the runqueue (asleep): break the lines until the next sample
-                const double gap = std::nextafter(x, x + 1);
-                for (QCPGraph* g : {ser.v, ser.d, ser.lag})
-                    if (g) g->addData(gap, qQNaN());
-                if (k == 0)
-                    for (QCPGraph* g : {V_, lagPos_, lagNeg_})
-                        g->addData(gap, qQNaN());
-            }
-        }
-    }
+    if (!series_.empty())
+        s.forEach(consumed_, s.size(), [&](size_t, const sched::EevdfSample& x) {
+            if (x.task < 0 || size_t(x.task) >= slot.size() || slot[size_t(x.task)] < 0) return;
+            const size_t k = size_t(slot[size_t(x.task)]);
+            addSample(series_[k], k == 0, x);
+        });
+    consumed_ = s.size();
     updateTitle();
     rebuild();
+}
+
+void EevdfChart::addSample(Series& ser, bool primary, const sched::EevdfSample& s) {
+    ++ser.plotted;
+    const double x = s.time / 1e6;
+    const double lag = (s.avgVruntime - s.vruntime) / 1e6;
+    ser.v->addData(x, s.vruntime / 1e6);
+    ser.d->addData(x, s.deadline / 1e6);
+    // A sample taken as the entity leaves carries V without it: its lag is no lag.
+    if (s.onRq && primary) {
+        V_->addData(x, s.avgVruntime / 1e6);
+        lagPos_->addData(x, lag >= 0 ? lag : 0.0);
+        lagNeg_->addData(x, lag < 0 ? lag : 0.0);
+    } else if (s.onRq) {
+        ser.lag->addData(x, lag);
+    }
+    if (!s.onRq) { // off the runqueue (asleep): break the lines until the next sample
+        const double gap = std::nextafter(x, x + 1);
+        for (QCPGraph* g : {ser.v, ser.d, ser.lag})
+            if (g) g->addData(gap, qQNaN());
+        if (primary)
+            for (QCPGraph* g : {V_, lagPos_, lagNeg_})
+                g->addData(gap, qQNaN());
+    }
 }
 
 void EevdfChart::updateTitle() {
@@ -259,7 +258,7 @@ void EevdfChart::updateTitle() {
     for (const Series& s : series_) {
         const auto& task = trace_->tasks[size_t(s.task)];
         names << QString("%1:%2").arg(QString::fromStdString(task.comm)).arg(task.pid);
-        if (size_t(s.task) < byTask_.size()) samples += byTask_[size_t(s.task)].size();
+        samples += s.plotted;
     }
     title_->setText(tr("%1 - vruntime (solid), deadline (dashed), V = avg_vruntime; lag below (%2 samples). "
                        "Ctrl+click a slice to add or remove a task.")

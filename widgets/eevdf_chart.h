@@ -39,12 +39,13 @@ class EevdfChart : public QWidget {
     struct Series {
         sched::TaskId task;
         QCPGraph *v, *d, *lag; // lag: the primary's is the shaded pair lagPos_/lagNeg_
-        size_t plotted = 0;    // samples of the task already in the graphs
+        size_t plotted = 0;    // samples of the task in the graphs
     };
     void applyPalette();
     void rebuildSeries();
     void rebuild();
     void catchUp();
+    void addSample(Series& ser, bool primary, const sched::EevdfSample& s);
     void updateTitle();
     void fitAxisLabels(); // the axis titles' short forms where a plot is shorter than the full one
 
@@ -55,8 +56,7 @@ class EevdfChart : public QWidget {
     std::vector<Series> series_;
     const sched::Trace* trace_ = nullptr;
     std::vector<sched::TaskId> tasks_;
-    std::vector<std::vector<uint32_t>> byTask_; // sample indices per task
-    size_t consumed_ = 0;
+    size_t consumed_ = 0; // samples read into the graphs
     qint64 start_ = 0, end_ = 0;
 };
 

@@ -328,14 +328,14 @@ void Engine::recordSample(TaskId t) {
     if (!opts_.samples) return;
     const CpuId c = tasks_[size_t(t)].cpu;
     const SchedEntity& se = ents_[size_t(t)];
-    EevdfSamples& s = trace_.samples;
-    s.time.push_back(now_);
-    s.task.push_back(t);
-    s.cpu.push_back(uint16_t(c));
-    s.vruntime.push_back(se.vruntime);
-    s.deadline.push_back(se.relDeadline ? se.deadline + se.vruntime : se.deadline);
-    s.avgVruntime.push_back(taskCfsRq(t).avgVruntimeValue(ev())); // V of the task's own runqueue
-    s.onRq.push_back(se.onRq ? 1 : 0);
+    trace_.samples.push(
+        EevdfSample{.time = now_,
+                    .task = t,
+                    .cpu = uint16_t(c),
+                    .vruntime = se.vruntime,
+                    .deadline = se.relDeadline ? se.deadline + se.vruntime : se.deadline,
+                    .avgVruntime = taskCfsRq(t).avgVruntimeValue(ev()), // its own runqueue's V
+                    .onRq = se.onRq});
 }
 
 void Engine::finish() {

@@ -88,9 +88,7 @@ void Engine::cutTrace(const TraceMark& m) {
     Migrations& mg = t.migrations;
     cut(mg.time, m.migrations), cut(mg.task, m.migrations), cut(mg.from, m.migrations),
         cut(mg.to, m.migrations);
-    EevdfSamples& sm = t.samples;
-    cut(sm.time, m.samples), cut(sm.task, m.samples), cut(sm.cpu, m.samples), cut(sm.vruntime, m.samples),
-        cut(sm.deadline, m.samples), cut(sm.avgVruntime, m.samples), cut(sm.onRq, m.samples);
+    t.samples.cut(m.samples);
     SliceExts& se = t.sliceExts;
     cut(se.granted, m.sliceExts), cut(se.end, m.sliceExts), cut(se.task, m.sliceExts),
         cut(se.cpu, m.sliceExts), cut(se.how, m.sliceExts);

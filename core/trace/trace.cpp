@@ -17,8 +17,7 @@ size_t Trace::memoryBytes() const {
     n += cap(wakeups.time) + cap(wakeups.waker) + cap(wakeups.wakee) + cap(wakeups.wakerCpu) +
          cap(wakeups.targetCpu) + cap(wakeups.isNew);
     n += cap(migrations.time) + cap(migrations.task) + cap(migrations.from) + cap(migrations.to);
-    n += cap(samples.time) + cap(samples.task) + cap(samples.cpu) + cap(samples.vruntime) +
-         cap(samples.deadline) + cap(samples.avgVruntime) + cap(samples.onRq);
+    n += samples.memoryBytes();
     n += cap(sliceExts.granted) + cap(sliceExts.end) + cap(sliceExts.task) + cap(sliceExts.cpu) +
          cap(sliceExts.how);
     return n;

@@ -6,6 +6,7 @@
 
 #include "base/types.h"
 #include "trace/column.h"
+#include "trace/eevdf_samples.h"
 
 #include <string>
 #include <vector>
@@ -110,17 +111,6 @@ struct SliceExts {
 // A flag interval's clearedBy when an RSEQ slice extension's grant cleared the bits (no switch).
 constexpr uint8_t kClearedBySliceExt = 0xfe;
 
-// vruntime / deadline / vlag of one task and V of its runqueue, at a decision that changed them.
-struct EevdfSamples {
-    TraceColumn<Time> time;
-    TraceColumn<TaskId> task;
-    TraceColumn<uint16_t> cpu;
-    TraceColumn<int64_t> vruntime, deadline, avgVruntime;
-    TraceColumn<uint8_t>
-        onRq; // 0: the entity just left the runqueue (sleep); its values are stale until the next sample
-    size_t size() const { return time.size(); }
-};
-
 struct Marker {
     Time time = 0;
     std::string text;
@@ -133,7 +123,7 @@ struct Trace {
     FlagIntervals flags;
     Wakeups wakeups;
     Migrations migrations;
-    EevdfSamples samples;
+    EevdfSamples samples; // packed: trace/eevdf_samples.h
     SliceExts sliceExts;
     std::vector<Marker> markers;
     Time endTime = 0;

@@ -3,7 +3,8 @@
 // per 1 ms tick: 17 s simulated, the default, is 1.09 M slices; 153 s is 9.8 M), at full
 // zoom-out, mid zoom (1 s) and deep zoom (2 ms), the widget's new range, the time to step back
 // 1 s, and the peak resident memory: (peak - peak of `bench_view 0`, an empty run) / slices is
-// what the GUI holds per slice.
+// what the GUI holds per slice (the run, its snapshots, one set of lane and flag indexes and the
+// widget; the EEVDF chart's graphs hold only the charted tasks' samples).
 // Run: build/tests/bench_view [SECONDS]   (the offscreen platform; medians of 15 frames)
 #include "app/gui/session.h"
 #include "widgets/live_capture.h"
@@ -20,10 +21,22 @@
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
+#include <memory>
 #include <string>
 #include <sys/resource.h>
 
 using namespace sched;
+
+namespace {
+// Resident now (VmRSS), in MB: where the peak comes from.
+double residentMb() {
+    QFile status("/proc/self/status");
+    if (!status.open(QIODevice::ReadOnly)) return 0;
+    for (const QByteArray& line : status.readAll().split('\n'))
+        if (line.startsWith("VmRSS:")) return line.mid(6).trimmed().split(' ').value(0).toDouble() / 1024.0;
+    return 0;
+}
+} // namespace
 
 int main(int argc, char** argv) {
     if (qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM")) qputenv("QT_QPA_PLATFORM", "offscreen");
@@ -57,11 +70,14 @@ int main(int argc, char** argv) {
     s.runTo(T);
     const double runSec = t.nsecsElapsed() / 1e9;
     const Engine& e = s.engine();
-    std::printf("run: %zu slices on %d CPUs, %.1f s simulated in %.2f s wall\n", e.trace().slices.size(),
-                e.config().cpus, double(T) / 1e9, runSec);
+    std::printf("run: %zu slices on %d CPUs, %.1f s simulated in %.2f s wall; resident %.1f MB\n",
+                e.trace().slices.size(), e.config().cpus, double(T) / 1e9, runSec, residentMb());
 
-    view::LaneIndex lanes;
-    view::FlagIndex flags;
+    // The painter's own indexes, freed before the widget builds its: the GUI holds one set.
+    auto lanesOwned = std::make_unique<view::LaneIndex>();
+    auto flagsOwned = std::make_unique<view::FlagIndex>();
+    view::LaneIndex& lanes = *lanesOwned;
+    view::FlagIndex& flags = *flagsOwned;
     t.restart();
     lanes.update(e.trace());
     flags.update(e.trace());
@@ -70,6 +86,15 @@ int main(int argc, char** argv) {
                 t.nsecsElapsed() / 1e6, double(lanes.memoryBytes() + flags.memoryBytes()) / 1e6,
                 double(lanes.memoryBytes()) / 1e6, double(flags.memoryBytes()) / 1e6,
                 double(e.trace().memoryBytes()) / 1e6);
+    const EevdfSamples& samples = e.trace().samples;
+    t.restart();
+    int64_t onRq = 0; // what the chart does when its tasks change: read every sample once
+    samples.forEach(0, samples.size(), [&](size_t, const EevdfSample& x) { onRq += x.onRq; });
+    const double readMs = t.nsecsElapsed() / 1e6;
+    std::printf("EEVDF samples: %zu (%lld on the runqueue), read once in %.1f ms, packed in %.1f MB (%.2f "
+                "bytes each)\n",
+                samples.size(), (long long)onRq, readMs, double(samples.packedBytes()) / 1e6,
+                double(samples.packedBytes()) / double(std::max<size_t>(1, samples.size())));
     view::TimelineData d;
     d.trace = &e.trace();
     d.lanes = &lanes;
@@ -109,6 +134,8 @@ int main(int argc, char** argv) {
         std::printf("paint 1920x%d, %-22s median %6.2f ms  (min %.2f, max %.2f; summaries alone %.2f ms)\n",
                     img.height(), z.name, ms[ms.size() / 2], ms.front(), ms.back(), summaries);
     }
+    lanesOwned.reset();
+    flagsOwned.reset();
     // The widget caches its picture without the cursor: a mouse move repaints with one blit.
     {
         view::TimelineView v;
@@ -133,8 +160,8 @@ int main(int argc, char** argv) {
         std::sort(first.begin(), first.end());
         std::sort(moved.begin(), moved.end());
         std::printf("widget 1920x1080 full zoom-out: new range median %.2f ms, cursor move (cached picture) "
-                    "median %.2f ms\n",
-                    first[first.size() / 2], moved[moved.size() / 2]);
+                    "median %.2f ms; resident %.1f MB\n",
+                    first[first.size() / 2], moved[moved.size() / 2], residentMb());
     }
     t.restart();
     s.stepBack(kNsPerSec);

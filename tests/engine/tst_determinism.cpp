@@ -21,8 +21,7 @@ QByteArray serialize(const Trace& t) {
         put(b, t.flags.reason);
     put(b, t.wakeups.time), put(b, t.wakeups.wakee), put(b, t.wakeups.targetCpu);
     put(b, t.migrations.time), put(b, t.migrations.task), put(b, t.migrations.to);
-    put(b, t.samples.time), put(b, t.samples.vruntime), put(b, t.samples.deadline),
-        put(b, t.samples.avgVruntime);
+    b.append(reinterpret_cast<const char*>(t.samples.packedData()), qsizetype(t.samples.packedBytes()));
     return b;
 }
 

@@ -189,10 +189,10 @@ class TestEevdfRules : public QObject {
                 // the sample recorded at the dequeue says the entity left the runqueue
                 const EevdfSamples& sm = e.trace().samples;
                 size_t last = sm.size();
-                while (last > 0 && sm.task[last - 1] != b)
+                while (last > 0 && sm.at(last - 1).task != b)
                     --last;
                 QVERIFY(last > 0);
-                QCOMPARE(sm.onRq[last - 1], uint8_t(0));
+                QVERIFY(!sm.at(last - 1).onRq);
                 ++blocks;
             }
             last = st;

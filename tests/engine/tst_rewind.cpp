@@ -13,9 +13,8 @@ bool sameTrace(const Trace& a, const Trace& b) {
            a.slices.endPoint == b.slices.endPoint && a.slices.endReason == b.slices.endReason &&
            a.flags.set == b.flags.set && a.flags.clear == b.flags.clear && a.flags.reason == b.flags.reason &&
            a.wakeups.time == b.wakeups.time && a.wakeups.wakee == b.wakeups.wakee &&
-           a.migrations.time == b.migrations.time && a.samples.time == b.samples.time &&
-           a.samples.vruntime == b.samples.vruntime && a.tasks.size() == b.tasks.size() &&
-           a.markers.size() == b.markers.size();
+           a.migrations.time == b.migrations.time && a.samples == b.samples &&
+           a.tasks.size() == b.tasks.size() && a.markers.size() == b.markers.size();
 }
 
 const char* kWorkload = R"J({"machine": {"cpus": 3, "hz": 1000, "preempt": "lazy"},
