@@ -21,7 +21,8 @@ const std::vector<GalleryGroup>& galleryGroups() {
          "Kernel mutexes: a contender spins while the owner runs and sleeps when it does not; a waiter "
          "behind a low-weight owner waits for it (priority inversion) - unless proxy execution lends it the "
          "waiter's slice, or a real-time waiter's class.",
-         {"mutex-spin", "priority-inversion", "priority-inversion-proxy", "priority-inversion-rt"}},
+         {"mutex-spin", "priority-inversion", "priority-inversion-proxy", "priority-inversion-rt",
+          "priority-inversion-smp"}},
         {"Classes and balancing",
          "SCHED_FIFO beside fair tasks, the fair server that keeps them alive, and tasks spread over CPUs.",
          {"rt-hog-fair-server", "balance-8-on-4"}},

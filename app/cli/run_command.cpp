@@ -198,11 +198,19 @@ int runCommand(const RunOptions& o, std::ostream& out, std::ostream& err, RunIma
             out << b;
             if (!s.config.proxyExecOn()) continue;
             // proxy_exec.cpp: the owner's time in waiters' contexts, and the waiters that slept after all
+            const bool migrates = s.config.has(sched::Rule::ProxyDonorMigration);
             std::snprintf(
                 b, sizeof b,
                 "   %-16s proxy execution: the owner ran %.3f ms in waiters' contexts (%lld picks of a "
-                "waiter ran it); %lld waiters slept after all (owner asleep or on another CPU)\n",
-                "", double(m.proxied) / 1e6, (long long)m.proxyRuns, (long long)m.proxyDeactivations);
+                "waiter ran it); %lld waiters slept after all (owner asleep%s)\n",
+                "", double(m.proxied) / 1e6, (long long)m.proxyRuns, (long long)m.proxyDeactivations,
+                migrates ? "" : " or on another CPU");
+            out << b;
+            if (!migrates) continue;
+            std::snprintf(b, sizeof b,
+                          "   %-16s %lld waiters moved to the owner's CPU (proxy_migrate_task()), %lld sent "
+                          "back before they ran (proxy_force_return())\n",
+                          "", (long long)m.proxyMigrations, (long long)m.proxyReturns);
             out << b;
         }
     }

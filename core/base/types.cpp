@@ -102,7 +102,8 @@ std::string_view reschedReasonName(ReschedReason r) {
         "fair_server budget used",
         "RT throttled",
         "RSEQ slice extension expired",
-        "RSEQ slice extension ended"};
+        "RSEQ slice extension ended",
+        "proxy: idle picks again"};
     return names[size_t(r)];
 }
 

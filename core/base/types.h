@@ -75,6 +75,7 @@ enum class ReschedReason : uint8_t {
     RtThrottle,         // RT throttling: the RT class used sched_rt_runtime_us of this period
     SliceExtExpired,    // the RSEQ slice extension's timer fired (7.0: set_need_resched_current())
     SliceExtEnded,      // a system call ended an RSEQ slice extension (rseq_slice_yield() or another)
+    ProxyIdle,          // find_proxy_task() -> proxy_resched_idle(): idle runs and picks again at once
     Count
 };
 std::string_view reschedReasonName(ReschedReason r);

@@ -94,6 +94,7 @@ void Engine::detachTask(TaskId p, CpuId src, CpuId dst) {
     t.nrMigrations++;
     t.overhead += cfg_.costs.migration;
     t.cpu = dst;
+    t.proxyHome = -1;
     t.sliceRequest = false;  // rseq ids_changed: slice_ctrl zeroed at its next exit to user (7ee58f98b59b)
     t.lastRanAt = kNeverRan; // migrate_task_rq_fair(): exec_start = 0, no longer cache hot
 }

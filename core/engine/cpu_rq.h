@@ -92,8 +92,9 @@ struct alignas(64) CpuRq {
     // trace and accounting
     Time sliceStart = 0;
     Time idleSince = 0;
-    Time avgIdle = 0;      // rq->avg_idle, gates newidle balancing
-    NewidleDomain newidle; // the newidle fields of this CPU's sched_domain
+    Time avgIdle = 0;           // rq->avg_idle, gates newidle balancing
+    bool proxyIdlePass = false; // idle runs only to pick again (proxy_resched_idle()): no idle time to count
+    NewidleDomain newidle;      // the newidle fields of this CPU's sched_domain
     int64_t nrSwitches = 0;
     Time busyTime = 0;
 

@@ -464,9 +464,14 @@ class Engine {
     void onMutexSpin(TaskId id);
 
     // proxy_exec.cpp (CONFIG_SCHED_PROXY_EXEC)
-    TaskId pickProxy(CpuId c, TaskId& donor);
-    TaskId findProxyTask(CpuId c, TaskId donor, bool& deactivated);
+    enum class ProxyFound : uint8_t { Run, PickAgain, Idle };
+    TaskId pickProxy(CpuId c, TaskId& donor, bool& idleResched);
+    TaskId findProxyTask(CpuId c, TaskId donor, ProxyFound& found);
     void proxyDeactivate(CpuId c, TaskId donor);
+    void proxyReschedIdle(CpuId c, TaskId donor);
+    void proxyDequeue(CpuId c, TaskId p);
+    void proxyMigrateTask(CpuId c, TaskId donor, TaskId p, CpuId target);
+    void proxyForceReturn(CpuId c, TaskId donor, TaskId p);
     void proxyTagCurr(CpuId c, TaskId owner);
     void proxyWakeWaiter(CpuId ctxCpu, TaskId waker, TaskId w);
 

@@ -89,7 +89,11 @@ std::string Engine::describePick(CpuId c) const {
                        std::to_string(dt.rtPriority) + ")"
                  : std::string()) +
              ", " +
-             (dt.proxyBlocked
+             (dt.proxyBlocked && dt.proxyWaking
+                  ? "woken by the unlock of " + m.name +
+                        " and still queued here as PROXY_WAKING: its next pick returns it to its CPU "
+                        "(proxy_force_return()), and the owner goes on until then"
+              : dt.proxyBlocked
                   ? "which is blocked on " + m.name +
                         ", held by this task, so find_proxy_task() runs the owner in its place"
                   : "woken by the unlock of " + m.name + "; the owner goes on until the next schedule()") +
@@ -164,7 +168,8 @@ std::string Engine::describeMutexes(CpuId c) const {
         for (size_t i = 0; i < m.waiters.size(); ++i) {
             const Task& w = tasks_[size_t(m.waiters[i])];
             s += (i ? ", " : " ") + name(m.waiters[i]) +
-                 (w.proxyBlocked                   ? " (blocked, TASK_UNINTERRUPTIBLE, still queued)"
+                 (w.proxyWaking    ? " (woken, PROXY_WAKING, still queued: returned at its pick)"
+                  : w.proxyBlocked ? " (blocked, TASK_UNINTERRUPTIBLE, still queued)"
                   : w.state == TaskState::Sleeping ? " (asleep, TASK_UNINTERRUPTIBLE)"
                                                    : " (woken)");
         }
@@ -172,7 +177,12 @@ std::string Engine::describeMutexes(CpuId c) const {
             s += ". With proxy execution a queued waiter lends its scheduling context: when the pick chooses "
                  "it, "
                  "the owner runs in its place (find_proxy_task()) on its slice - or, a real-time waiter, in "
-                 "its RT context; a waiter whose owner sleeps or runs on another CPU sleeps after all.";
+                 "its RT context; " +
+                 std::string(
+                     cfg_.has(Rule::ProxyDonorMigration)
+                         ? "a waiter whose owner runs on another CPU moves there (7.1), one whose owner "
+                           "sleeps sleeps after all."
+                         : "a waiter whose owner sleeps or runs on another CPU sleeps after all.");
         else
             s += ". A struct mutex lends the waiters nothing: the owner runs with its own " +
                  (isRtPolicy(o.policy) ? "RT priority " + std::to_string(o.rtPriority)

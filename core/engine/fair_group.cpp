@@ -135,7 +135,10 @@ void Engine::attachEntityLoadAvg(CpuId c, TaskId p) {
     Task& t = tasks_[size_t(p)];
     const GroupId g = t.taskGroup;
     const int64_t w = int64_t(ents_[size_t(p)].load.weight);
-    if (t.loadCpu == c) {
+    // A donor moved to its owner's CPU by proxy_migrate_task() went through __set_task_cpu() only:
+    // no migrate_task_rq_fair(), so last_update_time is not 0 and enqueue_entity() attaches nothing
+    // here - its load stays with the cfs_rq it was attached to until a set_task_cpu().
+    if (t.loadCpu == c || (t.proxyHome >= 0 && t.loadCpu >= 0)) {
         updateTaskLoadAvg(p, false);
         return;
     }

@@ -317,22 +317,32 @@ constexpr std::array<RuleInfo, kRuleCount> kRules{{
      "machine.proxy_exec, off by default), a task blocked on a struct mutex stays queued; when the pick "
      "chooses it, find_proxy_task() follows blocked_on to the owner and runs the owner in its place: the "
      "owner executes on the waiter's slice, vruntime and deadline (the donor's), its sum_exec_runtime "
-     "grows, the trace shows a switch to the owner; an owner asleep, delayed or on another CPU makes the "
-     "donor sleep; the unlock wakes the first waiter where it is queued, and a donor woken so does not "
+     "grows, the trace shows a switch to the owner; an owner asleep, delayed or (before 7.1: "
+     "proxy-donor-migration) on another CPU makes the donor sleep; the unlock wakes the first waiter where "
+     "it is queued, and a donor woken so does not "
      "preempt the owner that runs for it. The donor may be a real-time task (find_proxy_task() looks at "
      "no class): a fair owner then runs in its RT context - the tick and update_curr_rt() are the "
      "donor's, fair wakeups cannot preempt it, the owner's vruntime stands still - and goes on in it "
      "after the unlock until the next schedule() on its CPU",
      "no hrtick while an owner runs for a donor (6.17 - 6.18 armed it from the donor and fired it at the "
      "owner, e38e5299747b); the owner is requeued with its lag when it starts to run for a donor "
-     "(proxy_tag_curr()) in every profile, where e0ca8991b2de (7.1) dropped that requeue; not modelled: "
+     "(proxy_tag_curr()) in the profiles without proxy-no-tag-curr; not modelled: "
      "check_preempt_equal_prio() (an equal-priority RT wakeup of a pinned task), the RT donor's "
      "RLIMIT_RTTIME watchdog, deadline donors (no SCHED_DEADLINE tasks here)"},
     {Rule::ProxyDonorMigration, "proxy-donor-migration", "7.1",
-     "b049b81bdff6 sched: Handle blocked-waiter migration (and return migration)", "find_proxy_task()",
-     "a donor whose mutex owner is on another CPU is migrated to the owner's CPU (and back when woken) "
-     "instead of sleeping",
-     "not modelled: with proxy execution on, a 7.1 scenario has one CPU"},
+     "b049b81bdff6 sched: Handle blocked-waiter migration (and return migration), with 2d7622669836 "
+     "(PROXY_WAKING)",
+     "find_proxy_task(), proxy_migrate_task(), proxy_force_return(), __mutex_unlock_slowpath()",
+     "a picked waiter whose owner is queued on another CPU moves there (__set_task_cpu(): no "
+     "sched_migrate_task event, its affinity not looked at, wake_cpu kept) and lends its context to the "
+     "owner on that CPU - where the task that just blocked is itself in the chain, the CPU runs idle and "
+     "picks again at once; the unlock marks the first waiter PROXY_WAKING, and when it is next picked "
+     "(or a waiter whose mutex has no owner is) it is sent back before it runs: dequeued and enqueued on "
+     "its wake_cpu (select_task_rq() without WF_TTWU keeps it), even when it never left its CPU",
+     "from the v23 posting's code (30 Oct 2025), the merged text not read; the moved donor's load average "
+     "stays where it was attached until a set_task_cpu(), as enqueue_entity() attaches nothing without "
+     "migrate_task_rq_fair(); the kernel's removal of it from the wrong cfs_rq on the return is not "
+     "modelled; core scheduling and migrate_disable() (fe3c73d7bc76) are out"},
     {Rule::ProxyNoTagCurr, "proxy-no-tag-curr", "7.1",
      "e0ca8991b2de sched: Make class_schedulers avoid pushing current, and get rid of proxy_tag_curr() "
      "(queued for 7.0.y in May 2026; 6.18.y dropped it then and took it in 6.18.53)",
@@ -351,6 +361,19 @@ constexpr std::array<RuleInfo, kRuleCount> kRules{{
      "no RSEQ_CS_FLAG_SLICE_EXT_AVAILABLE and prctl(PR_RSEQ_SLICE_EXTENSION) fails with -ENOTSUPP, so "
      "its requests are never granted",
      "a task's \"rseq\": \"v1\" is the 32-byte registration (\"v2\", the default, a larger one)"},
+    {Rule::ProxyTtwuReturn, "proxy-ttwu-return", "7.2",
+     "f13beb010e4a (return migration in try_to_wake_up()), 7918cf369361 (only return migrate when needed, "
+     "PROXY_WAKING gone, p->is_blocked), 1628b25248d0 (the mutex handed to the blocked_donor)",
+     "find_proxy_task(), ttwu_runnable() / proxy_needs_return(), try_to_wake_up(), __mutex_unlock_slowpath()",
+     "the unlock hands the mutex to the waiter the owner last ran for (owner->blocked_donor, "
+     "MUTEX_FLAG_PICKUP) "
+     "and wakes it instead of the wait list's head; a woken waiter runs where it is queued unless it was "
+     "moved "
+     "there (task_cpu != wake_cpu), and then try_to_wake_up() places it as any wakeup (select_task_rq() with "
+     "WF_TTWU from wake_cpu); a picked waiter whose mutex has no owner, or whose owner sleeps, really sleeps "
+     "(blocked_on cleared)",
+     "not modelled: proxy execution on a 7.2 kernel is refused (read from a 7.2-era core.c; mainline "
+     "7.2's mutex.c was not found)"},
 }};
 // The table is indexed by Rule: each row names its own, and a row out of place fails the build.
 constexpr bool rowsInEnumOrder() {
@@ -407,7 +430,8 @@ const RuleSet kV7_1 =
 // 7.2: the dl_server's revised wakeup rule only for a running server (1842bf97af10, 7.2-rc7; 6.18.44
 // had it from stable). Its other scheduler changes decide nothing the engine models (the profile's
 // notModelled).
-const RuleSet kV7_2 = kV7_1 | rulesOf({Rule::DlServerRevisedOnlyRunning});
+// The proxy-execution series of the 7.2 cycle (proxy-ttwu-return) reworked 7.1's donor return.
+const RuleSet kV7_2 = kV7_1 | rulesOf({Rule::DlServerRevisedOnlyRunning, Rule::ProxyTtwuReturn});
 // The 2024 PREEMPT_AUTO series on the 6.18 EEVDF rules, without PREEMPT_LAZY (it realises
 // laziness inside none / voluntary / full); RT throttling stands in for the fair_server there
 // (SchedConfig::rtThrottling()). The series was written on v6.10: no proxy execution.
@@ -438,16 +462,15 @@ const std::array<KernelSpec, 9> kSpecs{{
     {"7.1", KernelBuild::Dynamic, KernelProfile::V7_1, "7.1 PREEMPT_DYNAMIC", kV7_1,
      "what 7.0 leaves out; full-weight avg_vruntime() and "
      "__calc_delta() (4823725d9d1d, db4551e2ba34: the engine's weights are the unscaled ones, so only "
-     "rounding could differ); proxy execution's migration of blocked donors (b049b81bdff6: refused with more "
-     "than one CPU); the SIS_UTIL "
+     "rounding could differ); the SIS_UTIL "
      "simplification "
      "(fe7171d0d5df, f1320a8dd8ba: titles only)"},
     {"7.2", KernelBuild::Dynamic, KernelProfile::V7_2, "7.2 PREEMPT_DYNAMIC", kV7_2,
      "what 7.1 leaves out; newidle balancing from pick_task_fair() (b3a2dfa8b42e: the engine's fair pick is "
      "the same, and a started fair_server that finds no fair task does not pull one here); the time update "
      "before a delayed entity is requeued (333238da9a19: no effect, the engine's curr is always up to date); "
-     "the proxy-execution batch (the blocked_donor link and the mutex handed to a donor, 1628b25248d0: code "
-     "not read); cache-aware scheduling (several LLCs only); the RT runtime default of 1 s (c2e390197ad1: "
+     "proxy execution's rework (proxy-ttwu-return: a 7.2 scenario with proxy execution is refused); "
+     "cache-aware scheduling (several LLCs only); the RT runtime default of 1 s (c2e390197ad1: "
      "deadline admission only) and RT_PUSH_IPI off (dd29c017aed6: RT push not modelled). 7.3's single "
      "runqueue for task groups (85570f10a4c6, cgroup_mode concur) and its short-slice wakeup series "
      "(0d1e7a2bab35, ba0d3bf5f97b, 7cd2ef17de5e, 49f87b4d0be8, 7ad0ec7890b3, 8f97b627ff1c, 04998aa54848) "

@@ -59,9 +59,10 @@ enum class Rule : uint8_t {
     NewidleRate,           // NI_RATE: the newidle ratio, capped at 1024, grows with the tries' spacing (7.1)
     // proxy execution (CONFIG_SCHED_PROXY_EXEC; SchedConfig::proxyExec says whether it is built in)
     ProxyExec,           // a mutex waiter stays queued and lends its slice to the owner (6.17)
-    ProxyDonorMigration, // a donor whose owner is on another CPU migrates there (7.1; not modelled)
-    ProxyNoTagCurr, // the owner that runs for a donor is not requeued (proxy_tag_curr() gone; 7.1, 7.0.y)
-    RseqV2SliceExt, // slice extensions only for an rseq area larger than 32 bytes (the v2 ABI; 7.0.10, 7.1)
+    ProxyDonorMigration, // a donor whose owner is on another CPU migrates there, and is sent back (7.1)
+    ProxyNoTagCurr,  // the owner that runs for a donor is not requeued (proxy_tag_curr() gone; 7.1, 7.0.y)
+    RseqV2SliceExt,  // slice extensions only for an rseq area larger than 32 bytes (the v2 ABI; 7.0.10, 7.1)
+    ProxyTtwuReturn, // return migration in try_to_wake_up(), the lock handed to the donor (7.2; not modelled)
     Count
 };
 constexpr size_t kRuleCount = size_t(Rule::Count);

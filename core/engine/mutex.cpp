@@ -171,10 +171,16 @@ Engine::Step Engine::mutexUnlock(CpuId c, TaskId id, int32_t mi) {
     }
     if (!m.waiters.empty()) { // wake_q: the first waiter, no WF_SYNC
         const TaskId w = m.waiters.front();
-        if (tasks_[size_t(w)].proxyBlocked)
+        Task& wt = tasks_[size_t(w)];
+        if (wt.proxyBlocked) {
             proxyWakeWaiter(c, id, w); // still queued (proxy execution)
-        else if (tasks_[size_t(w)].state == TaskState::Sleeping)
+        } else if (wt.state == TaskState::Sleeping) {
+            // 7.1: blocked_on survives proxy_deactivate(), so set_task_blocked_on_waking() marks this
+            // waiter too; woken, it is queued as PROXY_WAKING and returned at its first pick.
+            if (cfg_.proxyExecOn() && cfg_.has(Rule::ProxyDonorMigration))
+                wt.proxyBlocked = wt.proxyWaking = true;
             tryToWakeUp(w, c, id, false);
+        }
     }
     wakeSpinners(m);
     // Out of the last critical section the task is back on its way out of the kernel.

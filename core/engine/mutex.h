@@ -24,10 +24,12 @@ struct Mutex {
     int64_t acquired = 0, contended = 0, slept = 0, handoffs = 0;
     Time waitSum = 0, waitMax = 0; // from a contended mutex_lock() to owning it
     // Proxy execution (proxy_exec.cpp): how long an owner ran on a waiter's scheduling context, how
-    // often find_proxy_task() chose the owner for a picked waiter, and how often a picked waiter
-    // had to sleep after all (proxy_deactivate(): its owner asleep or on another CPU).
+    // often find_proxy_task() chose the owner for a picked waiter, how often a picked waiter had to
+    // sleep after all (proxy_deactivate(): its owner asleep, or before 7.1 on another CPU), and
+    // from 7.1 how often a waiter moved to its owner's CPU (proxy_migrate_task()) and a woken or
+    // ownerless one was sent back to the CPU it was woken for (proxy_force_return()).
     Time proxied = 0;
-    int64_t proxyRuns = 0, proxyDeactivations = 0;
+    int64_t proxyRuns = 0, proxyDeactivations = 0, proxyMigrations = 0, proxyReturns = 0;
 };
 
 // Where a task stands inside mutex_lock() (__mutex_lock_common()) while it does not own the lock.

@@ -90,11 +90,11 @@ std::string SchedConfig::validate() const {
                " has no CONFIG_SCHED_PROXY_EXEC (it came with 6.17, 25c411fce735); accepted with: " +
                accepted;
     }
-    if (proxyExec && has(Rule::ProxyDonorMigration) && cpus > 1)
-        return "proxy_exec with " + std::to_string(cpus) + " CPUs on " +
-               std::string(kernelSpecName(build, profile)) +
-               ": this kernel migrates a blocked donor to its owner's CPU (b049b81bdff6), which is not "
-               "modelled; accepted: one CPU, or a kernel from 6.18 to 7.0 (the donor sleeps there)";
+    if (proxyExec && has(Rule::ProxyTtwuReturn))
+        return "proxy_exec on " + std::string(kernelSpecName(build, profile)) +
+               ": this kernel returns a woken waiter in try_to_wake_up() and hands the mutex to the waiter "
+               "its owner ran for (f13beb010e4a, 1628b25248d0), which is not modelled; accepted: a kernel "
+               "from 6.18 to 7.1";
     return {};
 }
 

@@ -6,6 +6,7 @@
 #include "engine/engine.h"
 
 #include <algorithm>
+#include <utility>
 
 namespace sched {
 
@@ -166,6 +167,7 @@ void Engine::schedule(CpuId c, SwitchPoint point) {
     CpuRq& rq = rqs_[size_t(c)];
     const TaskId prev = rq.curr;
     const TaskId prevDonor = rq.donor(); // pick_next_task(rq, rq->donor): the class's prev
+    const bool afterProxyIdle = std::exchange(rq.proxyIdlePass, false);
     uint8_t reason = kNoReason;
     if (rq.flag[size_t(ReschedBit::Eager)])
         reason = uint8_t(rq.flagReason[size_t(ReschedBit::Eager)]);
@@ -185,7 +187,8 @@ void Engine::schedule(CpuId c, SwitchPoint point) {
     if (prevDonor >= 0 && isRtPolicy(tasks_[size_t(prevDonor)].policy)) updateCurrRt(c); // put_prev_task_rt()
     TaskId donor = pickNextTask(c, prevDonor);
     TaskId next = donor;
-    if (cfg_.proxyExecOn()) next = pickProxy(c, donor); // find_proxy_task(): the donor's owner may run
+    bool idleResched = false; // find_proxy_task() -> proxy_resched_idle() (7.1)
+    if (cfg_.proxyExecOn()) next = pickProxy(c, donor, idleResched); // the donor's owner may run
     // rq_set_donor(): an RT donor is the RT class's current task (set_next_task_rt()) while its
     // owner runs; a fair one is cfs_rq->curr already.
     rq.rtDonor = next != donor && isRtPolicy(tasks_[size_t(donor)].policy) ? donor : kNoTask;
@@ -224,13 +227,22 @@ void Engine::schedule(CpuId c, SwitchPoint point) {
         pt.lastRanAt = now_;
     } else {
         dlServerUpdateIdle(c); // put_prev_task_idle()
-        // Leaving idle: update_avg(&rq->avg_idle, idle time), capped at 2 * migration_cost.
-        const Time sample = now_ - rq.idleSince;
-        rq.avgIdle += (sample - rq.avgIdle) / 8;
-        rq.avgIdle = std::min(rq.avgIdle, 2 * cfg_.migrationCost);
+        // Leaving idle: update_avg(&rq->avg_idle, idle time), capped at 2 * migration_cost - not
+        // after a pass of find_proxy_task()'s, which was no idle period (nothing set idle_stamp).
+        if (!afterProxyIdle) {
+            const Time sample = now_ - rq.idleSince;
+            rq.avgIdle += (sample - rq.avgIdle) / 8;
+            rq.avgIdle = std::min(rq.avgIdle, 2 * cfg_.migrationCost);
+        }
     }
     if (tag) proxyTagCurr(c, next);
     switchIn(c, next, prev);
+    if (idleResched) { // set_tsk_need_resched(rq->idle): the idle loop enters no idle state, it picks again
+        setFlag(c, ReschedBit::Eager, ReschedReason::ProxyIdle);
+        rq.proxyIdlePass = true;
+        if (!rq.idleExitPending) queue_.push(now_, now_, EventKind::IdleExit, c);
+        rq.idleExitPending = true;
+    }
 }
 
 // pick_next_task(): the deadline class (here only the fair_server, picking a fair task on its

@@ -84,6 +84,12 @@ struct alignas(64) Task {
     // task_is_blocked() under proxy execution (proxy_exec.cpp): asleep on blockedOn's wait list in
     // TASK_UNINTERRUPTIBLE, yet still queued, so that the pick can choose it as a donor.
     bool proxyBlocked = false;
+    // From 7.1 (b049b81bdff6): the unlock set blocked_on to PROXY_WAKING - woken, still queued,
+    // to be returned before it runs (proxy_force_return()); and p->wake_cpu where it differs from
+    // the CPU the task is queued on: a donor moved to its owner's CPU by __set_task_cpu() keeps
+    // the CPU it was woken for until a set_task_cpu() (-1: the same).
+    bool proxyWaking = false;
+    CpuId proxyHome = -1;
     Time lockWantedSince = 0;
     std::vector<int32_t> held;
     int liveChildren = 0;

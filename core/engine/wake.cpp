@@ -37,7 +37,10 @@ int64_t Engine::taskHLoad(TaskId p) const {
 
 void Engine::activateTask(CpuId c, TaskId p, bool initial) {
     Task& t = tasks_[size_t(p)];
-    if (t.cpu != c) t.sliceRequest = false; // rseq ids_changed: slice_ctrl zeroed (7ee58f98b59b)
+    if (t.cpu != c) {
+        t.sliceRequest = false; // rseq ids_changed: slice_ctrl zeroed (7ee58f98b59b)
+        t.proxyHome = -1;       // set_task_cpu(): wake_cpu is the new CPU
+    }
     t.cpu = c;
     t.state = TaskState::Runnable;
     if (isRtPolicy(t.policy)) {
@@ -149,7 +152,7 @@ CpuId Engine::selectTaskRq(TaskId p, CpuId wakerCpu, bool sync, bool wantAffine)
     const Task& t = tasks_[size_t(p)];
     const int n = cfg_.cpus;
     auto idle = [&](CpuId c) { return rqs_[size_t(c)].nrRunning == 0; };
-    CpuId prev = t.cpu;
+    CpuId prev = t.proxyHome >= 0 ? t.proxyHome : t.cpu; // p->wake_cpu (proxy_exec.cpp)
     if (!allowed(t, prev))
         for (CpuId c = 0; c < n; ++c)
             if (allowed(t, c)) {

@@ -253,10 +253,12 @@ class TestKernel7 : public QObject {
     // hogs' switches with 7.1's HRTICK against 7.0's tick.
     // 7.2 is 7.1 with update_dl_entity()'s revised wakeup rule only for a running dl_server
     // (1842bf97af10, merged in 7.2-rc7; the 6.18.y series had it from 6.18.44): the one change of
-    // 7.2 that decides something the engine models. The rest of 7.2 is listed as not modelled.
+    // 7.2 that decides something the engine models. The rest of 7.2 is listed as not modelled, and
+    // its rework of proxy execution's return (proxy-ttwu-return) refuses a scenario that would need it.
     void sevenTwoTakesTheRevisedWakeupOnlyForARunningServer() {
         RuleSet want = kernelRules(KernelBuild::Dynamic, KernelProfile::V7_1);
         want.set(size_t(Rule::DlServerRevisedOnlyRunning));
+        want.set(size_t(Rule::ProxyTtwuReturn));
         QVERIFY(kernelRules(KernelBuild::Dynamic, KernelProfile::V7_2) == want);
         QVERIFY(!kernelRules(KernelBuild::Dynamic,
                              KernelProfile::V7_0)[size_t(Rule::DlServerRevisedOnlyRunning)]);
