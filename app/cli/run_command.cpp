@@ -202,7 +202,7 @@ int runCommand(const RunOptions& o, std::ostream& out, std::ostream& err, RunIma
             std::snprintf(
                 b, sizeof b,
                 "   %-16s proxy execution: the owner ran %.3f ms in waiters' contexts (%lld picks of a "
-                "waiter ran it); %lld waiters slept after all (owner asleep%s)\n",
+                "waiter ran it); %lld waiters slept after all (owner asleep%s, or a cycle of owners)\n",
                 "", double(m.proxied) / 1e6, (long long)m.proxyRuns, (long long)m.proxyDeactivations,
                 migrates ? "" : " or on another CPU");
             out << b;

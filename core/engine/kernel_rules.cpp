@@ -333,7 +333,8 @@ constexpr std::array<RuleInfo, kRuleCount> kRules{{
      "b049b81bdff6 sched: Handle blocked-waiter migration (and return migration), with 2d7622669836 "
      "(PROXY_WAKING)",
      "find_proxy_task(), proxy_migrate_task(), proxy_force_return(), __mutex_unlock_slowpath()",
-     "a picked waiter whose owner is queued on another CPU moves there (__set_task_cpu(): no "
+     "a picked waiter whose owner is queued on another CPU moves there (in a chain, the waiter blocked on "
+     "that owner, one hop a pick; __set_task_cpu(): no "
      "sched_migrate_task event, its affinity not looked at, wake_cpu kept) and lends its context to the "
      "owner on that CPU - where the task that just blocked is itself in the chain, the CPU runs idle and "
      "picks again at once; the unlock marks the first waiter PROXY_WAKING, and when it is next picked "

@@ -25,21 +25,28 @@ void WakeupChains::update(const Trace& trace) {
         Runs& r = runs(s.task[i]);
         // In start order: an imported trace's estimated switch-in (a missing idle exit) can lie
         // before the task's run recorded just ahead of it.
-        const size_t at =
-            r.start.empty() || s.start[i] >= r.start.back()
-                ? r.start.size()
-                : size_t(std::upper_bound(r.start.begin(), r.start.end(), s.start[i]) - r.start.begin());
-        r.start.insert(r.start.begin() + std::ptrdiff_t(at), s.start[i]);
-        r.end.insert(r.end.begin() + std::ptrdiff_t(at), s.end[i]);
-        r.cpu.insert(r.cpu.begin() + std::ptrdiff_t(at), s.cpu[i]);
+        const size_t at = r.slice.empty() || s.start[i] >= start(r, r.slice.size() - 1)
+                              ? r.slice.size()
+                              : firstRunAfter(r, s.start[i]);
+        r.slice.insert(r.slice.begin() + std::ptrdiff_t(at), uint32_t(i));
     }
     const Wakeups& w = trace.wakeups;
     for (; wakesSeen_ < w.size(); ++wakesSeen_)
-        if (w.wakee[wakesSeen_] >= 0) runs(w.wakee[wakesSeen_]).wakes.push_back(wakesSeen_);
+        if (w.wakee[wakesSeen_] >= 0) runs(w.wakee[wakesSeen_]).wakes.push_back(uint32_t(wakesSeen_));
 }
 
-size_t WakeupChains::firstRunFrom(const Runs& r, Time t) {
-    return size_t(std::lower_bound(r.start.begin(), r.start.end(), t) - r.start.begin());
+size_t WakeupChains::firstRunFrom(const Runs& r, Time t) const {
+    const auto& st = trace_->slices.start;
+    return size_t(
+        std::lower_bound(r.slice.begin(), r.slice.end(), t, [&](uint32_t i, Time v) { return st[i] < v; }) -
+        r.slice.begin());
+}
+
+size_t WakeupChains::firstRunAfter(const Runs& r, Time t) const {
+    const auto& st = trace_->slices.start;
+    return size_t(
+        std::upper_bound(r.slice.begin(), r.slice.end(), t, [&](Time v, uint32_t i) { return v < st[i]; }) -
+        r.slice.begin());
 }
 
 std::optional<WakeupLink> WakeupChains::link(size_t i) const {
@@ -49,8 +56,8 @@ std::optional<WakeupLink> WakeupChains::link(size_t i) const {
     if (p < 0 || size_t(p) >= tasks_.size()) return std::nullopt;
     const Runs& r = tasks_[size_t(p)];
     const size_t k = firstRunFrom(r, w.time[i]);
-    if (k == r.start.size()) return std::nullopt;
-    return WakeupLink{w.time[i], w.waker[i], int(w.wakerCpu[i]), p, r.start[k], int(r.cpu[k])};
+    if (k == r.slice.size()) return std::nullopt;
+    return WakeupLink{w.time[i], w.waker[i], int(w.wakerCpu[i]), p, start(r, k), cpu(r, k)};
 }
 
 std::vector<PathStep> WakeupChains::criticalPath(TaskId task, Time at, size_t maxSteps) const {
@@ -64,33 +71,31 @@ std::vector<PathStep> WakeupChains::criticalPath(TaskId task, Time at, size_t ma
         const Runs& r = tasks_[size_t(t)];
         // The run that covers `until`, or the last one that began before it - by index when the
         // path steps back to the previous run (one can begin where the next ended).
-        const size_t next =
-            before != SIZE_MAX
-                ? before
-                : size_t(std::upper_bound(r.start.begin(), r.start.end(), until) - r.start.begin());
+        const size_t next = before != SIZE_MAX ? before : firstRunAfter(r, until);
         before = SIZE_MAX;
         if (next == 0) break;
         const size_t k = next - 1;
-        path.push_back({PathStep::Kind::Running, t, r.start[k], std::min(r.end[k], until), int(r.cpu[k])});
-        const Time prevEnd = k > 0 ? r.end[k - 1] : -1;
+        const Time runStart = start(r, k);
+        path.push_back({PathStep::Kind::Running, t, runStart, std::min(end(r, k), until), cpu(r, k)});
+        const Time prevEnd = k > 0 ? end(r, k - 1) : -1;
         // The last wakeup between the previous run's end and this run's start.
-        const auto wakeIt = std::upper_bound(r.wakes.begin(), r.wakes.end(), r.start[k],
-                                             [&](Time v, size_t wi) { return v < w.time[wi]; });
+        const auto wakeIt = std::upper_bound(r.wakes.begin(), r.wakes.end(), runStart,
+                                             [&](Time v, uint32_t wi) { return v < w.time[wi]; });
         const bool woken = wakeIt != r.wakes.begin() && w.time[*(wakeIt - 1)] >= prevEnd;
         if (!woken) {
             if (prevEnd < 0) break; // its first run, and no wakeup recorded before it
             // Preempted at prevEnd and queued until this run: it waited for a CPU (no wait where
             // an estimated start overlaps the run before).
             if (path.size() < maxSteps)
-                path.push_back({PathStep::Kind::Runnable, t, std::min(prevEnd, r.start[k]), r.start[k],
-                                int(r.cpu[k - 1])});
-            until = std::min(prevEnd, r.start[k]);
+                path.push_back(
+                    {PathStep::Kind::Runnable, t, std::min(prevEnd, runStart), runStart, cpu(r, k - 1)});
+            until = std::min(prevEnd, runStart);
             before = k; // the same task, its run before
             continue;
         }
         const size_t wi = *(wakeIt - 1);
         if (path.size() < maxSteps)
-            path.push_back({PathStep::Kind::Runnable, t, w.time[wi], r.start[k], int(w.targetCpu[wi])});
+            path.push_back({PathStep::Kind::Runnable, t, w.time[wi], runStart, int(w.targetCpu[wi])});
         if (path.size() < maxSteps)
             path.push_back({PathStep::Kind::Asleep, t, prevEnd < 0 ? w.time[wi] : prevEnd, w.time[wi],
                             int(w.wakerCpu[wi]), w.waker[wi]});

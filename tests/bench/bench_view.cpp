@@ -81,11 +81,12 @@ int main(int argc, char** argv) {
     t.restart();
     lanes.update(e.trace());
     flags.update(e.trace());
-    std::printf("indexing the trace: %.1f ms; the indexes hold %.1f MB (lanes %.1f, flags %.1f), the trace's "
-                "columns %.1f MB (reserved)\n",
-                t.nsecsElapsed() / 1e6, double(lanes.memoryBytes() + flags.memoryBytes()) / 1e6,
-                double(lanes.memoryBytes()) / 1e6, double(flags.memoryBytes()) / 1e6,
-                double(e.trace().memoryBytes()) / 1e6);
+    std::printf(
+        "indexing the trace: %.1f ms, resident %.1f MB; the indexes hold %.1f MB (lanes %.1f, flags %.1f), "
+        "the trace's columns %.1f MB (reserved)\n",
+        t.nsecsElapsed() / 1e6, residentMb(), double(lanes.memoryBytes() + flags.memoryBytes()) / 1e6,
+        double(lanes.memoryBytes()) / 1e6, double(flags.memoryBytes()) / 1e6,
+        double(e.trace().memoryBytes()) / 1e6);
     const EevdfSamples& samples = e.trace().samples;
     t.restart();
     int64_t onRq = 0; // what the chart does when its tasks change: read every sample once
