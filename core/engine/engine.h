@@ -359,6 +359,7 @@ class Engine {
 
     // wake.cpp
     void tryToWakeUp(TaskId p, CpuId ctxCpu, TaskId waker, bool sync = false);
+    void migrateOnWake(TaskId p, CpuId to);
     void wakeupPreempt(CpuId c, TaskId p, int wakeFlags);
     CpuId selectTaskRq(TaskId p, CpuId wakerCpu, bool sync, bool wantAffine = true);
     void recordWakee(TaskId current, TaskId p);

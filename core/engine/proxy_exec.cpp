@@ -165,12 +165,7 @@ void Engine::proxyForceReturn(CpuId c, TaskId donor, TaskId p) {
                 break;
             }
     t.proxyHome = -1;
-    if (home != t.cpu) { // set_task_cpu()
-        trace_.migrations.push(now_, p, uint16_t(t.cpu), uint16_t(home));
-        t.nrMigrations++;
-        t.overhead += cfg_.costs.migration;
-        t.lastRanAt = kNeverRan; // migrate_task_rq_fair(): exec_start = 0
-    }
+    migrateOnWake(p, home);                 // set_task_cpu()
     t.proxyBlocked = t.proxyWaking = false; // clear_task_blocked_on()
     activateTask(home, p, false);
     wakeupPreempt(home, p, 0);

@@ -96,17 +96,24 @@ void Engine::tryToWakeUp(TaskId p, CpuId ctxCpu, TaskId waker, bool sync) {
     recordWakee(current, p);
     const CpuId target =
         selectTaskRq(p, ctxCpu < 0 ? t.cpu : ctxCpu, sync && waker >= 0, !wakeIsWide(current, p));
-    if (target != t.cpu) {
-        trace_.migrations.push(now_, p, uint16_t(t.cpu), uint16_t(target));
-        t.nrMigrations++;
-        t.overhead += cfg_.costs.migration;
-        t.lastRanAt = kNeverRan; // migrate_task_rq_fair(): exec_start = 0
-    }
+    migrateOnWake(p, target);
     activateTask(target, p, false);
     recordWakeup(target);
     // select_task_rq() chose the CPU where the task may run on more than one (WF_RQ_SELECTED).
     const int selected = t.affinity.count() > 1 ? WF_RQ_SELECTED : 0;
     wakeupPreempt(target, p, WF_TTWU | (sync && waker >= 0 ? WF_SYNC : 0) | selected);
+}
+
+// set_task_cpu() for a task off every runqueue (a wakeup, proxy_force_return()): sched_migrate_task,
+// nr_migrations, and migrate_task_rq_fair()'s exec_start = 0 (no longer cache hot). The caller
+// enqueues it there (activateTask() sets the CPU).
+void Engine::migrateOnWake(TaskId p, CpuId to) {
+    Task& t = tasks_[size_t(p)];
+    if (to == t.cpu) return;
+    trace_.migrations.push(now_, p, uint16_t(t.cpu), uint16_t(to));
+    t.nrMigrations++;
+    t.overhead += cfg_.costs.migration;
+    t.lastRanAt = kNeverRan;
 }
 
 // wakeup_preempt(): same class -> the class rule; a higher class -> eager resched.

@@ -1,63 +1,13 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // Proxy execution (core/engine/proxy_exec.cpp; CONFIG_SCHED_PROXY_EXEC, 6.17's 25c411fce735 ..
-// 7de9d4f94638): each test is named for the kernel rule it holds the engine to. The machines have
-// no costs, so that times are exact.
-#include "tests/test_support.h"
+// 7de9d4f94638): each test is named for the kernel rule it holds the engine to. 7.1's donor
+// migration has its own suite (tst_proxy_migration); the scenarios are shared
+// (proxy_exec_scenarios.h).
+#include "tests/engine/proxy_exec_scenarios.h"
 #include "trace/ftrace_text.h"
 
 using namespace sched;
-
-namespace {
-
-// HZ 1000: a slice's end is seen at the next 1 ms tick.
-std::string scenario(int cpus, const std::string& tasks, bool proxy, const std::string& kernel = "6.18.44",
-                     const std::string& mutexes = R"(["m"])") {
-    return R"({"duration": "300ms", "machine": {"cpus": )" + std::to_string(cpus) +
-           R"(, "hz": 1000, "kernel": ")" + kernel + R"(", "preempt": "full", "proxy_exec": )" +
-           (proxy ? "true" : "false") +
-           R"(, "costs": {"context_switch": "0us", "wakeup": "0us", "ipi": "0us", "timer_irq": "0us",
-           "idle_exit": "0us", "migration": "0us", "timer_slack": "0us"}}, "mutexes": )" +
-           mutexes + R"(, "tasks": [)" + tasks + "]}";
-}
-
-// A task pinned to cpu that starts at `start` (us) and runs body once.
-std::string task(const std::string& comm, int cpu, int start, const std::string& body,
-                 const std::string& extra = {}) {
-    return R"({"comm": ")" + comm + R"(", "cpus": [)" + std::to_string(cpu) + R"(], "start": ")" +
-           std::to_string(start) + R"(us", )" + extra + R"("behavior": [)" + body + "]}";
-}
-
-const std::string kNice19 = R"("nice": 19, )";
-const std::string kNiceM10 = R"("nice": -10, )";
-const std::string kHog = R"({"run": "200ms"})";
-
-// The classic inversion on one CPU: a nice-19 owner takes m at 0 and holds it for 3 ms of CPU; a
-// nice-0 hog comes at 10 us; a nice -10 task wakes at 120 us and wants m (it runs at the 2 ms tick).
-std::string inversion(bool proxy,
-                      const std::string& lowBody = R"({"lock": "m"}, {"run": "3ms"}, {"unlock": "m"})",
-                      const std::string& kernel = "6.18.44") {
-    return scenario(1,
-                    task("low", 0, 0, lowBody, kNice19) + "," + task("hog", 0, 10, kHog) + "," +
-                        task("high", 0, 20,
-                             R"({"sleep": "100us"}, {"lock": "m"}, {"run": "10us"}, {"unlock": "m"})",
-                             kNiceM10),
-                    proxy, kernel);
-}
-
-Time exitOf(const Engine& e, const std::string& comm) {
-    return e.tasks()[size_t(taskByComm(e, comm))].exitedAt;
-}
-
-// Runs e in small steps until pred holds (or `until`); true if it did.
-template <class P> bool runUntilState(Engine& e, Time until, P pred) {
-    for (Time t = e.now(); t < until; t += 10 * kNsPerUs) {
-        e.runUntil(t);
-        if (pred()) return true;
-    }
-    return false;
-}
-
-} // namespace
+using namespace proxytest;
 
 class TestProxyExec : public QObject {
     Q_OBJECT
@@ -277,29 +227,6 @@ class TestProxyExec : public QObject {
         QVERIFY2(on > 0 && maxOn <= 8 * kNsPerMs, (std::to_string(on) + " " + std::to_string(maxOn)).c_str());
     }
 
-    // The built-in priority-inversion-smp (7.1): the editor on CPU 0 waits for a nice-19 logger on
-    // CPU 1. With b049b81bdff6 it moves to the logger's CPU and lends it its weight there; with the
-    // rule taken out (7.0's behaviour) it sleeps, and the logger's small share stretches the wait.
-    void theBuiltInSmpInversionMovesTheWaiter() {
-        scen::Scenario s;
-        scen::ScenarioError err;
-        QVERIFY(scen::loadScenario("priority-inversion-smp", s, err));
-        QVERIFY(s.config.has(Rule::ProxyDonorMigration) && s.config.cpus == 2);
-        const auto run = [&](bool migrate) {
-            scen::Scenario sc = s;
-            if (!migrate) sc.config.rulesOff.set(size_t(Rule::ProxyDonorMigration));
-            Engine e = scen::instantiate(sc, 1);
-            e.runUntil(kNsPerSec);
-            return e.mutexes()[0];
-        };
-        const Mutex with = run(true), without = run(false);
-        QVERIFY(with.proxyMigrations > 0 && with.proxyReturns == with.proxyMigrations);
-        QVERIFY2(with.waitMax < 20 * kNsPerMs, std::to_string(with.waitMax).c_str());
-        QCOMPARE(without.proxyMigrations, int64_t(0));
-        QVERIFY2(without.waitSum / std::max<int64_t>(1, without.contended) > 200 * kNsPerMs,
-                 std::to_string(without.waitSum).c_str());
-    }
-
     // wakeup_preempt_rt() compares a waking RT task with rq->donor: one of lower priority than
     // the donor waits for the owner, one of higher priority preempts it.
     void aWakingRtTaskMeetsTheRtDonor() {
@@ -364,79 +291,6 @@ class TestProxyExec : public QObject {
         // the RT task runs 50 us .. 1.05 ms, low finishes its 2 ms section at 3 ms and wakes high
         QCOMPARE(exitOf(e, "high"), 3010 * kNsPerUs);
         QCOMPARE(e.tasks()[size_t(taskByComm(e, "high"))].cpu, 0);
-    }
-
-    // 7.1's find_proxy_task() (b049b81bdff6): a donor whose owner is queued on another CPU moves
-    // there (proxy_migrate_task()) and lends its context to the owner; the unlock marks it
-    // PROXY_WAKING and its next pick sends it back to the CPU it was woken for
-    // (proxy_force_return()). A nice-19 owner on CPU 1 beside a nice-0 hog holds m for 2 ms of
-    // CPU; a nice-0 waiter pinned to CPU 0 wants it at 100 us. Before 7.1 the waiter sleeps and the
-    // owner's small share makes the section last 70 ms; from 7.1 it is over in a few.
-    // The waiter first finds itself (rq->curr, just blocked) in the chain: proxy_resched_idle(),
-    // the CPU runs idle and picks again at once, and that pick moves it.
-    void aDonorMovesToItsOwnersCpuAndBack() {
-        const std::string tasks =
-            task("low", 1, 0, R"({"lock": "m"}, {"run": "2ms"}, {"unlock": "m"})", kNice19) + "," +
-            task("hog1", 1, 10, kHog) + "," +
-            task("high", 0, 100, R"({"lock": "m"}, {"run": "10us"}, {"unlock": "m"})");
-        Engine old = engineFrom(scenario(2, tasks, true, "7.0"));
-        old.runUntil(300 * kNsPerMs);
-        QCOMPARE(old.mutexes()[0].proxyDeactivations, int64_t(1));
-        QVERIFY2(exitOf(old, "high") > 50 * kNsPerMs, std::to_string(exitOf(old, "high")).c_str());
-
-        Engine e = engineFrom(scenario(2, tasks, true, "7.1"));
-        const TaskId high = taskByComm(e, "high"), low = taskByComm(e, "low");
-        QVERIFY(runUntilState(e, 10 * kNsPerMs, [&] { return e.cpus()[1].proxying(); }));
-        QCOMPARE(e.cpus()[1].curr, low);
-        QCOMPARE(e.cpus()[1].donor(), high);
-        QCOMPARE(e.tasks()[size_t(high)].cpu, 1); // queued where it may not run: affinity is the owner's
-        QCOMPARE(e.tasks()[size_t(high)].proxyHome, 0); // p->wake_cpu kept
-        e.runUntil(300 * kNsPerMs);
-        const Mutex& m = e.mutexes()[0];
-        QCOMPARE(m.proxyDeactivations, int64_t(0));
-        QCOMPARE(m.proxyMigrations, int64_t(1));
-        QCOMPARE(m.proxyReturns, int64_t(1));
-        QVERIFY2(exitOf(e, "high") < 6 * kNsPerMs, std::to_string(exitOf(e, "high")).c_str());
-        QCOMPARE(e.tasks()[size_t(high)].cpu, 0);
-        const Trace& t = e.trace();
-        // __set_task_cpu() traces nothing; the return's set_task_cpu() does (1 -> 0)
-        std::vector<std::pair<int, int>> moves;
-        for (size_t i = 0; i < t.migrations.size(); ++i)
-            if (t.migrations.task[i] == high) moves.emplace_back(t.migrations.from[i], t.migrations.to[i]);
-        QCOMPARE(moves, (std::vector<std::pair<int, int>>{{1, 0}}));
-        Time blockedAt = -1; // (it spins first, while low runs: until the 1 ms tick ends low's slice)
-        for (size_t i = 0; i < t.slices.size(); ++i) {
-            if (t.slices.task[i] != high) continue;
-            QCOMPARE(int(t.slices.cpu[i]), 0); // a blocked donor never runs
-            if (blockedAt < 0 && t.slices.endPoint[i] == uint8_t(SwitchPoint::BlockUninterruptible))
-                blockedAt = t.slices.end[i];
-        }
-        QVERIFY(blockedAt > 0);
-        int idlePicks = 0; // the idle task's bit, set as high blocked, cleared at once by the next pick
-        for (size_t i = 0; i < t.flags.size(); ++i)
-            if (t.flags.reason[i] == uint8_t(ReschedReason::ProxyIdle)) {
-                QCOMPARE(int(t.flags.cpu[i]), 0);
-                QCOMPARE(t.flags.set[i], blockedAt);
-                QCOMPARE(t.flags.clear[i], blockedAt);
-                ++idlePicks;
-            }
-        QCOMPARE(idlePicks, 1);
-    }
-
-    // 7.1 returns a woken waiter at its next pick even if it never left its CPU (the 7.2 commit
-    // 7918cf369361: "unconditionally return migrate on PROXY_WAKING"): dequeued and enqueued again
-    // on the same CPU, no migration. 7.0 runs it where it is.
-    void aWokenWaiterIsReturnedEvenWhereItIs() {
-        for (const char* kernel : {"7.0", "7.1"}) {
-            Engine e =
-                engineFrom(inversion(true, R"({"lock": "m"}, {"run": "3ms"}, {"unlock": "m"})", kernel));
-            e.runUntil(300 * kNsPerMs);
-            const bool v71 = std::string(kernel) == "7.1";
-            QCOMPARE(e.mutexes()[0].proxyReturns, int64_t(v71 ? 1 : 0));
-            QCOMPARE(e.mutexes()[0].acquired, int64_t(2));
-            QCOMPARE(e.trace().migrations.size(), size_t(0));
-            QVERIFY(exitOf(e, "high") > 0);
-        }
     }
 
     // find_proxy_task() follows blocked_on through owners that are themselves blocked: picking
