@@ -89,6 +89,14 @@ struct alignas(64) CpuRq {
     bool idleExitPending = false;
     Rng idleExitRnd; // draws FixedCosts::idleExit when it is a distribution (a fixed one draws nothing)
 
+    // rq_clock_task() as the fair and RT classes read it: the time of the last update_rq_clock().
+    // A wakeup that leaves curr with TIF_NEED_RESCHED asks __schedule() to skip its update
+    // (rq_clock_skip_update(): RQCF_REQ_SKIP); __schedule() promotes the request (RQCF_ACT_SKIP)
+    // and accounts the switch at the stale clock (rq_clock.cpp).
+    Time clock = 0;
+    bool clockSkipReq = false;
+    bool clockSkipAct = false;
+
     // trace and accounting
     Time sliceStart = 0;
     Time idleSince = 0;

@@ -404,6 +404,11 @@ class Engine {
     void dlServerUpdateIdle(CpuId c);
     void onDlTimer(CpuId c);
 
+    // rq_clock.cpp
+    Time rqClockTask(CpuId c);
+    void updateRqClock(CpuId c);
+    void rqClockSkipUpdate(CpuId c);
+
     // rt_bandwidth.cpp
     void startRtBandwidth();
     void updateCurrRt(CpuId c);

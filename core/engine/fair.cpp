@@ -27,12 +27,13 @@ bool Engine::updateDeadline(SchedEntity& se) {
 // did_preempt_short()).
 void Engine::updateCurr(CpuId c, CfsRq& cfs, bool fromTick) {
     CpuRq& rq = rqs_[size_t(c)];
+    const Time now = rqClockTask(c);
     const EntityId t = cfs.curr;
     if (t < 0) return;
     SchedEntity& se = entity(t);
-    const Time delta = now_ - se.execStart;
+    const Time delta = now - se.execStart;
     if (delta <= 0) return;
-    se.execStart = now_;
+    se.execStart = now;
     if (rq.proxying() && t == rq.fairCurr) {
         // update_se() (aa4f74dfd42b): a task's time is the running task's - the mutex owner that
         // runs for this donor - while the donor's vruntime and deadline pay for it below.
@@ -236,7 +237,7 @@ void Engine::setNextEntity(CpuId c, CfsRq& cfs, EntityId t, bool first) {
     }
     cfs.curr = t;
     se.prevSumExecRuntime = se.sumExecRuntime;
-    se.execStart = now_;
+    se.execStart = rqClockTask(c);
     if (entityIsTask(t))
         recordSample(t); // where the chart's lines start rising: v, deadline and V at the pick
 }

@@ -435,7 +435,8 @@ const RuleSet kV7_1 =
 const RuleSet kV7_2 = kV7_1 | rulesOf({Rule::DlServerRevisedOnlyRunning, Rule::ProxyTtwuReturn});
 // The 2024 PREEMPT_AUTO series on the 6.18 EEVDF rules, without PREEMPT_LAZY (it realises
 // laziness inside none / voluntary / full); RT throttling stands in for the fair_server there
-// (SchedConfig::rtThrottling()). The series was written on v6.10: no proxy execution.
+// (SchedConfig::rtThrottling()). The series was posted on v6.8-rc (v1, Feb 2024) and rebased to v6.9
+// (v2, May 2024): no proxy execution.
 const RuleSet kAutoRfc = kV6_18 & ~rulesOf({Rule::LazyModel, Rule::FairServer, Rule::ProxyExec});
 
 // Oldest first, the RFC last: menus, lists and docs/kernels.md show them in this order.

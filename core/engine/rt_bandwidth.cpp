@@ -24,8 +24,9 @@ void Engine::startRtBandwidth() {
 void Engine::updateCurrRt(CpuId c) {
     CpuRq& rq = rqs_[size_t(c)];
     RtBandwidth& b = rq.rtBandwidth;
-    const Time delta = now_ - b.execStart;
-    b.execStart = now_;
+    const Time now = rqClockTask(c);
+    const Time delta = now - b.execStart;
+    b.execStart = now;
     if (delta <= 0) return;
     if (rq.rtDonor >= 0) { // update_se(): the owner's sum_exec_runtime grows, the donor's class pays
         ents_[size_t(rq.curr)].sumExecRuntime += delta;

@@ -165,6 +165,15 @@ void Engine::irqReturn(CpuId c) {
 void Engine::schedule(CpuId c, SwitchPoint point) {
     syncProgress(c);
     CpuRq& rq = rqs_[size_t(c)];
+    // "Promote REQ to ACT": after a wakeup that set curr's TIF_NEED_RESCHED the switch is accounted
+    // at the clock of that wakeup (rq_clock.cpp); the skip lasts to the end of __schedule() unless
+    // something updates the clock first.
+    rq.clockSkipAct = std::exchange(rq.clockSkipReq, false);
+    if (!rq.clockSkipAct) rq.clock = now_;
+    struct SkipEnds {
+        CpuRq& rq;
+        ~SkipEnds() { rq.clockSkipAct = false; }
+    } skipEnds{rq};
     const TaskId prev = rq.curr;
     const TaskId prevDonor = rq.donor(); // pick_next_task(rq, rq->donor): the class's prev
     const bool afterProxyIdle = std::exchange(rq.proxyIdlePass, false);
@@ -192,7 +201,7 @@ void Engine::schedule(CpuId c, SwitchPoint point) {
     // rq_set_donor(): an RT donor is the RT class's current task (set_next_task_rt()) while its
     // owner runs; a fair one is cfs_rq->curr already.
     rq.rtDonor = next != donor && isRtPolicy(tasks_[size_t(donor)].policy) ? donor : kNoTask;
-    if (rq.rtDonor >= 0) rq.rtBandwidth.execStart = now_;
+    if (rq.rtDonor >= 0) rq.rtBandwidth.execStart = rqClockTask(c);
     // A donor put back was charged up to now (update_se() sets its exec_start): cache hot.
     if (prevDonor >= 0 && prevDonor != prev && prevDonor != donor) tasks_[size_t(prevDonor)].lastRanAt = now_;
     clearFlags(c, uint8_t(point));
@@ -325,7 +334,7 @@ void Engine::switchIn(CpuId c, TaskId next, TaskId /*prev*/) {
     t.state = TaskState::Running;
     rq.sliceStart = now_;
     if (isRtPolicy(t.policy))
-        rq.rtBandwidth.execStart = now_; // set_next_task_rt() (or an RT donor's: schedule())
+        rq.rtBandwidth.execStart = rqClockTask(c); // set_next_task_rt() (or an RT donor's: schedule())
     t.overhead += cfg_.costs.contextSwitch;
     if (t.policy == Policy::RR && t.rrTicksLeft <= 0)
         t.rrTicksLeft = int(std::max<Time>(1, cfg_.rrTimeslice / cfg_.tickNsec()));
@@ -443,6 +452,7 @@ void Engine::onTick(CpuId c) {
     CpuRq& rq = rqs_[size_t(c)];
     ctxCpu_ = c;
     syncProgress(c);
+    updateRqClock(c); // sched_tick()
     if (rq.curr < 0) {
         rq.tickOn = false;
         return;

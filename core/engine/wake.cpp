@@ -117,8 +117,11 @@ void Engine::migrateOnWake(TaskId p, CpuId to) {
 }
 
 // wakeup_preempt(): same class -> the class rule; a higher class -> eager resched.
+// Its callers (ttwu_do_activate(), wake_up_new_task(), attach_task(), ...) updated the rq clock
+// first; it ends by asking __schedule() to skip its own update if curr now has the eager bit.
 void Engine::wakeupPreempt(CpuId c, TaskId p, int wakeFlags) {
     CpuRq& rq = rqs_[size_t(c)];
+    updateRqClock(c);
     if (rq.curr < 0) {
         reschedCurr(c, ReschedBit::Eager, ReschedReason::IdleWakeup);
         return;
@@ -130,6 +133,7 @@ void Engine::wakeupPreempt(CpuId c, TaskId p, int wakeFlags) {
         reschedCurr(c, ReschedBit::Eager, ReschedReason::ClassPreempt);
     else if (!wakeeRt && !currRt)
         checkPreemptWakeupFair(c, p, wakeFlags);
+    rqClockSkipUpdate(c);
 }
 
 // record_wakee(): a waker that changes wakees counts a flip; the count halves once a second.

@@ -13,6 +13,8 @@ namespace {
 
 struct Result {
     Time maxDelay = 0, avgDelay = 0;
+    Time maxBitLife = 0; // the longest a wakeup's need-resched bit waited for its switch
+    int bits = 0;
     int64_t wakeups = 0;
     std::vector<SliceView> hogSlices;
     Trace trace;
@@ -39,6 +41,12 @@ Result run(const std::string& model, const std::string& hogRun, const std::strin
     r.wakeups = w->count;
     r.hogSlices = slicesOf(e.trace(), taskByComm(e, "hog"));
     r.trace = e.trace();
+    const FlagIntervals& f = r.trace.flags;
+    for (size_t i = 0; i < f.size(); ++i) {
+        if (f.reason[i] != uint8_t(ReschedReason::WakeupPreempt)) continue;
+        r.maxBitLife = std::max(r.maxBitLife, f.clear[i] - f.set[i]);
+        ++r.bits;
+    }
     return r;
 }
 
@@ -74,7 +82,12 @@ class TestPreemptModels : public QObject {
     void kernelWithCondReschedSwitchesAtTheNextPointUnderNoneAndVoluntary() {
         for (const char* m : {"none", "voluntary"}) {
             const Result r = run(m, kKernelCondResched);
-            QVERIFY2(r.maxDelay <= 110 * kNsPerUs, qPrintable(QString("%1: max %2").arg(m).arg(r.maxDelay)));
+            // Every preempting wakeup is acted on at the next point, 100 us on at most. (Not every
+            // wakeup preempts: the waker pays for the hog's run up to that point - rq_clock.cpp -
+            // and is sometimes not eligible at its next wakeup.)
+            QVERIFY(r.bits > 50);
+            QVERIFY2(r.maxBitLife <= 110 * kNsPerUs,
+                     qPrintable(QString("%1: max %2").arg(m).arg(r.maxBitLife)));
             QVERIFY(r.avgDelay > 10 * kNsPerUs); // it does wait for the point
             QVERIFY(countEnds(r, SwitchPoint::CondResched) > 50);
         }
@@ -112,7 +125,9 @@ class TestPreemptModels : public QObject {
     void mightReschedActsOnlyUnderVoluntary() {
         const Result vol = run("voluntary", kKernelMightResched);
         const Result none = run("none", kKernelMightResched);
-        QVERIFY2(vol.maxDelay <= 110 * kNsPerUs, qPrintable(QString("voluntary max %1").arg(vol.maxDelay)));
+        QVERIFY(vol.bits > 50);
+        QVERIFY2(vol.maxBitLife <= 110 * kNsPerUs,
+                 qPrintable(QString("voluntary max %1").arg(vol.maxBitLife)));
         QVERIFY(countEnds(vol, SwitchPoint::MightResched) > 50);
         QVERIFY2(none.maxDelay > 15 * kNsPerMs, qPrintable(QString("none max %1").arg(none.maxDelay)));
         QCOMPARE(countEnds(none, SwitchPoint::MightResched), 0);

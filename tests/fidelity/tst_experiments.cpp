@@ -87,11 +87,14 @@ class TestExperiments : public QObject {
     }
 
     // Arora's messaging numbers (v2 27/35; v1, "[PATCH 24/30]" of 12 Feb 2024): under preempt=none
-    // the PREEMPT_AUTO build does more voluntary switches than PREEMPT_DYNAMIC (+7.5 % in v2,
-    // +3.3 % in v1); total switches and elapsed time stay within 10 %. One run's voluntary count
-    // moves by ~9 % with the seed, so the direction is asserted as a difference larger than its
-    // standard error over the ten runs.
-    void messagingNoneAutoMoreVoluntaryTotalAndElapsedWithinTenPercent() {
+    // the PREEMPT_AUTO build switches more than PREEMPT_DYNAMIC (v2: +7.8 % in all, +7.5 %
+    // voluntary, +8.7 % involuntary; v1: +4.0 %); elapsed time stays within 10 %. The mechanism is
+    // the skipped clock update of __schedule() (rq_clock.cpp): PREEMPT_DYNAMIC's eager bit asks for
+    // it and its switch waits for the end of the system call, so the woken task pays for the
+    // waker's tail; the lazy bit asks for none. One run's voluntary count moves by ~9 % with the
+    // seed, so the direction is asserted as a difference larger than its standard error over the
+    // ten runs (seeds 1 - 10, the same every time), and the size as 0.5 - 2x the post's.
+    void messagingNoneAutoSwitchesMoreByThePublishedSize() {
         scen::Experiment x;
         const auto c = runQuick("preempt-auto-none-messaging.json", x);
         QCOMPARE(x.repeat, 10);
@@ -102,16 +105,15 @@ class TestExperiments : public QObject {
         qInfo("vol %.0f vs %.0f (difference %.0f, its standard error %.0f), cs %.0f vs %.0f, elapsed %.4f vs "
               "%.4f",
               volAuto.mean, volDyn.mean, volAuto.mean - volDyn.mean, se, csAuto, csDyn, elAuto, elDyn);
-        QEXPECT_FAIL("",
-                     "finding: both builds act on the bit at the same exit to user and messaging's system "
-                     "calls have no "
-                     "cond_resched() points in the model; over 60 runs each the lazy build does -1.2 % +- "
-                     "1.4 % voluntary "
-                     "switches (Arora, v2 27/35: +7.5 %)",
-                     Continue);
         QVERIFY2(volAuto.mean - volDyn.mean > se,
                  qPrintable(QString("voluntary %1 vs %2").arg(volAuto.mean).arg(volDyn.mean)));
-        QVERIFY(within(csAuto, csDyn, 0.10));
+        const auto effectLike = [](double autoBuild, double dyn, double published) {
+            const double effect = autoBuild / dyn - 1;
+            return effect >= published / 2 && effect <= published * 2;
+        };
+        QVERIFY2(effectLike(csAuto, csDyn, 0.078), qPrintable(QString("cs %1 vs %2").arg(csAuto).arg(csDyn)));
+        QVERIFY2(effectLike(volAuto.mean, volDyn.mean, 0.075),
+                 qPrintable(QString("voluntary %1 vs %2").arg(volAuto.mean).arg(volDyn.mean)));
         QVERIFY(within(elAuto, elDyn, 0.10));
         // The post's voluntary and involuntary counts add up to perf stat -a's context switches
         // (2,286,220 + 887,742 = 3,173,961): they split every switch, the idle task's included.
