@@ -249,6 +249,7 @@ class Engine {
     // deadline d (as it stands, or brought up to date by the lens: pick_preview.h).
     bool sliceProtected(const SchedEntity& se, int64_t v, int64_t d) const;
     bool currReschedules(const SchedEntity& se, int64_t v, int64_t d, bool renewed, bool eligible) const;
+    std::string describePendingSwitchPoint(CpuId c) const; // where a set bit will act
     void pickFromTable(const LagTable& t, EntityId buddy, EntityId& pick, PickPreview::Why& why,
                        int64_t& protectedFor) const; // previewPick(): __pick_eevdf()'s order on a table
     void cancelProtectSlice(SchedEntity& se);

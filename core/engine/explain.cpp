@@ -14,8 +14,21 @@ namespace sched {
 // preempt_schedule(), __cond_resched(), sched_tick()).
 std::string Engine::describePendingSwitch(CpuId c) const {
     const CpuRq& rq = rqs_[size_t(c)];
-    const bool nr = rq.flag[size_t(ReschedBit::Eager)], lz = rq.flag[size_t(ReschedBit::Lazy)];
-    if (!nr && !lz) return {};
+    if (!rq.flag[0] && !rq.flag[1]) return {};
+    std::string s = describePendingSwitchPoint(c);
+    // rq_clock_skip_update() (rq_clock.cpp): the switch will be accounted at the wakeup's clock.
+    if (rq.clockSkipReq)
+        s += " A wakeup asked __schedule() to skip its clock update (rq_clock_skip_update()): the switch "
+             "will be accounted at the clock of " +
+             formatMs3(now_ - rq.clock) + " ms ago, so the next task pays for " + entityName(rq.curr) +
+             "'s run since then.";
+    return s;
+}
+
+// Which bit is set and where the model lets it act (a bit is set: describePendingSwitch()).
+std::string Engine::describePendingSwitchPoint(CpuId c) const {
+    const CpuRq& rq = rqs_[size_t(c)];
+    const bool nr = rq.flag[size_t(ReschedBit::Eager)];
     const ReschedBit bit = nr ? ReschedBit::Eager : ReschedBit::Lazy;
     std::string s =
         std::string(" ") + (nr ? "TIF_NEED_RESCHED" : "TIF_NEED_RESCHED_LAZY") + " is set (" +

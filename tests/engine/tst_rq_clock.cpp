@@ -15,7 +15,7 @@ constexpr Time kTick = 4 * kNsPerMs; // HZ 250; the hog never sleeps, so the tic
 
 // One CPU: a hog whose system calls last SECTION (no cond_resched() in them) and a waker with a
 // short slice (PREEMPT_SHORT lets it past the hog's protection) that runs 20 us every 7 ms.
-Engine run(const std::string& model, const std::string& section) {
+Engine make(const std::string& model, const std::string& section) {
     std::string json = R"J({"machine": {"cpus": 1, "hz": 250, "preempt": "MODEL"},
       "tasks": [
         {"comm": "hog", "slice": "100ms", "behavior": [{"repeat": "forever", "body": [
@@ -24,7 +24,11 @@ Engine run(const std::string& model, const std::string& section) {
            {"timer": "7ms"}, {"run": "20us"}]}]} ]})J";
     json = withModel(json, model);
     json = withModel(json, section, "SECTION");
-    Engine e = engineFrom(json);
+    return engineFrom(json);
+}
+
+Engine run(const std::string& model, const std::string& section) {
+    Engine e = make(model, section);
     e.runUntil(kNsPerSec);
     e.finish();
     return e;
@@ -96,6 +100,27 @@ class TestRqClock : public QObject {
         QVERIFY(lazyBits > 100);
         QCOMPARE(e.entities()[size_t(waker)].sumExecRuntime, ranFor(e, waker));
         QCOMPARE(e.entities()[size_t(hog)].sumExecRuntime, ranFor(e, hog));
+    }
+    // The inspector says so while the switch waits: under none it names who will pay; a lazy bit
+    // asks for no skip.
+    void theInspectorSaysTheWakeePaysForTheWait() {
+        for (const char* model : {"none", "lazy"}) {
+            Engine e = make(model, "300us");
+            const TaskId hog = taskByComm(e, "hog");
+            int seen = 0;
+            while (seen < 5 && e.step() && e.now() < 200 * kNsPerMs) {
+                const CpuRq& rq = e.cpus()[0];
+                const size_t b = rq.flag[0] ? 0 : 1;
+                if (rq.curr != hog || !rq.flag[b] || rq.flagReason[b] != ReschedReason::WakeupPreempt)
+                    continue;
+                const std::string text = e.describePendingSwitch(0);
+                const bool says = text.find("rq_clock_skip_update()") != std::string::npos &&
+                                  text.find("the next task pays for hog") != std::string::npos;
+                QVERIFY2(says == (std::string(model) == "none"), text.c_str());
+                ++seen;
+            }
+            QCOMPARE(seen, 5);
+        }
     }
 };
 
