@@ -7,7 +7,8 @@ const std::vector<GalleryGroup>& galleryGroups() {
     static const std::vector<GalleryGroup> groups{
         {"Preemption models",
          "When does a woken task get the CPU? none, voluntary, full and lazy, and the two need-resched bits.",
-         {"kernel-hogs-waker", "preempt-switch", "rt-over-fair", "why-none-went", "vhost-kworker-lazy"}},
+         {"kernel-hogs-waker", "preempt-switch", "rt-over-fair", "why-none-went", "vhost-kworker-lazy",
+          "who-pays-the-wait"}},
         {"EEVDF basics",
          "Virtual time, lag and deadlines: how EEVDF shares one CPU and picks the next task.",
          {"fair-pair", "eligibility-and-lag", "eevdf-tree", "pipe-pingpong"}},

@@ -122,6 +122,24 @@ class TestRqClock : public QObject {
             QCOMPARE(seen, 5);
         }
     }
+    // The built-in who-pays-the-wait shows it in one number: under none the waker, charged for the
+    // hog's last stretch, sometimes wakes not eligible and waits for the tick; under lazy (no skip)
+    // every wait ends with the hog's 1 ms system call.
+    void theBuiltinShowsTheWakeePaying() {
+        const auto maxDelay = [](const std::string& model) {
+            scen::Scenario s;
+            scen::ScenarioError err;
+            if (!scen::loadScenario("who-pays-the-wait", s, err)) qFatal("%s", err.text().c_str());
+            s.config.preempt = model == "lazy" ? PreemptModel::Lazy : PreemptModel::None;
+            Engine e = scen::instantiate(s, 1, TraceOptions{false});
+            e.runUntil(kNsPerSec);
+            e.finish();
+            return latencyRow(perfSchedLatency(e.trace()), "waker")->maxDelay;
+        };
+        const Time none = maxDelay("none"), lazy = maxDelay("lazy");
+        QVERIFY2(lazy <= 1100 * kNsPerUs, qPrintable(QString::number(lazy)));
+        QVERIFY2(none > 3 * kNsPerMs, qPrintable(QString::number(none)));
+    }
 };
 
 QTEST_GUILESS_MAIN(TestRqClock)
