@@ -101,6 +101,7 @@ void Engine::detachTask(TaskId p, CpuId src, CpuId dst) {
 
 // attach_task(): activate_task() on dst, then wakeup_preempt().
 void Engine::attachTask(TaskId p, CpuId dst) {
+    updateRqClock(dst); // attach_tasks(): rq_lock(env->dst_rq), update_rq_clock()
     enqueueTaskFair(dst, p, false);
     addRunning(dst, 1);
     wakeupPreempt(dst, p, 0);
@@ -209,6 +210,7 @@ bool Engine::newidleBalance(CpuId c) {
     NewidleDomain& sd = rqs_[size_t(c)].newidle;
     if (!rdOverloaded_ || rqs_[size_t(c)].avgIdle < sd.maxNewidleLbCost) return false;
     updateBlockedFair(c); // sched_balance_update_blocked_averages(), once past the gate
+    updateRqClock(c);     // ... which updates the clock (6.12 - 6.18; rq_clock.cpp)
     const bool proportional = cfg_.has(Rule::ProportionalNewidle);
     const bool rate = cfg_.has(Rule::NewidleRate);
     const bool niRate = rate && cfg_.feature(Feature::NiRate);

@@ -194,6 +194,7 @@ void Engine::onDlTimer(CpuId c) {
     syncProgress(c);
     DlServer& s = rqs_[size_t(c)].fairServer;
     if (!s.throttled) return;
+    updateRqClock(c); // dl_server_timer(): rq_lock(), update_rq_clock()
     if (cfg_.has(Rule::DlServerIdleWait)) {
         // rq->donor->sched_class->update_curr() first (e636ffb9e31b): the fair donor's time up
         // to now is charged before the zero-laxity check below, and so is the idle task's.

@@ -14,7 +14,7 @@ namespace sched {
 // preempt_schedule(), __cond_resched(), sched_tick()).
 std::string Engine::describePendingSwitch(CpuId c) const {
     const CpuRq& rq = rqs_[size_t(c)];
-    if (!rq.flag[0] && !rq.flag[1]) return {};
+    if (!rq.flag[size_t(ReschedBit::Eager)] && !rq.flag[size_t(ReschedBit::Lazy)]) return {};
     std::string s = describePendingSwitchPoint(c);
     // rq_clock_skip_update() (rq_clock.cpp): the switch will be accounted at the wakeup's clock.
     if (rq.clockSkipReq)
@@ -272,11 +272,13 @@ std::string Engine::describeStarvationGuard(CpuId c) const {
 }
 
 // pick_next_entity() / __pick_eevdf() replayed on the lag table's up-to-date runqueue (the pick
-// itself calls update_curr() first, so this is the state it would see).
+// itself calls update_curr() first, so this is the state it would see) - at the clock the next
+// __schedule() will use, which a pending skip keeps at the wakeup's (rq_clock.cpp).
 PickPreview Engine::previewPick(CpuId c) const {
     PickPreview p;
-    const CfsRq& cfs = rqs_[size_t(c)].cfs;
-    p.table = lagTableOf(cfs, ev(), now_, cfg_.baseSlice());
+    const CpuRq& rq = rqs_[size_t(c)];
+    const CfsRq& cfs = rq.cfs;
+    p.table = lagTableOf(cfs, ev(), rq.clockSkipReq ? rq.clock : now_, cfg_.baseSlice());
     p.running = cfs.curr;
     if (p.table.rows.empty()) return p;
     const LagRow* curr = p.table.rows.front().running ? &p.table.rows.front() : nullptr;

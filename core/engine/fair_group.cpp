@@ -331,9 +331,12 @@ TaskId Engine::pickTaskFair(CpuId c) {
 }
 
 EntityId Engine::pickRootEntityNow(CpuId c) {
-    CfsRq& cfs = rqs_[size_t(c)].cfs;
+    CpuRq& rq = rqs_[size_t(c)];
+    CfsRq& cfs = rq.cfs;
     if (cfs.nrQueued == 0) return kNoTask;
+    rq.clockSkipAct = rq.clockSkipReq; // at the clock the next __schedule() will use (rq_clock.cpp)
     if (cfs.curr >= 0 && entity(cfs.curr).onRq) updateCurr(c, cfs, false);
+    rq.clockSkipAct = false;
     return pickNextEntity(c, cfs);
 }
 

@@ -108,6 +108,7 @@ void Engine::applyTaskChange(const ParamChange& ch, TaskId id) {
     const CpuId c = t.cpu;
     CpuRq& rq = rqs_[size_t(c)];
     syncProgress(c);
+    updateRqClock(c); // task_rq_lock(), update_rq_clock()
     // A delayed sleeper's dequeue is completed first (as a class or attribute change forces).
     if (!isRtPolicy(t.policy) && se.onRq && se.schedDelayed) dequeueEntities(c, id, true, true);
     // task_current_donor() (af0c8b2bf67b): under proxy execution the class's current task is the
@@ -138,7 +139,7 @@ void Engine::applyTaskChange(const ParamChange& ch, TaskId id) {
     if (running && !nowRt) setNextTaskFair(c, id, false);   // set_next_task(): not a pick
     if (running && nowRt && rq.curr != id) rq.rtDonor = id; // a fair donor made RT stays the donor
     if (nowRt && queued) {
-        if (running && !wasRt) rq.rtBandwidth.execStart = now_;
+        if (running && !wasRt) rq.rtBandwidth.execStart = rqClockTask(c);
         startRtBandwidth();
     }
     if (!queued) return;
@@ -146,8 +147,16 @@ void Engine::applyTaskChange(const ParamChange& ch, TaskId id) {
         // prio_changed_fair() / switched_to_*: a running task that got worse must reschedule.
         if (t.kernelPrio() > oldPrio || (wasRt && !nowRt))
             reschedCurr(c, ReschedBit::Eager, ReschedReason::Attribute);
+    } else if (nowRt && (t.kernelPrio() != oldPrio || !wasRt)) {
+        // prio_changed_rt() / switched_to_rt(): resched_curr() if it now outranks the donor - not
+        // wakeup_preempt(), so no clock-skip request (rq_clock.cpp).
+        const TaskId d = rq.donor();
+        if (d < 0)
+            reschedCurr(c, ReschedBit::Eager, ReschedReason::IdleWakeup);
+        else if (t.kernelPrio() < tasks_[size_t(d)].kernelPrio())
+            reschedCurr(c, ReschedBit::Eager, ReschedReason::ClassPreempt);
     } else if (t.kernelPrio() != oldPrio || wasRt != nowRt) {
-        wakeupPreempt(c, id, 0);
+        wakeupPreempt(c, id, 0); // prio_changed_fair() / switched_to_fair()
     }
 }
 

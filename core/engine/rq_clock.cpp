@@ -13,9 +13,10 @@
 // next's exec_start there: next pays for prev's tail. Only the eager bit asks
 // (test_tsk_need_resched() tests TIF_NEED_RESCHED alone; PREEMPT_AUTO's v2 07/35 made the same
 // test explicit): a lazy request is billed exactly. Inside __schedule() the skip ends at the next
-// update: a newidle balance's pulled task is attached after update_rq_clock() (attach_tasks());
-// 6.12 - 6.18's update_blocked_averages() updated it even when nothing was pulled, which
-// 45e09225085f (7.0) dropped, but then next is the idle task and nothing is billed either way.
+// update: a newidle balance past its gate updates the clock in sched_balance_update_blocked_averages()
+// (6.12 - 6.18), and a task it pulls is attached after update_rq_clock() (attach_tasks()).
+// 45e09225085f (tip, December 2025) dropped the first of these; it is not modelled - when nothing
+// is pulled, next is the idle task and the clock only starts the fair_server's idle time.
 // PELT keeps the fresh time: a microsecond in its 1,024 us periods moves no decision.
 #include "engine/engine.h"
 

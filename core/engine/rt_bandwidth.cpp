@@ -57,6 +57,7 @@ void Engine::onRtPeriod() {
         const bool rtRunning = rq.donor() >= 0 && isRtPolicy(tasks_[size_t(rq.donor())].policy);
         const bool rtQueued = !rq.rt.empty() || rtRunning;
         if (b.rtTime == 0 && !rtQueued) continue;
+        updateRqClock(c); // rq_lock(), update_rq_clock()
         bool enqueue = false;
         if (b.rtTime > 0) {
             b.rtTime -= std::min(b.rtTime, cfg_.rtRuntime);

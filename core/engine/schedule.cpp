@@ -202,8 +202,9 @@ void Engine::schedule(CpuId c, SwitchPoint point) {
     // owner runs; a fair one is cfs_rq->curr already.
     rq.rtDonor = next != donor && isRtPolicy(tasks_[size_t(donor)].policy) ? donor : kNoTask;
     if (rq.rtDonor >= 0) rq.rtBandwidth.execStart = rqClockTask(c);
-    // A donor put back was charged up to now (update_se() sets its exec_start): cache hot.
-    if (prevDonor >= 0 && prevDonor != prev && prevDonor != donor) tasks_[size_t(prevDonor)].lastRanAt = now_;
+    // A donor put back was charged up to the clock (update_se() sets its exec_start): cache hot.
+    if (prevDonor >= 0 && prevDonor != prev && prevDonor != donor)
+        tasks_[size_t(prevDonor)].lastRanAt = rqClockTask(c);
     clearFlags(c, uint8_t(point));
     // The owner that runs for a donor is current to no class (proxy_tag_curr(), until e0ca8991b2de).
     const bool tag = next >= 0 && next != donor && !cfg_.has(Rule::ProxyNoTagCurr);
@@ -233,7 +234,7 @@ void Engine::schedule(CpuId c, SwitchPoint point) {
         else
             pt.nivcsw++;
         if (pt.state == TaskState::Running) pt.state = TaskState::Runnable;
-        pt.lastRanAt = now_;
+        pt.lastRanAt = rqClockTask(c); // its exec_start: task_hot() measures from it
     } else {
         dlServerUpdateIdle(c); // put_prev_task_idle()
         // Leaving idle: update_avg(&rq->avg_idle, idle time), capped at 2 * migration_cost - not
@@ -325,7 +326,7 @@ void Engine::switchIn(CpuId c, TaskId next, TaskId /*prev*/) {
     rq.segStart = now_;
     if (next < 0) { // the idle task: the tick stops (NO_HZ_IDLE)
         rq.idleSince = now_;
-        rq.fairServer.idleExecStart = now_; // set_next_task_idle()
+        rq.fairServer.idleExecStart = rqClockTask(c); // set_next_task_idle()
         rq.tickOn = false;
         rq.tickGen++;
         return;

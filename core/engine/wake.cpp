@@ -36,6 +36,7 @@ int64_t Engine::taskHLoad(TaskId p) const {
 }
 
 void Engine::activateTask(CpuId c, TaskId p, bool initial) {
+    updateRqClock(c); // every caller holds c's rq lock with the clock updated
     Task& t = tasks_[size_t(p)];
     if (t.cpu != c) {
         t.sliceRequest = false; // rseq ids_changed: slice_ctrl zeroed (7ee58f98b59b)
@@ -78,6 +79,7 @@ void Engine::tryToWakeUp(TaskId p, CpuId ctxCpu, TaskId waker, bool sync) {
     SchedEntity& se = ents_[size_t(p)];
     if (!isRtPolicy(t.policy) && se.onRq && se.schedDelayed) {
         const CpuId c = t.cpu;
+        updateRqClock(c);                    // ttwu_runnable(): __task_rq_lock(), update_rq_clock()
         requeueDelayed(c, cfsRqOf(p, c), p); // enqueue_task_fair(ENQUEUE_DELAYED): the task's entity only
         t.state = TaskState::Runnable;
         addRunning(c, 1);

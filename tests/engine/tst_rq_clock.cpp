@@ -41,7 +41,7 @@ Time ranFor(const Engine& e, TaskId t) {
     return sum;
 }
 
-// What the rule moves from the hog to the waker, from the trace alone: every TIF_NEED_RESCHED
+// What the rule moves from the running task to the woken one, from the trace alone: every TIF_NEED_RESCHED
 // interval that saw a wakeup (whoever set the bit: the wakeup itself or a tick before it) ends
 // in a switch accounted at the last clock update - that wakeup or a later tick, the clock's only
 // updates on this CPU. Counts the intervals, and those a tick cut.
@@ -55,7 +55,8 @@ Time skippedTails(const Engine& e, int& skips, int& cutByTick) {
         if (f.task[i] < 0) continue; // the idle task's wakeups are activated after it wakes (TTWU_QUEUE)
         Time lastWakeup = -1;
         for (size_t k = 0; k < w.size(); ++k)
-            if (w.time[k] >= f.set[i] && w.time[k] <= f.clear[i]) lastWakeup = w.time[k];
+            if (w.targetCpu[k] == f.cpu[i] && w.time[k] >= f.set[i] && w.time[k] <= f.clear[i])
+                lastWakeup = w.time[k];
         if (lastWakeup < 0) continue; // only wakeup_preempt() asks for the skip
         const Time lastTick = (f.clear[i] - 1) / kTick * kTick;
         const Time clock = std::max(lastWakeup, lastTick);
@@ -100,6 +101,27 @@ class TestRqClock : public QObject {
         QVERIFY(lazyBits > 100);
         QCOMPARE(e.entities()[size_t(waker)].sumExecRuntime, ranFor(e, waker));
         QCOMPARE(e.entities()[size_t(hog)].sumExecRuntime, ranFor(e, hog));
+    }
+    // Two CPUs under full: the wakeup is activated on the reader's CPU at once and the resched IPI
+    // arrives later; the switch at the IPI's return to user mode is accounted at the wakeup's
+    // clock, so the reader pays for the IPI's latency.
+    void aRemoteWakeupChargesTheWakeeForTheIpi() {
+        const std::string json = R"J({"machine": {"cpus": 2, "hz": 250, "preempt": "full"},
+          "channels": [{"name": "ch", "capacity": 8}],
+          "tasks": [
+            {"comm": "hog", "slice": "100ms", "cpus": [0], "behavior": [{"repeat": "forever", "body": [{"run": "20ms"}]}]},
+            {"comm": "sender", "cpus": [1], "behavior": [{"repeat": "forever", "body": [{"timer": "7ms"}, {"write": "ch"}]}]},
+            {"comm": "reader", "slice": "100us", "cpus": [0], "behavior": [{"repeat": "forever", "body": [{"read": "ch"}, {"run": "20us"}]}]} ]})J";
+        Engine e = engineFrom(json);
+        e.runUntil(kNsPerSec);
+        e.finish();
+        const TaskId hog = taskByComm(e, "hog"), reader = taskByComm(e, "reader");
+        int skips = 0, cut = 0;
+        const Time moved = skippedTails(e, skips, cut);
+        QVERIFY2(skips > 100, qPrintable(QString::number(skips)));
+        QVERIFY(moved >= Time(skips) * e.config().costs.ipiLatency);
+        QCOMPARE(e.entities()[size_t(reader)].sumExecRuntime, ranFor(e, reader) + moved);
+        QCOMPARE(e.entities()[size_t(hog)].sumExecRuntime, ranFor(e, hog) - moved);
     }
     // The inspector says so while the switch waits: under none it names who will pay; a lazy bit
     // asks for no skip.
