@@ -68,10 +68,25 @@ class TestExperiments : public QObject {
                      invDyn = mean(x, c[1], "kernbench.involuntary");
         const double wallAuto = mean(x, c[0], "kernbench.elapsed_s"),
                      wallDyn = mean(x, c[1], "kernbench.elapsed_s");
-        qInfo("inv-csw AUTO %.0f DYNAMIC %.0f, wall %.3f vs %.3f s", invAuto, invDyn, wallAuto, wallDyn);
-        QVERIFY2(invAuto < invDyn * 0.9, qPrintable(QString("inv-csw %1 vs %2").arg(invAuto).arg(invDyn)));
+        const double volAuto = mean(x, c[0], "kernbench.voluntary"),
+                     volDyn = mean(x, c[1], "kernbench.voluntary");
+        qInfo("inv-csw AUTO %.0f DYNAMIC %.0f, vol-csw %.0f vs %.0f, wall %.3f vs %.3f s", invAuto, invDyn,
+              volAuto, volDyn, wallAuto, wallDyn);
+        // The post's -30 % (13,056 against 18,751), within 0.5 - 2x: 15 - 60 % fewer.
+        const double fewer = 1 - invAuto / invDyn;
+        QVERIFY2(fewer >= 0.15 && fewer <= 0.60,
+                 qPrintable(QString("inv-csw %1 vs %2").arg(invAuto).arg(invDyn)));
         QVERIFY2(within(wallAuto, wallDyn, 0.01),
                  qPrintable(QString("wall %1 vs %2").arg(wallAuto).arg(wallDyn)));
+        // The post's voluntary switches: +4.5 % for the lazy build (191,000 against 182,857).
+        QEXPECT_FAIL(
+            "",
+            "finding: a compile job's sleeps are fixed by the workload model, so both builds sleep "
+            "alike (179,032 and 179,031 at the full size); what made the lazy build sleep 4.5 % more "
+            "is not known",
+            Continue);
+        QVERIFY2(volAuto >= volDyn * 1.0225 && volAuto <= volDyn * 1.09,
+                 qPrintable(QString("vol-csw %1 vs %2").arg(volAuto).arg(volDyn)));
     }
 
     // Arora's 25/30 kernbench: under preempt=full both builds set the eager bit alike.
