@@ -216,6 +216,7 @@ void Engine::proxyWakeWaiter(CpuId ctxCpu, TaskId waker, TaskId w) {
     t.wokenAt = now_;
     tasks_[size_t(waker)].overhead += cfg_.costs.wakeup;
     trace_.wakeups.push(now_, waker, w, uint16_t(ctxCpu), uint16_t(t.cpu), false);
+    updateRqClock(t.cpu); // ttwu_runnable(): the waiter is still queued
     wakeupPreempt(t.cpu, w, WF_TTWU);
 }
 

@@ -30,8 +30,10 @@ Time Engine::rqClockTask(CpuId c) {
     return rq.clock;
 }
 
-// update_rq_clock() after __schedule()'s own: its flags are RQCF_UPDATED then, so later updates
-// (update_blocked_averages() in a newidle balance, attach_one_task()) take the time again.
+// update_rq_clock() where no read of the classes follows at once (an enqueue, a requeue, the RT
+// period and dl_server timers, an attribute change): the stale time a later skip would use moves
+// on. Inside __schedule() it ends the skip: its flags are RQCF_UPDATED by then, so later updates
+// (update_blocked_averages() in a newidle balance, attach_tasks()) take the time again.
 void Engine::updateRqClock(CpuId c) {
     CpuRq& rq = rqs_[size_t(c)];
     rq.clockSkipAct = false;

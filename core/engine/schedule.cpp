@@ -169,7 +169,6 @@ void Engine::schedule(CpuId c, SwitchPoint point) {
     // at the clock of that wakeup (rq_clock.cpp); the skip lasts to the end of __schedule() unless
     // something updates the clock first.
     rq.clockSkipAct = std::exchange(rq.clockSkipReq, false);
-    if (!rq.clockSkipAct) rq.clock = now_;
     struct SkipEnds {
         CpuRq& rq;
         ~SkipEnds() { rq.clockSkipAct = false; }
@@ -453,7 +452,6 @@ void Engine::onTick(CpuId c) {
     CpuRq& rq = rqs_[size_t(c)];
     ctxCpu_ = c;
     syncProgress(c);
-    updateRqClock(c); // sched_tick()
     if (rq.curr < 0) {
         rq.tickOn = false;
         return;

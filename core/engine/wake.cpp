@@ -119,11 +119,11 @@ void Engine::migrateOnWake(TaskId p, CpuId to) {
 }
 
 // wakeup_preempt(): same class -> the class rule; a higher class -> eager resched.
-// Its callers (ttwu_do_activate(), wake_up_new_task(), attach_task(), ...) updated the rq clock
-// first; it ends by asking __schedule() to skip its own update if curr now has the eager bit.
+// Its callers (ttwu_do_activate(), ttwu_runnable(), wake_up_new_task(), attach_task(), ...)
+// updated the rq clock first; it ends by asking __schedule() to skip its own update if curr now
+// has the eager bit.
 void Engine::wakeupPreempt(CpuId c, TaskId p, int wakeFlags) {
     CpuRq& rq = rqs_[size_t(c)];
-    updateRqClock(c);
     if (rq.curr < 0) {
         reschedCurr(c, ReschedBit::Eager, ReschedReason::IdleWakeup);
         return;
