@@ -8,6 +8,9 @@
 
 #include <QRegularExpression>
 
+#include <map>
+#include <set>
+
 using namespace sched;
 using namespace scen;
 
@@ -299,6 +302,57 @@ class TestWorkloads : public QObject {
         }
         QCOMPARE(s.workloads.size(), size_t(2));
         QCOMPARE(s.workloads[1].firstTask, TaskId(1)); // after massive_intr's parent
+    }
+
+    // The browser's video path wakes along Chromium's paths: the renderer's IO thread wakes
+    // VideoFrameCompositor on every BeginFrame (60 Hz), which wakes Media; the GPU main thread wakes
+    // the V4L2 decoder and Xorg once per video frame (24 fps), mutter wakes Xorg; viz is woken by
+    // the GPU process's IO thread and the GPU main thread besides its own timer. Each comm switches
+    // at the rate of Mike Galbraith's table within a quarter.
+    void browserWakesAlongChromiumsPaths() {
+        Scenario s = withWorkload("browser", "", 4, "full");
+        Engine e = instantiate(s, 1);
+        const Time secs = 10;
+        e.runUntil(secs * kNsPerSec);
+        std::map<std::pair<std::string, std::string>, int> woke; // (waker, wakee) -> wake-ups
+        const Wakeups& w = e.trace().wakeups;
+        for (size_t i = 0; i < w.size(); ++i)
+            if (w.waker[i] != kNoTask)
+                woke[{e.tasks()[size_t(w.waker[i])].comm, e.tasks()[size_t(w.wakee[i])].comm}]++;
+        const auto wakers = [&](const std::string& wakee) {
+            std::set<std::string> out;
+            for (const auto& [edge, n] : woke)
+                if (edge.second == wakee) out.insert(edge.first);
+            return out;
+        };
+        QCOMPARE(wakers("VideoFrameCompo"), std::set<std::string>{"Chrome_ChildIOT"});
+        QCOMPARE(wakers("Media"), (std::set<std::string>{"Chrome_ChildIOT", "VideoFrameCompo"}));
+        QCOMPARE(wakers("V4L2DecoderThre"), std::set<std::string>{"chromium-browse"});
+        QCOMPARE(wakers("Xorg"), (std::set<std::string>{"chromium-browse", "mutter"}));
+        QCOMPARE(wakers("mutter"), std::set<std::string>{"Xorg"});
+        QCOMPARE(wakers("VizCompositorTh"), (std::set<std::string>{"Chrome_ChildIOT", "chromium-browse"}));
+        // A reader that finds its message already queued is not woken: at least nine in ten are.
+        const auto atLeast = [&](const std::string& by, const std::string& wakee, double perSec) {
+            const int n = woke[{by, wakee}];
+            QVERIFY2(n >= 0.9 * perSec * secs && n <= perSec * secs + 1,
+                     qPrintable(QString("%1 -> %2: %3").arg(by.c_str(), wakee.c_str()).arg(n)));
+        };
+        atLeast("Chrome_ChildIOT", "VideoFrameCompo", 60);
+        atLeast("chromium-browse", "V4L2DecoderThre", 24);
+        atLeast("mutter", "Xorg", 24);
+        const std::map<std::string, double> table = {{"chromium-browse", 462}, {"Chrome_ChildIOT", 441},
+                                                     {"ThreadPoolSingl", 145}, {"VizCompositorTh", 216},
+                                                     {"VideoFrameCompo", 158}, {"Media", 214},
+                                                     {"V4L2DecoderThre", 210}, {"Xorg", 225},
+                                                     {"mutter", 174}};
+        std::map<std::string, int64_t> switches;
+        for (const Task& t : e.tasks())
+            switches[t.comm] += t.nvcsw + t.nivcsw;
+        for (const auto& [comm, rate] : table) {
+            const double got = double(switches[comm]) / double(secs);
+            QVERIFY2(got > 0.75 * rate && got < 1.25 * rate,
+                     qPrintable(QString("%1: %2 switches/s, table %3").arg(comm.c_str()).arg(got).arg(rate)));
+        }
     }
 };
 
