@@ -90,7 +90,7 @@ void Engine::detachTask(TaskId p, CpuId src, CpuId dst) {
     if (t.loadCpu >= 0) detachEntityLoadAvg(p, true);
     dequeueTaskFair(src, p, false);
     addRunning(src, -1);
-    trace_.migrations.push(now_, p, uint16_t(src), uint16_t(dst));
+    trace_.migrations.push(now_, p, uint16_t(src), uint16_t(dst), uint16_t(ilb_ >= 0 ? ilb_ : dst));
     t.nrMigrations++;
     t.overhead += cfg_.costs.migration;
     t.cpu = dst;
@@ -278,8 +278,18 @@ void Engine::nohzKick(CpuId busy) {
     }
     if (cfg_.cpus < 2 || rqs_[size_t(busy)].nrRunning < 2 || now_ < nohzNextBalance_) return;
     nohzNextBalance_ = now_ + Time(cfg_.cpus) * kNsPerMs;
+    // kick_ilb(): find_new_ilb() takes the first idle CPU. It balances for the others in
+    // _nohz_idle_balance()'s for_each_cpu_wrap() from the next CPU on, and for itself last
+    // (7a82e5f52a35); the tasks it moves are set_task_cpu()'d there, so their sched_migrate_task
+    // is its event, not the destination's.
+    CpuId ilb = 0;
+    while (ilb < cfg_.cpus && rqs_[size_t(ilb)].nrRunning != 0)
+        ++ilb;
+    if (ilb == cfg_.cpus) return;
+    ilb_ = ilb;
     bool scanned = false;
-    for (CpuId c = 0; c < cfg_.cpus; ++c) {
+    for (CpuId k = 1; k <= cfg_.cpus; ++k) {
+        const CpuId c = (ilb + k) % cfg_.cpus;
         if (rqs_[size_t(c)].nrRunning != 0) continue;
         updateRootCfsAvg(c); // _nohz_idle_balance(): update_blocked_averages() of each idle CPU
         updateBlockedFair(c);
@@ -291,6 +301,7 @@ void Engine::nohzKick(CpuId busy) {
         }
         balanceRq(c, BalanceIdle::Idle); // on c's behalf
     }
+    ilb_ = -1;
 }
 
 // update_idle_cpu_scan() (SIS_UTIL), from update_sd_lb_stats() of a balance that is not newly

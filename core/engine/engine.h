@@ -360,7 +360,7 @@ class Engine {
 
     // wake.cpp
     void tryToWakeUp(TaskId p, CpuId ctxCpu, TaskId waker, bool sync = false);
-    void migrateOnWake(TaskId p, CpuId to);
+    void migrateOnWake(TaskId p, CpuId to, CpuId on);
     void wakeupPreempt(CpuId c, TaskId p, int wakeFlags);
     CpuId selectTaskRq(TaskId p, CpuId wakerCpu, bool sync, bool wantAffine = true);
     void recordWakee(TaskId current, TaskId p);
@@ -520,6 +520,7 @@ class Engine {
     // of a busy machine reads four words instead of every runqueue (idle_cpu()).
     std::array<uint64_t, kMaxCpus / 64> busyCpus_{};
     Time nohzNextBalance_ = 0;
+    CpuId ilb_ = -1;           // the idle load balancer while it balances on other idle CPUs' behalf, else -1
     Time nohzNextBlocked_ = 0; // nohz.next_blocked: the next NOHZ_STATS_KICK
     // sd_llc_shared->nr_idle_scan of the one LLC: how many CPUs select_idle_cpu() may look at
     // (SIS_UTIL). A run starts on a machine that has been up and idle, not at boot (where it is

@@ -62,7 +62,7 @@ FtraceEvents::FtraceEvents(const Trace& trace, const FtraceExportOptions& opts) 
             it->second = i;
         else if (in(m.time[i]))
             lines.push_back(
-                {m.time[i], seq++, Kind::Migrate, m.to[i], int32_t(i)}); // load balancing: on the pulling CPU
+                {m.time[i], seq++, Kind::Migrate, m.on[i], int32_t(i)}); // on the CPU that moved it
     }
     for (size_t i = 0; i < w.size(); ++i) {
         if (!in(w.time[i])) continue;

@@ -354,7 +354,7 @@ void TraceImporter::wakeEvent(int c, int32_t wakerPid, Time t, std::string_view 
     report_.events++;
 }
 
-void TraceImporter::migrateEvent(Time t, std::string_view p) {
+void TraceImporter::migrateEvent(int c, Time t, std::string_view p) {
     int32_t pid = 0;
     int orig = 0, dest = 0;
     if (!pidNumber(field(p, " pid="), pid) || !number(field(p, "orig_cpu="), orig) ||
@@ -363,7 +363,7 @@ void TraceImporter::migrateEvent(Time t, std::string_view p) {
             "sched_migrate_task: expected pid= (0 to 4194303), orig_cpu=, dest_cpu= (0 to 4095)");
     const TaskId id = task(pid, field(p, "comm=", " pid="));
     if (id == kNoTask) return;
-    trace_.migrations.push(t, id, uint16_t(orig), uint16_t(dest));
+    trace_.migrations.push(t, id, uint16_t(orig), uint16_t(dest), uint16_t(c));
     report_.events++;
 }
 
@@ -473,7 +473,7 @@ void TraceImporter::event(const TraceLine& f) {
     else if (event == "sched_wakeup_new")
         wakeEvent(c, pid, t, payload, false, true);
     else if (event == "sched_migrate_task")
-        migrateEvent(t, payload);
+        migrateEvent(c, t, payload);
     else if (event == "sched_process_fork")
         forkEvent(payload);
     else if (event == "tracing_mark_write")

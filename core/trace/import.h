@@ -80,7 +80,7 @@ class TraceImporter {
     void switchEvent(int c, Time t, std::string_view payload);
     void wakeEvent(int c, int32_t wakerPid, Time t, std::string_view payload, bool waking, bool isNew);
     bool inIrq_ = false; // the current line was traced in hard or soft interrupt context (flags column)
-    void migrateEvent(Time t, std::string_view payload);
+    void migrateEvent(int c, Time t, std::string_view payload); // c: the line's CPU
     void forkEvent(std::string_view payload);
     void openSlice(int c, int32_t pid, Time start, bool evidenceOnly);
     void closeSlice(int c, Time end, uint8_t point);

@@ -80,16 +80,22 @@ struct Wakeups {
     }
 };
 
+// A task moved between CPUs: set_task_cpu()'s sched_migrate_task.
 struct Migrations {
     TraceColumn<Time> time;
     TraceColumn<TaskId> task;
     TraceColumn<uint16_t> from, to;
+    // The CPU that ran set_task_cpu(), where a trace records the event: the waker's for a wake-up,
+    // the balancing CPU for a pull (the idle-load-balancer's when it balances for another idle CPU),
+    // the CPU whose __schedule() sent a proxy-execution waiter back.
+    TraceColumn<uint16_t> on;
     size_t size() const { return time.size(); }
-    void push(Time t, TaskId who, uint16_t src, uint16_t dst) {
+    void push(Time t, TaskId who, uint16_t src, uint16_t dst, uint16_t onCpu) {
         time.push_back(t);
         task.push_back(who);
         from.push_back(src);
         to.push_back(dst);
+        on.push_back(onCpu);
     }
 };
 

@@ -13,6 +13,8 @@
 #include <QStandardPaths>
 #include <QTemporaryDir>
 
+#include <algorithm>
+#include <array>
 #include <cstring>
 #include <fstream>
 #include <map>
@@ -45,6 +47,16 @@ Engine richRun() {
     e.runUntil(300 * kNsPerMs);
     e.finish();
     return e;
+}
+
+// Each migration as (task pid, from, to, the CPU whose buffer holds its event), sorted.
+std::vector<std::array<int, 4>> migrationSet(const Trace& t) {
+    std::vector<std::array<int, 4>> v;
+    const Migrations& m = t.migrations;
+    for (size_t i = 0; i < m.size(); ++i)
+        v.push_back({t.tasks[size_t(m.task[i])].pid, m.from[i], m.to[i], m.on[i]});
+    std::sort(v.begin(), v.end());
+    return v;
 }
 
 // The lines of one event kind from a text, up to n.
@@ -193,6 +205,36 @@ Trace oneTaskTrace(const std::vector<Time>& times) {
 class TestTraceExport : public QObject {
     Q_OBJECT
   private slots:
+    // set_task_cpu() traces sched_migrate_task on the CPU that runs it. Eight hogs start on CPU 0
+    // of four; CPU 0's tick kicks the idle load balancer, the first idle CPU (find_new_ilb(): CPU
+    // 1), which balances CPUs 2 and 3 on their behalf and then itself (_nohz_idle_balance()'s
+    // for_each_cpu_wrap() from the next CPU): every one of those moves is CPU 1's event, whatever
+    // its dest_cpu, and comes back from the text on CPU 1.
+    void aMigrationIsTheEventOfTheCpuThatMovedTheTask() {
+        Engine e = builtinEngine("balance-8-on-4");
+        e.runUntil(100 * kNsPerMs);
+        e.finish();
+        const Migrations& m = e.trace().migrations;
+        QVERIFY(m.size() >= 6);
+        const Time first = m.time[0];
+        std::vector<int> order; // the destinations of the first pass, as balanced
+        for (size_t i = 0; i < m.size() && m.time[i] == first; ++i) {
+            QCOMPARE(int(m.on[i]), 1);
+            if (order.empty() || order.back() != m.to[i]) order.push_back(m.to[i]);
+        }
+        QCOMPARE(order, (std::vector<int>{2, 3, 1}));
+        const std::string text = exportText(e.trace(), 100 * kNsPerSec);
+        int lines = 0;
+        for (const std::string& l : linesOf(text, "sched_migrate_task", SIZE_MAX))
+            if (l.find("dest_cpu=2") != std::string::npos && l.find("orig_cpu=0") != std::string::npos) {
+                QVERIFY2(l.find("[001]") != std::string::npos, l.c_str());
+                ++lines;
+            }
+        QVERIFY(lines >= 1);
+        ImportReport rep;
+        const Trace back = importTraceText(text, rep);
+        QCOMPARE(migrationSet(back), migrationSet(e.trace()));
+    }
     void roundTripGivesTheSameSlicesAndMetrics() {
         const Engine e = richRun();
         const Trace& sim = e.trace();
@@ -250,6 +292,7 @@ class TestTraceExport : public QObject {
         QVERIFY(fromIrq(sim) > 50);
         QCOMPARE(fromIrq(back), fromIrq(sim));
         QCOMPARE(back.migrations.size(), sim.migrations.size());
+        QCOMPARE(migrationSet(back), migrationSet(sim));
         // The metrics agree: switch counts exactly, perf sched latency per task to the microsecond.
         compareSwitchCounts(back, sim);
         if (QTest::currentTestFailed()) return;
