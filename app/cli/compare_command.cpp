@@ -7,6 +7,7 @@
 #include "metrics/align.h"
 #include "metrics/compare.h"
 #include "scenarios/builtin_scenarios.h"
+#include "scenarios/scenario_settings.h"
 #include "trace/file.h"
 
 #include <filesystem>
@@ -40,30 +41,8 @@ std::string loadSide(const std::string& spec, Side& side) {
         side.label = std::filesystem::path(what).filename().string() + " (trace)";
         return {};
     }
-    // "name@k=v,k=v": the settings are run's options (--k v); "feature=X=on" keeps its '='.
-    std::vector<std::string> args{what};
-    if (at != std::string::npos) {
-        std::string rest = spec.substr(at + 1);
-        for (size_t p = 0; p <= rest.size();) {
-            size_t comma = rest.find(',', p);
-            if (comma == std::string::npos) comma = rest.size();
-            const std::string kv = rest.substr(p, comma - p);
-            const size_t eq = kv.find('=');
-            if (eq == std::string::npos || eq == 0)
-                return "'" + kv + "' in '" + spec +
-                       "' is not a setting; write key=value (preempt=full, kernel=6.12, cpus=4, "
-                       "feature=PREEMPT_SHORT=off, seed=2, duration=2s, base-slice=0.7ms)";
-            args.push_back("--" + kv.substr(0, eq));
-            args.push_back(kv.substr(eq + 1));
-            p = comma + 1;
-        }
-    }
-    RunOptions ro;
-    if (std::string e = parseRunOptions(args, ro); !e.empty()) return spec + ": " + e;
     scen::Scenario s;
-    scen::ScenarioError se;
-    if (!scen::loadScenario(ro.scenario, s, se)) return se.text();
-    if (std::string e = applyOverrides(ro, s); !e.empty()) return spec + ": " + e;
+    if (std::string error; !scen::loadScenarioSpec(spec, s, error)) return error;
     Engine e = scen::instantiate(s, s.seed, TraceOptions{false, true});
     e.runUntil(s.duration);
     e.finish();

@@ -50,7 +50,8 @@ Usage:
 SCENARIO is a scenario file (JSON, see scenarios/README.md) or the name of a scenario the program
 ships: a built-in one, a real-machine one (real-machine/cyclictest-i1000-l5000) or an experiment's
 first configuration at its quick size (experiments/preempt-short); schedscope-cli list shows them
-all. The default scenario is kernel-hogs-waker.
+all. The default scenario is kernel-hogs-waker. Settings may follow an @, as the options below
+without their dashes: preempt-short@kernel=7.1,preempt=lazy (run's own options go over them).
 
 Options of run (each overrides the scenario's own setting):
   --preempt MODEL        none | voluntary | full | lazy   (/sys/kernel/debug/sched/preempt)
@@ -145,19 +146,6 @@ bool parseInt(const std::string& s, long long lo, long long hi, long long& out) 
     return true;
 }
 
-std::string durationArg(const std::string& flag, const std::string& v, Time lo, Time hi,
-                        std::optional<Time>& out) {
-    const auto d = parseDuration(v);
-    if (!d)
-        return flag + ": '" + v +
-               "' is not a duration; write a number with a unit: ns, us, ms or s (e.g. 0.7ms)";
-    if (*d < lo || *d > hi)
-        return flag + ": '" + v + "' is out of range; accepted: " + formatDuration(lo) + " to " +
-               formatDuration(hi);
-    out = *d;
-    return {};
-}
-
 } // namespace
 
 std::string traceDatReaderLine() {
@@ -199,67 +187,8 @@ std::string parseRunOptions(const std::vector<std::string>& args, RunOptions& o)
             continue;
         }
         if (!value(v)) return needValue(a);
-        if (a == "--preempt") {
-            PreemptModel m;
-            if (!parsePreemptModel(v, m))
-                return "--preempt: '" + v +
-                       "' is not a preemption model; accepted: none, voluntary, full, lazy";
-            o.preempt = m;
-        } else if (a == "--kernel") {
-            KernelBuild b;
-            KernelProfile p;
-            if (!parseKernelSpec(v, b, p))
-                return "--kernel: '" + v + "' is not a kernel; accepted: " + acceptedKernelNames();
-            o.kernel = v;
-        } else if (a == "--arch") {
-            if (findArch(v) < 0)
-                return "--arch: '" + v + "' is not an architecture; accepted: " + acceptedArchNames();
-            o.arch = v;
-        } else if (a == "--cpus") {
-            if (!parseInt(v, 1, kMaxCpus, n))
-                return "--cpus: '" + v + "' is not a CPU count; accepted: 1 to " + std::to_string(kMaxCpus);
-            o.cpus = int(n);
-        } else if (a == "--hz") {
-            if (!parseInt(v, 1, 100000, n) || (n != 100 && n != 250 && n != 300 && n != 1000))
-                return "--hz: '" + v + "' is not a kernel HZ; accepted: 100, 250, 300, 1000";
-            o.hz = int(n);
-        } else if (a == "--base-slice") {
-            if (auto e = durationArg(a, v, kCustomSliceMin, kCustomSliceMax, o.baseSlice); !e.empty())
-                return e;
-        } else if (a == "--sysctl-base-slice") {
-            if (auto e = durationArg(a, v, kCustomSliceMin, kCustomSliceMax, o.sysctlBaseSlice); !e.empty())
-                return e;
-        } else if (a == "--duration") {
-            if (auto e = durationArg(a, v, kNsPerUs, 3600 * kNsPerSec, o.duration); !e.empty()) return e;
-        } else if (a == "--rseq-slice-ext") {
-            if (v == "off") {
-                o.sliceExt = 0;
-            } else if (auto e = durationArg(a, v, SchedConfig::kSliceExtMin, SchedConfig::kSliceExtMax,
-                                            o.sliceExt);
-                       !e.empty()) {
-                return e + " (or off: a kernel without CONFIG_RSEQ_SLICE_EXTENSION)";
-            }
-        } else if (a == "--proxy-exec") {
-            if (v != "on" && v != "off") return "--proxy-exec: '" + v + "'; accepted: on, off";
-            o.proxyExec = v == "on";
-        } else if (a == "--feature") {
-            const size_t eq = v.find('=');
-            const std::string name = v.substr(0, eq);
-            const auto f = parseFeature(name);
-            if (!f) {
-                std::string list;
-                for (size_t k = 0; k < kFeatureCount; ++k)
-                    list += (k ? ", " : "") + std::string(featureName(Feature(k)));
-                return "--feature: unknown feature '" + name + "'; accepted: " + list;
-            }
-            const std::string state = eq == std::string::npos ? "" : v.substr(eq + 1);
-            if (state != "on" && state != "off")
-                return "--feature: write NAME=on or NAME=off (got '" + v + "')";
-            o.features.emplace_back(*f, state == "on");
-        } else if (a == "--seed") {
-            if (!parseInt(v, 0, INT64_MAX, n))
-                return "--seed: '" + v + "' is not a non-negative whole number";
-            o.seed = uint64_t(n);
+        if (a.size() > 2 && scen::isScenarioSetting(a.substr(2))) {
+            if (std::string e = scen::parseScenarioSetting(a.substr(2), v, o); !e.empty()) return e;
         } else if (a == "--repeat") {
             if (!parseInt(v, 1, 10000, n))
                 return "--repeat: '" + v + "' is not a run count; accepted: 1 to 10000";
@@ -325,7 +254,8 @@ std::string parseBenchOptions(const std::vector<std::string>& args, BenchOptions
     for (size_t i = 0; i < args.size(); ++i) {
         if (args[i] == "--duration") {
             if (i + 1 >= args.size()) return needValue("--duration");
-            if (auto e = durationArg("--duration", args[++i], kNsPerMs, 3600 * kNsPerSec, o.duration);
+            if (auto e = scen::parseDurationSetting("--duration", args[++i], kNsPerMs, 3600 * kNsPerSec,
+                                                    o.duration);
                 !e.empty())
                 return e;
         } else if (args[i] == "--runs") {
@@ -355,27 +285,5 @@ std::string parseBenchOptions(const std::vector<std::string>& args, BenchOptions
 }
 
 std::string applyOverrides(const RunOptions& o, scen::Scenario& s) {
-    SchedConfig& c = s.config;
-    if (o.cpus) c.cpus = *o.cpus;
-    if (std::string e = scen::placementError(s); !e.empty())
-        return (o.cpus ? "--cpus " + std::to_string(c.cpus) + ": " : "") + e;
-    if (o.hz) c.hz = *o.hz;
-    if (o.kernel) parseKernelSpec(*o.kernel, c.build, c.profile);
-    if (o.arch) c.arch = ArchId(findArch(*o.arch));
-    if (o.preempt) {
-        c.preempt = *o.preempt;
-        c.preemptChosen = true;
-    } else if (!c.preemptChosen) {
-        c.preempt = c.defaultModel(); // another kernel or architecture: its default model
-    }
-    if (o.baseSlice) c.normalizedBaseSlice = *o.baseSlice;
-    if (o.sysctlBaseSlice) c.baseSliceOverride = *o.sysctlBaseSlice;
-    if (o.sliceExt) c.sliceExtNsec = *o.sliceExt;
-    if (o.proxyExec) c.proxyExec = *o.proxyExec;
-    for (const auto& [f, on] : o.features)
-        c.features.set(f, on);
-    if (o.duration) s.duration = *o.duration;
-    if (o.seed) s.seed = *o.seed;
-    if (std::string e = c.validate(); !e.empty()) return e;
-    return {};
+    return scen::applyScenarioSettings(o, s);
 }

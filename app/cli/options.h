@@ -3,21 +3,15 @@
 #pragma once
 
 #include "scenarios/scenario.h"
+#include "scenarios/scenario_settings.h"
 
 #include <optional>
 #include <string>
 #include <vector>
 
-struct RunOptions {
+// The scenario's settings (--preempt, --kernel, ...: scen::ScenarioSettings) and what to print.
+struct RunOptions : scen::ScenarioSettings {
     std::string scenario;
-    std::optional<sched::PreemptModel> preempt;
-    std::optional<std::string> kernel, arch;
-    std::optional<int> cpus, hz;
-    std::optional<sched::Time> baseSlice, sysctlBaseSlice, duration;
-    std::optional<sched::Time> sliceExt; // --rseq-slice-ext: debugfs rseq/slice_ext_nsec, 0 = off
-    std::optional<bool> proxyExec;       // --proxy-exec on|off: CONFIG_SCHED_PROXY_EXEC
-    std::vector<std::pair<sched::Feature, bool>> features;
-    std::optional<uint64_t> seed;
     int repeat = 1;
     bool json = false;
     bool perTask = false; // one latency row per tid (perf sched latency -p)

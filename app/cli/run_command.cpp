@@ -46,13 +46,23 @@ void printHeader(const scen::Scenario& s, std::ostream& out) {
 } // namespace
 
 int runCommand(const RunOptions& o, std::ostream& out, std::ostream& err, RunImageWriter image) {
+    // NAME@KEY=VALUE,...: its settings, with the command line's options over them, applied at once
+    // (kernel=7.1 and --preempt full together, whatever the scenario chose).
+    std::string name, error;
+    scen::ScenarioSettings settings;
+    if (!scen::parseScenarioSpec(o.scenario.empty() ? scen::kDefaultScenario : o.scenario, name, settings,
+                                 error)) {
+        err << "schedscope-cli: " << error << "\n";
+        return 2;
+    }
+    scen::overlayScenarioSettings(settings, o);
     scen::Scenario s;
     scen::ScenarioError se;
-    if (!scen::loadScenario(o.scenario.empty() ? scen::kDefaultScenario : o.scenario, s, se)) {
+    if (!scen::loadScenario(name, s, se)) {
         err << se.text() << "\n";
         return 2;
     }
-    if (std::string e = applyOverrides(o, s); !e.empty()) {
+    if (std::string e = scen::applyScenarioSettings(settings, s); !e.empty()) {
         err << "schedscope-cli: " << e << "\n";
         return 2;
     }

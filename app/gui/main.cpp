@@ -30,7 +30,9 @@ int main(int argc, char** argv) {
     parser.setApplicationDescription("SchedScope - a laboratory for the Linux CPU scheduler");
     parser.addHelpOption();
     parser.addVersionOption();
-    parser.addPositionalArgument("scenario", "scenario file or built-in name (default: the last one opened)");
+    parser.addPositionalArgument("scenario",
+                                 "scenario file or built-in name, with settings after an @ "
+                                 "(preempt-switch@kernel=7.1,preempt=lazy; default: the last one opened)");
     QCommandLineOption play("play", "start playing at once");
     QCommandLineOption runTo("run-to", "run the simulation up to TIME (e.g. 300ms) before showing it",
                              "time");

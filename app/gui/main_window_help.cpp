@@ -176,7 +176,13 @@ ScenarioEditor* MainWindow::showEditor(bool fresh) {
         editor_->newScenario();
     } else if (session_->loaded()) {
         // The open scenario's own text: its file, or the built-in one (saved elsewhere).
-        const QString src = session_->source();
+        // "name@key=value,...": the text is the scenario's own, without the settings.
+        QString src = session_->source();
+        QString settings;
+        if (const qsizetype at = src.indexOf('@'); at > 0 && !QFileInfo(src).isFile()) {
+            settings = src.mid(at + 1);
+            src.truncate(at);
+        }
         bool loaded = false;
         QString err;
         if (QFileInfo(src).isFile()) loaded = editor_->openFile(src, &err);
@@ -185,6 +191,10 @@ ScenarioEditor* MainWindow::showEditor(bool fresh) {
                 if (!loaded && src == QString::fromUtf8(b.name) && !src.startsWith("experiments/"))
                     loaded = editor_->loadText(b.text, QString());
         if (!loaded) editor_->newScenario();
+        if (loaded && !settings.isEmpty())
+            statusBar()->showMessage(
+                tr("The editor shows %1 as written; the open run has %2 on top of it").arg(src, settings),
+                8000);
         if (!loaded)
             statusBar()->showMessage(
                 err.isEmpty() ? tr("%1 cannot be edited as a scenario: a new one is open instead").arg(src)

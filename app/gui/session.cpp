@@ -2,6 +2,7 @@
 #include "app/gui/session.h"
 
 #include "scenarios/builtin_scenarios.h"
+#include "scenarios/scenario_settings.h"
 
 #include <QtConcurrent/QtConcurrentRun>
 #include <algorithm>
@@ -131,10 +132,12 @@ bool Session::load(const QString& nameOrPath, QString* error) {
         if (error) *error = tr("a run is in progress in the background; cancel it first");
         return false;
     }
+    // A built-in, a library scenario or a file, with settings after an '@' as compare takes them
+    // (preempt-short@kernel=7.1,preempt=lazy).
     scen::Scenario s;
-    scen::ScenarioError err;
-    if (!scen::loadScenario(nameOrPath.toStdString(), s, err)) {
-        if (error) *error = QString::fromStdString(err.text());
+    std::string err;
+    if (!scen::loadScenarioSpec(nameOrPath.toStdString(), s, err)) {
+        if (error) *error = QString::fromStdString(err);
         return false;
     }
     if (const std::string why = scen::placementError(s); !why.empty()) {

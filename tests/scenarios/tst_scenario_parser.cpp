@@ -8,6 +8,7 @@
 #include "scenarios/experiment.h"
 #include "scenarios/gallery.h"
 #include "scenarios/json_value.h"
+#include "scenarios/scenario_settings.h"
 
 #include <QTemporaryDir>
 
@@ -22,6 +23,31 @@ using namespace sched;
 class TestScenarioParser : public QObject {
     Q_OBJECT
   private slots:
+    // "NAME@KEY=VALUE,...": the settings are the CLI's options, applied after the load; a file
+    // whose name holds an '@' is still that file.
+    void aScenarioSpecAppliesItsSettings() {
+        scen::Scenario s;
+        std::string err;
+        QVERIFY2(scen::loadScenarioSpec("fair-pair@hz=1000,feature=RUN_TO_PARITY=off,duration=40ms", s, err),
+                 err.c_str());
+        QCOMPARE(s.config.hz, 1000);
+        QVERIFY(s.config.features.isSet(Feature::RunToParity) && !s.config.features[Feature::RunToParity]);
+        QCOMPARE(s.duration, 40 * kNsPerMs);
+        QVERIFY(!scen::loadScenarioSpec("fair-pair@hz=999", s, err));
+        QVERIFY2(err == "fair-pair@hz=999: --hz: '999' is not a kernel HZ; accepted: 100, 250, 300, 1000",
+                 err.c_str());
+        QVERIFY(!scen::loadScenarioSpec("fair-pair@feature=NO_SUCH=on", s, err));
+        QVERIFY2(err.find("--feature: unknown feature 'NO_SUCH'; accepted: ") != std::string::npos,
+                 err.c_str());
+        QVERIFY(!scen::loadScenarioSpec("no-such-thing@hz=250", s, err));
+        QVERIFY2(err.find("no-such-thing") != std::string::npos, err.c_str());
+        QTemporaryDir dir;
+        const std::string file = dir.filePath("run@home.json").toStdString();
+        std::ofstream(file)
+            << R"({"duration": "10ms", "machine": {"cpus": 3}, "tasks": [{"comm": "a", "behavior": [{"run": "1ms"}]}]})";
+        QVERIFY2(scen::loadScenarioSpec(file, s, err), err.c_str());
+        QCOMPARE(s.config.cpus, 3);
+    }
     void everyBuiltinScenarioParsesAndRuns() {
         QVERIFY(scen::builtinScenarios().size() >= 6);
         for (const auto& b : scen::builtinScenarios()) {

@@ -131,6 +131,21 @@ class TestCli : public QObject {
         QVERIFY(out.find("0.500000000 seconds time elapsed") != std::string::npos);
         QVERIFY(out.find("CPU1") != std::string::npos);
     }
+    // run takes NAME@KEY=VALUE as compare does; the command line's own options go over it.
+    void runTakesSettingsAfterAnAt() {
+        const std::string out =
+            runOk({"kernel-hogs-waker@hz=1000,kernel=7.1,duration=300ms", "--preempt", "full"});
+        QVERIFY2(out.find("HZ=1000, kernel 7.1 PREEMPT_DYNAMIC, preempt=full") != std::string::npos,
+                 out.c_str());
+        QVERIFY(out.find("0.300000000 seconds time elapsed") != std::string::npos);
+        RunOptions o;
+        QVERIFY(parseRunOptions({"kernel-hogs-waker@hz=99"}, o).empty());
+        std::ostringstream sink, errs;
+        QCOMPARE(runCommand(o, sink, errs), 2);
+        QVERIFY2(errs.str().find("kernel-hogs-waker@hz=99: --hz: '99' is not a kernel HZ") !=
+                     std::string::npos,
+                 errs.str().c_str());
+    }
     // The RSEQ slice extensions of run 1, by outcome (debugfs rseq/stats' s_yielded ...); none
     // where the kernel is built without them, and JSON carries the counts of every run.
     void runCountsTheRseqSliceExtensions() {

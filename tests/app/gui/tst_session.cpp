@@ -42,6 +42,27 @@ class TestSession : public QObject {
         QVERIFY(s.load("kernel-hogs-waker", &err));
         QCOMPARE(s.engine().now(), Time(0));
     }
+    // The command line's scenario may carry settings, as compare's sides do: the run opens with
+    // them, and a bad one is refused with the setting's own error.
+    void loadTakesSettingsAfterAnAt() {
+        Session s;
+        QString err;
+        QVERIFY2(s.load("preempt-switch@kernel=7.1,preempt=lazy,cpus=2,seed=7", &err), qPrintable(err));
+        QCOMPARE(s.engine().config().profile, KernelProfile::V7_1);
+        QCOMPARE(s.engine().config().preempt, PreemptModel::Lazy);
+        QCOMPARE(s.engine().config().cpus, 2);
+        QCOMPARE(s.scenario().seed, uint64_t(7));
+        QCOMPARE(s.source(), QString("preempt-switch@kernel=7.1,preempt=lazy,cpus=2,seed=7"));
+        QVERIFY(!s.load("preempt-switch@kernel=9.9", &err));
+        QVERIFY2(err.contains("--kernel: '9.9' is not a kernel; accepted: ") && err.contains("7.1"),
+                 qPrintable(err));
+        QVERIFY(!s.load("preempt-switch@colour=red", &err));
+        QVERIFY2(err.contains("'colour' is not a setting; accepted: preempt, kernel"), qPrintable(err));
+        QVERIFY(!s.load("preempt-switch@lazy", &err));
+        QVERIFY2(err.contains("'lazy' in 'preempt-switch@lazy' is not a setting; write key=value"),
+                 qPrintable(err));
+        QCOMPARE(s.engine().config().profile, KernelProfile::V7_1); // refused: the open run stays
+    }
     void stepsMoveExactlyAsFarAsAsked() {
         Session s;
         QVERIFY(s.load("fair-pair", nullptr));
