@@ -111,7 +111,8 @@ TokenizedLine tokenizeLine(std::string_view l) {
     TokenizedLine r;
     while (!l.empty() && l.back() == '\r')
         l.remove_suffix(1);
-    if (trim(l).empty() || trim(l).front() == '#') {
+    const std::string_view trimmed = trim(l); // once: ftrace pads every comm to 16 columns
+    if (trimmed.empty() || trimmed.front() == '#') {
         // ftrace's header tells the CPU count: "# entries-in-buffer/entries-written: 1/1   #P:2"
         if (const size_t p = l.find("#P:"); p != std::string_view::npos) {
             int n = 0;
@@ -119,6 +120,10 @@ TokenizedLine tokenizeLine(std::string_view l) {
         }
         return r;
     }
+    // The leading blanks go (positions below are in the line without them); `lead` keeps whether
+    // there were any, which the checks for a field at the line's very start need.
+    const size_t lead = size_t(trimmed.data() - l.data());
+    l.remove_prefix(lead);
     TraceLine& out = r.line;
     // (Bracketed layouts have their '[CPU]' before the first ": "; only other lines may be
     // trace-cmd report -l's, whose "[120]" further on would be the payload's.)
@@ -130,11 +135,12 @@ TokenizedLine tokenizeLine(std::string_view l) {
     if (latency != std::string_view::npos) {
         splitLatency(l, latency, out, rest);
         lb = latency; // the task part ends here
-    } else if (lb == std::string_view::npos || lb == 0) {
+    } else if (lb == std::string_view::npos || (lb == 0 && lead == 0)) {
         r.kind = LineKind::NoCpu; // trace-cmd report's header ("version = 6", "cpus=2", "CPU 1 is empty") or
                                   // a broken line
         int n = 0;
-        if (l.rfind("cpus=", 0) == 0 && number(trim(l.substr(5)), n) && n > 0 && n <= 4096) r.cpusHint = n;
+        if (lead == 0 && l.rfind("cpus=", 0) == 0 && number(trim(l.substr(5)), n) && n > 0 && n <= 4096)
+            r.cpusHint = n;
         return r;
     } else {
         splitBracketed(l, lb, out, rest);

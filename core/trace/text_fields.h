@@ -5,8 +5,10 @@
 
 #include "base/types.h"
 
-#include <charconv>
+#include <cstdint>
+#include <limits>
 #include <string_view>
+#include <type_traits>
 
 namespace sched::text {
 
@@ -18,11 +20,35 @@ inline std::string_view trim(std::string_view s) {
     return s;
 }
 
-// The whole of s as a number of type T (no sign where T has none, nothing left over).
+// The whole of s as a number of type T (no sign where T has none, nothing left over), as
+// std::from_chars() reads a decimal integer: an optional '-' for a signed T, digits (leading zeros
+// allowed), nothing else, within T's range. Written out because libstdc++ 12's from_chars() took
+// ~60 instructions for a pid: every line of a trace has several numbers.
 template <class T> bool number(std::string_view s, T& out) {
-    if (s.empty()) return false;
-    const auto [p, ec] = std::from_chars(s.data(), s.data() + s.size(), out);
-    return ec == std::errc() && p == s.data() + s.size();
+    static_assert(std::is_integral_v<T> && sizeof(T) <= 8, "decimal integers only");
+    const char* p = s.data();
+    const char* const end = p + s.size();
+    bool negative = false;
+    if constexpr (std::is_signed_v<T>)
+        if (p != end && *p == '-') negative = true, ++p;
+    if (p == end) return false;
+    uint64_t v = 0;
+    if (end - p <= 19) { // below 10^19: no overflow of 64 bits to check digit by digit
+        for (; p != end; ++p) {
+            const unsigned d = unsigned(static_cast<unsigned char>(*p)) - '0';
+            if (d > 9) return false;
+            v = v * 10 + d;
+        }
+    } else {
+        for (; p != end; ++p) {
+            const unsigned d = unsigned(static_cast<unsigned char>(*p)) - '0';
+            if (d > 9 || __builtin_mul_overflow(v, 10u, &v) || __builtin_add_overflow(v, d, &v)) return false;
+        }
+    }
+    const uint64_t max = uint64_t(std::numeric_limits<T>::max());
+    if (v > max + (negative ? 1 : 0)) return false;
+    out = negative ? T(0 - v) : T(v);
+    return true;
 }
 
 // A pid the kernel can give: 0 (idle) to PID_MAX_LIMIT - 1 (include/linux/threads.h: 4 * 1024 *

@@ -3,6 +3,11 @@
 // trace file, trace-cmd report with and without -l, perf script), the header lines that state the
 // CPU count, and the malformed lines, each with its reason. The event parser is tst_import's.
 #include "trace/line_tokenizer.h"
+#include "trace/text_fields.h"
+
+#include <charconv>
+#include <random>
+#include <string>
 
 #include <QTest>
 
@@ -11,6 +16,61 @@ using namespace sched;
 class TstLineTokenizer : public QObject {
     Q_OBJECT
   private slots:
+    // text::number() reads a decimal integer exactly as std::from_chars() does (it replaced it for
+    // speed): the same verdict and value for edge cases and for 200,000 random strings of digits,
+    // signs and other characters, for every width the importer uses.
+    void numbersAreReadAsFromCharsReadsThem() {
+        const auto same = [](const std::string& s) {
+            const auto check = [&](auto zero) {
+                using T = decltype(zero);
+                T a{}, b{};
+                const auto [p, ec] = std::from_chars(s.data(), s.data() + s.size(), a);
+                const bool want = !s.empty() && ec == std::errc() && p == s.data() + s.size();
+                const bool got = sched::text::number(std::string_view(s), b);
+                if (got != want || (got && a != b))
+                    qFatal("'%s': from_chars %d, number %d", s.c_str(), want, got);
+            };
+            check(int32_t{}), check(int64_t{}), check(uint16_t{}), check(uint64_t{}), check(int8_t{});
+        };
+        for (const char* s : {"",
+                              "-",
+                              "0",
+                              "-0",
+                              "007",
+                              "+1",
+                              " 1",
+                              "1 ",
+                              "2147483647",
+                              "2147483648",
+                              "-2147483648",
+                              "-2147483649",
+                              "9223372036854775807",
+                              "9223372036854775808",
+                              "-9223372036854775808",
+                              "-9223372036854775809",
+                              "18446744073709551615",
+                              "18446744073709551616",
+                              "99999999999999999999999",
+                              "65535",
+                              "65536",
+                              "-1",
+                              "127",
+                              "128",
+                              "-128",
+                              "-129",
+                              "12a",
+                              "1.5",
+                              "--1"})
+            same(s);
+        std::mt19937_64 rng(7);
+        const std::string alphabet = "0123456789-+ a.";
+        for (int i = 0; i < 200000; ++i) {
+            std::string s(rng() % 22, ' ');
+            for (char& c : s)
+                c = alphabet[rng() % (i % 2 ? 10 : alphabet.size())];
+            same(s);
+        }
+    }
     void ftraceText() {
         const TokenizedLine t = tokenizeLine("          <idle>-0       [001] dNh2.   976.785403: "
                                              "sched_wakeup: comm=cyclictest pid=1234 prio=19 target_cpu=001");
