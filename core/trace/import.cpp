@@ -50,6 +50,46 @@ bool pluginTask(std::string_view s, std::string_view& comm, int32_t& pid, int& p
     return true;
 }
 
+// A tracepoint's fields in their own order, read left to right (each `key=` where the last value
+// ended), instead of one search of the whole payload per field. The comm is the one value that may
+// hold blanks: it ends at the first " NEXTKEY=". `false` where the payload is not laid out exactly
+// so; the field-by-field reading (text::field()) then decides.
+class FieldCursor {
+  public:
+    explicit FieldCursor(std::string_view p) : p_(p) {}
+    // "key=" at the cursor, then the value up to the next blank (or the end).
+    bool value(std::string_view key, std::string_view& out) {
+        if (p_.compare(at_, key.size(), key) != 0) return false;
+        const size_t from = at_ + key.size();
+        size_t end = p_.find(' ', from);
+        if (end == std::string_view::npos) end = p_.size();
+        out = p_.substr(from, end - from);
+        at_ = end;
+        return !out.empty();
+    }
+    // "key=" at the cursor, then a comm up to the first `next` (" pid=", which stays for value()).
+    bool comm(std::string_view key, std::string_view next, std::string_view& out) {
+        if (p_.compare(at_, key.size(), key) != 0) return false;
+        const size_t from = at_ + key.size();
+        const size_t end = p_.find(next, from);
+        if (end == std::string_view::npos) return false;
+        out = p_.substr(from, end - from);
+        at_ = end + 1;
+        return true;
+    }
+    bool literal(std::string_view s) { // s at the cursor
+        if (p_.compare(at_, s.size(), s) != 0) return false;
+        at_ += s.size();
+        return true;
+    }
+    bool blank() { return literal(" "); }
+    bool atEnd() const { return at_ == p_.size(); }
+
+  private:
+    std::string_view p_;
+    size_t at_ = 0;
+};
+
 uint8_t pointForState(std::string_view state) {
     if (state == "R+") return uint8_t(SwitchPoint::IrqReturn); // SM_PREEMPT
     if (state == "R")
@@ -156,6 +196,12 @@ void TraceImporter::malformed(std::string what) {
 TaskId TraceImporter::task(int32_t pid, std::string_view comm, int prio) {
     if (pid <= 0) return kNoTask;
     if (size_t(pid) >= byPid_.size()) byPid_.resize(size_t(pid) + 1, kNoTask);
+    // Nearly every call names a known task by the comm it has (a kept comm is printable): done.
+    if (const TaskId known = byPid_[size_t(pid)];
+        known != kNoTask && (comm.empty() || trace_.tasks[size_t(known)].comm == comm)) {
+        if (prio >= 0) trace_.tasks[size_t(known)].prio = prio;
+        return known;
+    }
     // A comm is kept printable (trace/comm.h); printable ASCII, nearly every one, is taken as it is.
     std::string fixed;
     bool unprintable = false;
@@ -274,7 +320,15 @@ void TraceImporter::switchEvent(int c, Time t, std::string_view p) {
     int prevPrio = 0, nextPrio = 0;
     const size_t arrow = p.find(" ==> ");
     if (arrow == std::string_view::npos) return malformed("sched_switch without ' ==> '");
-    if (p.rfind("prev_comm=", 0) == 0) { // the tracepoint's own format
+    std::string_view a, b, d, e;
+    FieldCursor f(p);
+    if (f.comm("prev_comm=", " prev_pid=", prevComm) && f.value("prev_pid=", a) && f.blank() &&
+        f.value("prev_prio=", b) && f.blank() && f.value("prev_state=", prevState) && f.literal(" ==> ") &&
+        f.comm("next_comm=", " next_pid=", nextComm) && f.value("next_pid=", d) && f.blank() &&
+        f.value("next_prio=", e) && f.atEnd() && pidNumber(a, prevPid) && number(b, prevPrio) &&
+        pidNumber(d, nextPid) && number(e, nextPrio)) {
+        // the tracepoint's own format, as 6.18 prints it
+    } else if (p.rfind("prev_comm=", 0) == 0) { // the tracepoint's own format, fields found by name
         prevComm = field(p, "prev_comm=", " prev_pid=");
         nextComm = field(p, "next_comm=", " next_pid=");
         prevState = field(p, "prev_state=");
@@ -318,7 +372,13 @@ void TraceImporter::wakeEvent(int c, int32_t wakerPid, Time t, std::string_view 
     std::string_view comm;
     int32_t pid = 0;
     int prio = 0, target = 0;
-    if (p.rfind("comm=", 0) == 0) {
+    std::string_view a, b, d;
+    FieldCursor f(p);
+    if (f.comm("comm=", " pid=", comm) && f.value("pid=", a) && f.blank() && f.value("prio=", b) &&
+        f.blank() && f.value("target_cpu=", d) && f.atEnd() && pidNumber(a, pid) && number(b, prio) &&
+        number(d, target)) {
+        // the tracepoint's own format
+    } else if (p.rfind("comm=", 0) == 0) {
         comm = field(p, "comm=", " pid=");
         if (!pidNumber(field(p, " pid="), pid) || !number(field(p, "prio="), prio) ||
             !number(field(p, "target_cpu="), target))

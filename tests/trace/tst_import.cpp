@@ -187,6 +187,35 @@ class TestTraceImport : public QObject {
         QVERIFY(rep.summary().find("switch-ins missing") != std::string::npos);
     }
 
+    // sched_switch's and the wakeups' fields are read in the tracepoint's order, each key where the
+    // last value ended: a comm holding another field's "key=" text (it may: a comm is any 15
+    // bytes) does not lend its value to that field; fields in another order are still found by
+    // name.
+    void fieldsAreReadInTheTracepointsOrder() {
+        const std::string text =
+            std::string(kHeader) +
+            "          <idle>-0       [000] d..2.   100.000010: sched_switch: prev_comm=swapper/0 prev_pid=0 "
+            "prev_prio=120 prev_state=R ==> next_comm=x prev_prio=5 next_pid=42 next_prio=101\n"
+            "  x prev_prio=5-42      [000] d..2.   100.000500: sched_waking: comm=a prio=7 pid=43 prio=102 "
+            "target_cpu=001\n"
+            "  x prev_prio=5-42      [000] d..2.   100.001000: sched_switch: prev_comm=x prev_prio=5 "
+            "prev_pid=42 prev_prio=101 prev_state=S ==> next_comm=swapper/0 next_pid=0 next_prio=120\n"
+            "          <idle>-0       [001] d..2.   100.002000: sched_switch: prev_comm=swapper/1 prev_pid=0 "
+            "prev_state=R prev_prio=120 ==> next_comm=a prio=7 next_pid=43 next_prio=102\n";
+        ImportReport rep;
+        const Trace t = importTraceText(text, rep);
+        QCOMPARE(rep.malformed, int64_t(0));
+        std::map<int32_t, std::pair<std::string, int>> tasks;
+        for (const TraceTask& k : t.tasks)
+            tasks[k.pid] = {k.comm, k.prio};
+        QCOMPARE(tasks[42], (std::pair<std::string, int>{"x prev_prio=5", 101}));
+        QCOMPARE(tasks[43], (std::pair<std::string, int>{"a prio=7", 102}));
+        QCOMPARE(t.wakeups.size(), size_t(1));
+        QCOMPARE(int(t.wakeups.targetCpu[0]), 1);
+        QCOMPARE(t.slices.size(), size_t(2)); // x on CPU 0, then 43 on CPU 1 (idle has no slices)
+        QCOMPARE(t.tasks[size_t(t.slices.task[0])].pid, 42);
+        QCOMPARE(t.slices.end[0] - t.slices.start[0], 990 * kNsPerUs);
+    }
     void ftraceLinesBecomeSlicesWakeupsAndFlags() {
         const std::string text =
             std::string(kHeader) +
