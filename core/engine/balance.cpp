@@ -44,7 +44,7 @@ bool Engine::balanceFrom(CpuId dst, const LbImbalance& env, BalanceIdle idle) {
                 continue;
             }
         }
-        detachTask(p, src, dst);
+        detachTask(p, src, dst, idle);
         detached.push_back(p);
         if (idle == BalanceIdle::NewlyIdle) break;
         imbalance -= amount;
@@ -83,14 +83,17 @@ bool Engine::canMigrateTask(TaskId p, CpuId src, CpuId dst, int nrBalanceFailed)
 
 // detach_task(): deactivate_task() on src and set_task_cpu(); the lag and the relative deadline
 // travel, the vruntime does not.
-void Engine::detachTask(TaskId p, CpuId src, CpuId dst) {
+void Engine::detachTask(TaskId p, CpuId src, CpuId dst, BalanceIdle idle) {
     Task& t = tasks_[size_t(p)];
     // dequeue_entity() of a migrating task detaches its load first (DO_DETACH), so the source's
     // group entity is reweighted without it.
     if (t.loadCpu >= 0) detachEntityLoadAvg(p, true);
     dequeueTaskFair(src, p, false);
     addRunning(src, -1);
-    trace_.migrations.push(now_, p, uint16_t(src), uint16_t(dst), uint16_t(ilb_ >= 0 ? ilb_ : dst));
+    const MigrationPath how = ilb_ >= 0                        ? MigrationPath::NohzBalance
+                              : idle == BalanceIdle::NewlyIdle ? MigrationPath::NewIdle
+                                                               : MigrationPath::Balance;
+    trace_.migrations.push(now_, p, uint16_t(src), uint16_t(dst), uint16_t(ilb_ >= 0 ? ilb_ : dst), how);
     t.nrMigrations++;
     t.overhead += cfg_.costs.migration;
     t.cpu = dst;

@@ -360,7 +360,7 @@ class Engine {
 
     // wake.cpp
     void tryToWakeUp(TaskId p, CpuId ctxCpu, TaskId waker, bool sync = false);
-    void migrateOnWake(TaskId p, CpuId to, CpuId on);
+    void migrateOnWake(TaskId p, CpuId to, CpuId on, MigrationPath how);
     void wakeupPreempt(CpuId c, TaskId p, int wakeFlags);
     CpuId selectTaskRq(TaskId p, CpuId wakerCpu, bool sync, bool wantAffine = true);
     void recordWakee(TaskId current, TaskId p);
@@ -386,7 +386,7 @@ class Engine {
     LbResult balanceRq(CpuId c, BalanceIdle idle);
     bool balanceFrom(CpuId dst, const LbImbalance& env, BalanceIdle idle);
     bool canMigrateTask(TaskId p, CpuId src, CpuId dst, int nrBalanceFailed) const;
-    void detachTask(TaskId p, CpuId src, CpuId dst);
+    void detachTask(TaskId p, CpuId src, CpuId dst, BalanceIdle idle);
     void attachTask(TaskId p, CpuId dst);
     bool newidleBalance(CpuId c);
     void updateRdOverloaded();

@@ -165,8 +165,8 @@ void Engine::proxyForceReturn(CpuId c, TaskId donor, TaskId p) {
                 break;
             }
     t.proxyHome = -1;
-    migrateOnWake(p, home, c);              // set_task_cpu(), in c's __schedule()
-    t.proxyBlocked = t.proxyWaking = false; // clear_task_blocked_on()
+    migrateOnWake(p, home, c, MigrationPath::ProxyReturn); // set_task_cpu(), in c's __schedule()
+    t.proxyBlocked = t.proxyWaking = false;                // clear_task_blocked_on()
     activateTask(home, p, false);
     wakeupPreempt(home, p, 0);
 }

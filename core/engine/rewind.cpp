@@ -87,7 +87,7 @@ void Engine::cutTrace(const TraceMark& m) {
         cut(w.targetCpu, m.wakeups), cut(w.isNew, m.wakeups);
     Migrations& mg = t.migrations;
     cut(mg.time, m.migrations), cut(mg.task, m.migrations), cut(mg.from, m.migrations),
-        cut(mg.to, m.migrations), cut(mg.on, m.migrations);
+        cut(mg.to, m.migrations), cut(mg.on, m.migrations), cut(mg.path, m.migrations);
     t.samples.cut(m.samples);
     SliceExts& se = t.sliceExts;
     cut(se.granted, m.sliceExts), cut(se.end, m.sliceExts), cut(se.task, m.sliceExts),

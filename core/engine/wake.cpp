@@ -98,7 +98,7 @@ void Engine::tryToWakeUp(TaskId p, CpuId ctxCpu, TaskId waker, bool sync) {
     recordWakee(current, p);
     const CpuId target =
         selectTaskRq(p, ctxCpu < 0 ? t.cpu : ctxCpu, sync && waker >= 0, !wakeIsWide(current, p));
-    migrateOnWake(p, target, ctxCpu < 0 ? target : ctxCpu);
+    migrateOnWake(p, target, ctxCpu < 0 ? target : ctxCpu, MigrationPath::Wakeup);
     activateTask(target, p, false);
     recordWakeup(target);
     // select_task_rq() chose the CPU where the task may run on more than one (WF_RQ_SELECTED).
@@ -109,10 +109,10 @@ void Engine::tryToWakeUp(TaskId p, CpuId ctxCpu, TaskId waker, bool sync) {
 // set_task_cpu() for a task off every runqueue (a wakeup, proxy_force_return()), run on CPU `on`:
 // sched_migrate_task, nr_migrations, and migrate_task_rq_fair()'s exec_start = 0 (no longer cache
 // hot). The caller enqueues it there (activateTask() sets the CPU).
-void Engine::migrateOnWake(TaskId p, CpuId to, CpuId on) {
+void Engine::migrateOnWake(TaskId p, CpuId to, CpuId on, MigrationPath how) {
     Task& t = tasks_[size_t(p)];
     if (to == t.cpu) return;
-    trace_.migrations.push(now_, p, uint16_t(t.cpu), uint16_t(to), uint16_t(on));
+    trace_.migrations.push(now_, p, uint16_t(t.cpu), uint16_t(to), uint16_t(on), how);
     t.nrMigrations++;
     t.overhead += cfg_.costs.migration;
     t.lastRanAt = kNeverRan;

@@ -34,7 +34,7 @@ Trace traceWindow(const Trace& t, Time from, Time to, size_t* clippedAtStart) {
     const Migrations& m = t.migrations;
     for (size_t i = 0; i < m.size(); ++i) {
         if (!in(m.time[i])) continue;
-        w.migrations.push(m.time[i], m.task[i], m.from[i], m.to[i], m.on[i]);
+        w.migrations.push(m.time[i], m.task[i], m.from[i], m.to[i], m.on[i], m.path[i]);
     }
     const FlagIntervals& f = t.flags;
     for (size_t i = 0; i < f.size(); ++i) {

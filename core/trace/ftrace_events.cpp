@@ -137,8 +137,20 @@ FtraceContext FtraceEvents::contextOf(const FtraceEvent& e, const std::vector<in
         ctx.irqsOff = true;
         ctx.preemptDepth = 2;
         break;
-    case Kind::Waking: // try_to_wake_up() under p->pi_lock
     case Kind::Migrate:
+        if (const MigrationPath how = trace_.migrations.path[size_t(e.a)];
+            how != MigrationPath::Wakeup && how != MigrationPath::Unknown) {
+            // The real traces: a newly idle balance inside __schedule() "d..2." in the context of
+            // the task going to sleep; a balance in SCHED_SOFTIRQ "d.s1." on a busy CPU, "d.s2." on
+            // an idle one (whose idle task runs with preemption off), the rq lock held.
+            ctx.irqsOff = true;
+            ctx.softirq = how == MigrationPath::Balance || how == MigrationPath::NohzBalance;
+            ctx.preemptDepth = ctx.softirq ? uint8_t(ctx.task < 0 ? 2 : 1) : 2;
+            needReschedAt(e.cpu, e.time - 1, ctx);
+            break;
+        }
+        [[fallthrough]];
+    case Kind::Waking:   // try_to_wake_up() under p->pi_lock
     case Kind::Wakeup: { // ttwu_do_activate() under the rq lock as well
         ctx.irqsOff = true;
         // A wakeup from hrtimer_interrupt() runs in hardirq context, where the task-context

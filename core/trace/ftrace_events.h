@@ -36,6 +36,7 @@ struct FtraceContext {
     int32_t task = -1;        // TaskId running on the CPU when the record was made (-1: idle)
     bool irqsOff = false;     // TRACE_FLAG_IRQS_OFF
     bool hardirq = false;     // TRACE_FLAG_HARDIRQ: a wakeup from an interrupt (hrtimer expiry)
+    bool softirq = false;     // TRACE_FLAG_SOFTIRQ: load balancing in SCHED_SOFTIRQ
     bool needResched = false; // TIF_NEED_RESCHED (with the preempt-count fold: TRACE_FLAG_PREEMPT_RESCHED)
     bool needReschedLazy = false;
     uint8_t preemptDepth = 0;

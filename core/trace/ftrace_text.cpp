@@ -50,7 +50,10 @@ int64_t writeFtraceText(const Trace& trace, const std::function<void(std::string
                                                                : '.';
         const char flags[6] = {ctx.irqsOff ? 'd' : '.',
                                nr,
-                               ctx.hardirq ? 'h' : '.',
+                               ctx.hardirq && ctx.softirq ? 'H'
+                               : ctx.hardirq              ? 'h'
+                               : ctx.softirq              ? 's'
+                                                          : '.',
                                ctx.preemptDepth ? char('0' + ctx.preemptDepth) : '.',
                                '.',
                                0};

@@ -423,7 +423,7 @@ void TraceImporter::migrateEvent(int c, Time t, std::string_view p) {
             "sched_migrate_task: expected pid= (0 to 4194303), orig_cpu=, dest_cpu= (0 to 4095)");
     const TaskId id = task(pid, field(p, "comm=", " pid="));
     if (id == kNoTask) return;
-    trace_.migrations.push(t, id, uint16_t(orig), uint16_t(dest), uint16_t(c));
+    trace_.migrations.push(t, id, uint16_t(orig), uint16_t(dest), uint16_t(c), MigrationPath::Unknown);
     report_.events++;
 }
 

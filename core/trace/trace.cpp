@@ -17,7 +17,7 @@ size_t Trace::memoryBytes() const {
     n += cap(wakeups.time) + cap(wakeups.waker) + cap(wakeups.wakee) + cap(wakeups.wakerCpu) +
          cap(wakeups.targetCpu) + cap(wakeups.isNew);
     n += cap(migrations.time) + cap(migrations.task) + cap(migrations.from) + cap(migrations.to) +
-         cap(migrations.on);
+         cap(migrations.on) + cap(migrations.path);
     n += samples.memoryBytes();
     n += cap(sliceExts.granted) + cap(sliceExts.end) + cap(sliceExts.task) + cap(sliceExts.cpu) +
          cap(sliceExts.how);

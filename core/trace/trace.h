@@ -80,6 +80,16 @@ struct Wakeups {
     }
 };
 
+// The kernel path that moved a task, which sets the context its sched_migrate_task is recorded in.
+enum class MigrationPath : uint8_t {
+    Unknown,     // an imported trace's (its line's flags are not kept)
+    Wakeup,      // try_to_wake_up(): select_task_rq() chose another CPU
+    NewIdle,     // sched_balance_newidle() in __schedule(), before the switch to idle or the pulled task
+    Balance,     // sched_balance_rq() from the SCHED_SOFTIRQ of a CPU's own tick
+    NohzBalance, // _nohz_idle_balance(): the idle load balancer's SCHED_SOFTIRQ, for itself or another CPU
+    ProxyReturn, // proxy_force_return() in __schedule()'s find_proxy_task()
+};
+
 // A task moved between CPUs: set_task_cpu()'s sched_migrate_task.
 struct Migrations {
     TraceColumn<Time> time;
@@ -89,13 +99,15 @@ struct Migrations {
     // the balancing CPU for a pull (the idle-load-balancer's when it balances for another idle CPU),
     // the CPU whose __schedule() sent a proxy-execution waiter back.
     TraceColumn<uint16_t> on;
+    TraceColumn<MigrationPath> path;
     size_t size() const { return time.size(); }
-    void push(Time t, TaskId who, uint16_t src, uint16_t dst, uint16_t onCpu) {
+    void push(Time t, TaskId who, uint16_t src, uint16_t dst, uint16_t onCpu, MigrationPath how) {
         time.push_back(t);
         task.push_back(who);
         from.push_back(src);
         to.push_back(dst);
         on.push_back(onCpu);
+        path.push_back(how);
     }
 };
 

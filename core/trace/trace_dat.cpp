@@ -244,9 +244,10 @@ int64_t writeTraceDat(const Trace& trace, const std::function<void(std::string_v
         Bytes r;
         r.put(eventId(e.kind));
         // enum trace_flag_type (6.13+): IRQS_OFF 0x01, NEED_RESCHED_LAZY 0x02, NEED_RESCHED 0x04,
-        // HARDIRQ 0x08, PREEMPT_RESCHED 0x20 (the folded bit that makes the text show N rather than n).
+        // HARDIRQ 0x08, SOFTIRQ 0x10, PREEMPT_RESCHED 0x20 (the folded bit that makes the text show N
+        // rather than n).
         r.put(uint8_t((ctx.irqsOff ? 0x01 : 0) | (ctx.needReschedLazy ? 0x02 : 0) |
-                      (ctx.needResched ? 0x24 : 0) | (ctx.hardirq ? 0x08 : 0)));
+                      (ctx.needResched ? 0x24 : 0) | (ctx.hardirq ? 0x08 : 0) | (ctx.softirq ? 0x10 : 0)));
         r.put(uint8_t(ctx.preemptDepth));
         r.put(int32_t(ctx.task >= 0 ? task(ctx.task).pid : 0));
         const auto wake = [&](size_t i, int target) {

@@ -227,13 +227,39 @@ class TestTraceExport : public QObject {
         int lines = 0;
         for (const std::string& l : linesOf(text, "sched_migrate_task", SIZE_MAX))
             if (l.find("dest_cpu=2") != std::string::npos && l.find("orig_cpu=0") != std::string::npos) {
-                QVERIFY2(l.find("[001]") != std::string::npos, l.c_str());
+                // the idle load balancer's SCHED_SOFTIRQ on its idle task (the real traces: d.s2.)
+                QVERIFY2(l.find("<idle>-0       [001] d.s2.") != std::string::npos, l.c_str());
                 ++lines;
             }
         QVERIFY(lines >= 1);
         ImportReport rep;
         const Trace back = importTraceText(text, rep);
         QCOMPARE(migrationSet(back), migrationSet(e.trace()));
+    }
+    // Each path that moves a task shows its context in the flags, as the 6.18.44 machine's traces
+    // do: a wake-up's under p->pi_lock and the rq lock (d..3.), a newly idle balance inside
+    // __schedule() in the context of the task going to sleep (d..2.), a tick's balance in
+    // SCHED_SOFTIRQ (d.s1. on a busy CPU). Counted by path on the real machine's hackbench.
+    void aMigrationsFlagsSayWhichPathMovedTheTask() {
+        Engine e = builtinEngine("real-machine/hackbench-g4-l2000-threads");
+        e.runUntil(2 * kNsPerSec);
+        e.finish();
+        std::map<MigrationPath, int> byPath;
+        for (const MigrationPath how : e.trace().migrations.path)
+            byPath[how]++;
+        QVERIFY(byPath[MigrationPath::Wakeup] > 100 && byPath[MigrationPath::NewIdle] > 5 &&
+                byPath[MigrationPath::Balance] > 5);
+        std::map<std::string, int> byFlags; // "d..3." etc., the need-resched letter left out
+        for (const std::string& l : linesOf(exportText(e.trace(), 0), "sched_migrate_task", SIZE_MAX)) {
+            const size_t rb = l.find("] ");
+            std::string f = l.substr(rb + 2, 5);
+            f[1] = '.';
+            byFlags[f]++;
+        }
+        QCOMPARE(byFlags["d..3."] + byFlags["d.h2."], byPath[MigrationPath::Wakeup]);
+        QCOMPARE(byFlags["d..2."], byPath[MigrationPath::NewIdle]);
+        QCOMPARE(byFlags["d.s1."] + byFlags["d.s2."],
+                 byPath[MigrationPath::Balance] + byPath[MigrationPath::NohzBalance]);
     }
     void roundTripGivesTheSameSlicesAndMetrics() {
         const Engine e = richRun();
