@@ -8,6 +8,8 @@
 #include "scenarios/builtin_scenarios.h"
 #include "scenarios/workload.h"
 
+#include <cerrno>
+#include <cstdlib>
 #include <filesystem>
 
 namespace scen {
@@ -21,6 +23,18 @@ constexpr const char* kKeys[] = {
     "sysctl-base-slice", "duration", "rseq-slice-ext", "proxy-exec", "feature", "seed"};
 
 } // namespace
+
+// A whole number in [lo, hi] as strtoll() reads it (leading blanks and a '+' allowed, nothing
+// after): what the CLI's options have always accepted.
+bool parseWholeArg(const std::string& s, long long lo, long long hi, long long& out) {
+    if (s.empty()) return false;
+    char* end = nullptr;
+    errno = 0;
+    const long long v = std::strtoll(s.c_str(), &end, 10);
+    if (errno || *end || v < lo || v > hi) return false;
+    out = v;
+    return true;
+}
 
 std::string parseDurationSetting(const std::string& flag, const std::string& v, Time lo, Time hi,
                                  std::optional<Time>& out) {
@@ -60,11 +74,11 @@ std::string parseScenarioSetting(const std::string& key, const std::string& v, S
             return a + ": '" + v + "' is not an architecture; accepted: " + acceptedArchNames();
         o.arch = v;
     } else if (key == "cpus") {
-        if (!wholeNumber(v, 1, kMaxCpus, n))
+        if (!parseWholeArg(v, 1, kMaxCpus, n))
             return a + ": '" + v + "' is not a CPU count; accepted: 1 to " + std::to_string(kMaxCpus);
         o.cpus = int(n);
     } else if (key == "hz") {
-        if (!wholeNumber(v, 1, 100000, n) || (n != 100 && n != 250 && n != 300 && n != 1000))
+        if (!parseWholeArg(v, 1, 100000, n) || (n != 100 && n != 250 && n != 300 && n != 1000))
             return a + ": '" + v + "' is not a kernel HZ; accepted: 100, 250, 300, 1000";
         o.hz = int(n);
     } else if (key == "base-slice") {
@@ -98,7 +112,7 @@ std::string parseScenarioSetting(const std::string& key, const std::string& v, S
         if (state != "on" && state != "off") return a + ": write NAME=on or NAME=off (got '" + v + "')";
         o.features.emplace_back(*f, state == "on");
     } else if (key == "seed") {
-        if (!wholeNumber(v, 0, INT64_MAX, n)) return a + ": '" + v + "' is not a non-negative whole number";
+        if (!parseWholeArg(v, 0, INT64_MAX, n)) return a + ": '" + v + "' is not a non-negative whole number";
         o.seed = uint64_t(n);
     } else {
         std::string list;
@@ -148,8 +162,9 @@ void overlayScenarioSettings(ScenarioSettings& base, const ScenarioSettings& ove
 
 bool parseScenarioSpec(const std::string& spec, std::string& name, ScenarioSettings& settings,
                        std::string& error) {
+    // The last '@': no setting's value holds one, a file's path may ("run@home.json@cpus=2").
     std::error_code ec;
-    const size_t at = std::filesystem::is_regular_file(spec, ec) ? std::string::npos : spec.find('@');
+    const size_t at = std::filesystem::is_regular_file(spec, ec) ? std::string::npos : spec.rfind('@');
     name = spec.substr(0, at);
     if (at == std::string::npos) return true;
     const std::string rest = spec.substr(at + 1);
@@ -181,9 +196,10 @@ bool loadScenarioSpec(const std::string& spec, Scenario& out, std::string& error
         error = se.text();
         return false;
     }
-    if (name == spec) return true; // no settings: the scenario as it is
+    // Applied even when there are none: its checks (a CPU list the machine lacks, a model the
+    // kernel refuses) are the ones a run needs.
     if (std::string e = applyScenarioSettings(settings, out); !e.empty()) {
-        error = spec + ": " + e;
+        error = name == spec ? e : spec + ": " + e;
         return false;
     }
     return true;

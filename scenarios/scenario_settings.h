@@ -26,6 +26,8 @@ struct ScenarioSettings {
     std::optional<uint64_t> seed;
 };
 
+// A whole number in [lo, hi] as strtoll() reads it (leading blanks and a '+' allowed, nothing after).
+bool parseWholeArg(const std::string& s, long long lo, long long hi, long long& out);
 // A duration with its unit in [lo, hi], or an error naming `flag`, the value and the range.
 std::string parseDurationSetting(const std::string& flag, const std::string& v, sched::Time lo,
                                  sched::Time hi, std::optional<sched::Time>& out);

@@ -32,7 +32,9 @@ bool isScenarioSpec(const std::string& spec) {
 }
 
 std::string loadSide(const std::string& spec, Side& side) {
-    const size_t at = spec.find('@');
+    // A file is that file, '@' in its path or not; else NAME@SETTINGS (the last '@').
+    std::error_code ec;
+    const size_t at = std::filesystem::is_regular_file(spec, ec) ? std::string::npos : spec.rfind('@');
     const std::string what = spec.substr(0, at);
     if (at == std::string::npos && !isScenarioSpec(what)) {
         ImportReport rep;

@@ -136,16 +136,6 @@ std::string needValue(const std::string& flag) {
     return flag + ": a value is missing";
 }
 
-bool parseInt(const std::string& s, long long lo, long long hi, long long& out) {
-    if (s.empty()) return false;
-    char* end = nullptr;
-    errno = 0;
-    const long long v = std::strtoll(s.c_str(), &end, 10);
-    if (errno || *end || v < lo || v > hi) return false;
-    out = v;
-    return true;
-}
-
 } // namespace
 
 std::string traceDatReaderLine() {
@@ -190,7 +180,7 @@ std::string parseRunOptions(const std::vector<std::string>& args, RunOptions& o)
         if (a.size() > 2 && scen::isScenarioSetting(a.substr(2))) {
             if (std::string e = scen::parseScenarioSetting(a.substr(2), v, o); !e.empty()) return e;
         } else if (a == "--repeat") {
-            if (!parseInt(v, 1, 10000, n))
+            if (!scen::parseWholeArg(v, 1, 10000, n))
                 return "--repeat: '" + v + "' is not a run count; accepted: 1 to 10000";
             o.repeat = int(n);
         } else if (a == "--export-timeline") {
@@ -216,7 +206,7 @@ std::string parseRunOptions(const std::vector<std::string>& args, RunOptions& o)
                 from = comma + 1;
             }
         } else if (a == "--height" || a == "--chart-height") {
-            if (!parseInt(v, 100, 20000, n))
+            if (!scen::parseWholeArg(v, 100, 20000, n))
                 return a + ": '" + v + "' is not an image height; accepted: 100 to 20000 pixels";
             (a == "--height" ? o.exportHeight : o.chartHeight) = int(n);
         } else if (a == "--export-ftrace") {
@@ -232,7 +222,7 @@ std::string parseRunOptions(const std::vector<std::string>& args, RunOptions& o)
             o.rangeStart = *a0;
             o.rangeEnd = *a1;
         } else if (a == "--width") {
-            if (!parseInt(v, 200, 20000, n))
+            if (!scen::parseWholeArg(v, 200, 20000, n))
                 return "--width: '" + v + "' is not an image width; accepted: 200 to 20000 pixels";
             o.exportWidth = int(n);
         } else if (a == "--sort") {
@@ -261,7 +251,7 @@ std::string parseBenchOptions(const std::vector<std::string>& args, BenchOptions
         } else if (args[i] == "--runs") {
             long long n = 0;
             if (i + 1 >= args.size()) return needValue("--runs");
-            if (!parseInt(args[++i], 1, 100, n))
+            if (!scen::parseWholeArg(args[++i], 1, 100, n))
                 return "--runs: '" + args[i] + "' is not a run count; accepted: 1 to 100";
             o.runs = int(n);
             o.runsGiven = true;

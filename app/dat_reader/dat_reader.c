@@ -328,14 +328,21 @@ struct output {
     int failed;
 };
 
-static int flush_out(struct output* o) {
-    for (size_t done = 0; done < o->used && !o->failed;) {
-        const ssize_t n = write(STDOUT_FILENO, o->buf + done, o->used - done);
+// All of it, or the output failed: a closed pipe (the import cancelled) stops the reading, and so
+// does a write that takes nothing.
+static int write_all(struct output* o, const char* p, size_t len) {
+    while (len > 0 && !o->failed) {
+        const ssize_t n = write(STDOUT_FILENO, p, len);
         if (n > 0)
-            done += (size_t)n;
-        else if (n < 0 && errno != EINTR)
-            o->failed = 1; // a closed pipe (the import cancelled) stops the reading
+            p += n, len -= (size_t)n;
+        else if (n == 0 || errno != EINTR)
+            o->failed = 1;
     }
+    return o->failed;
+}
+
+static int flush_out(struct output* o) {
+    write_all(o, o->buf, o->used);
     o->used = 0;
     return o->failed;
 }
@@ -343,17 +350,7 @@ static int flush_out(struct output* o) {
 static int write_out(void* ctx, const char* text, size_t len) {
     struct output* o = ctx;
     if (o->used + len > sizeof o->buf && flush_out(o) != 0) return 1;
-    if (len > sizeof o->buf) { // a long record (a large trace_marker write): straight through
-        o->used = 0;
-        while (len > 0 && !o->failed) {
-            const ssize_t n = write(STDOUT_FILENO, text, len);
-            if (n > 0)
-                text += n, len -= (size_t)n;
-            else if (n < 0 && errno != EINTR)
-                o->failed = 1;
-        }
-        return o->failed;
-    }
+    if (len > sizeof o->buf) return write_all(o, text, len); // a long record (a large trace_marker write)
     memcpy(o->buf + o->used, text, len);
     o->used += len;
     return 0;

@@ -179,7 +179,7 @@ ScenarioEditor* MainWindow::showEditor(bool fresh) {
         // "name@key=value,...": the text is the scenario's own, without the settings.
         QString src = session_->source();
         QString settings;
-        if (const qsizetype at = src.indexOf('@'); at > 0 && !QFileInfo(src).isFile()) {
+        if (const qsizetype at = src.lastIndexOf('@'); at > 0 && !QFileInfo(src).isFile()) {
             settings = src.mid(at + 1);
             src.truncate(at);
         }

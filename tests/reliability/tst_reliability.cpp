@@ -388,6 +388,10 @@ class TstReliability : public QObject {
         check("unclear", {"run", in("rtapp.json"), "--cpus", "8"}, 0, "");
         check("unclear", {"run", in("rtapp.json")}, 2,
               "tasks.t.cpus[0]: pinned to CPU 5, but the machine has 2 CPUs");
+        // ... and by compare, with settings or without (a run on CPUs it does not have would be
+        // silent nonsense).
+        check("unclear", {"compare", in("rtapp.json"), in("rtapp.json") + "@cpus=8"}, 2,
+              "tasks.t.cpus[0]: pinned to CPU 5, but the machine has 2 CPUs");
     }
 
     // The desktop app answers --help and --version without a display (a terminal, a CI job, a

@@ -47,6 +47,9 @@ class TestScenarioParser : public QObject {
             << R"({"duration": "10ms", "machine": {"cpus": 3}, "tasks": [{"comm": "a", "behavior": [{"run": "1ms"}]}]})";
         QVERIFY2(scen::loadScenarioSpec(file, s, err), err.c_str());
         QCOMPARE(s.config.cpus, 3);
+        QVERIFY2(scen::loadScenarioSpec(file + "@cpus=2,seed=4", s, err), err.c_str()); // the last '@'
+        QCOMPARE(s.config.cpus, 2);
+        QCOMPARE(s.seed, uint64_t(4));
     }
     void everyBuiltinScenarioParsesAndRuns() {
         QVERIFY(scen::builtinScenarios().size() >= 6);
