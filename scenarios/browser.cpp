@@ -208,12 +208,16 @@ void addBrowser(const BrowserArgs& a, Scenario& s) {
         s.tasks.push_back(group(g.comm, 1, addProgram(s, std::move(b.p), std::string("browser.") + role),
                                 chromium ? browserGroup : -1));
     };
-    const auto relay = [&](const Group& g, const char* role, int32_t in, int32_t out) {
+    // A thread woken by `in` that then wakes `out`; one the path wakes `perSec` times a second
+    // works in the bursts its comm's rate asks for (roundsFor()), a thread of a shared comm in one.
+    const auto relay = [&](const Group& g, const char* role, int32_t in, int32_t out, double perSec = 0,
+                           bool chromium = true) {
+        const int r = perSec > 0 ? roundsFor(g, perSec, perSec) : 1;
         ProgramBuilder b;
         b.read(in);
-        b.work(g, 1, 0);
+        b.work(g, r, r > 1 ? withinFor(perSec, r) : 0);
         b.write(out);
-        add(g, b, role, true);
+        add(g, b, role, chromium);
     };
     // A thread that passes a request on and, later, its answer back: (in, out) twice.
     const auto relayBoth = [&](const Group& g, const char* role, std::pair<int32_t, int32_t> request,
@@ -282,14 +286,7 @@ void addBrowser(const BrowserArgs& a, Scenario& s) {
     // The GPU main thread's decode role: VdaVideoDecoder hands the buffer to V4L2DecoderThread and
     // the decoded picture back to the media service.
     relayBoth(kChromiumBrowse, "gpu-main.decode", {gpuDecode, decoder}, {gpuPicture, mediaServiceReply});
-    {
-        const int r = roundsFor(kDecoder, frames, frames);
-        ProgramBuilder b;
-        b.read(decoder);
-        b.work(kDecoder, r, withinFor(frames, r));
-        b.write(gpuPicture);
-        add(kDecoder, b, "v4l2-decoder", true);
-    }
+    relay(kDecoder, "v4l2-decoder", decoder, gpuPicture, frames);
     relay(kChildIo, "renderer-io.decoded", rendererIoDecoded, media);
     // The GPU main thread's draw: SkiaOutputSurface's draw and swap, then swap-complete to viz.
     {
@@ -312,14 +309,7 @@ void addBrowser(const BrowserArgs& a, Scenario& s) {
         b.work(kXorg, 1, 0);
         add(kXorg, b, "xorg", false);
     }
-    {
-        const int r = roundsFor(kMutter, frames, frames);
-        ProgramBuilder b;
-        b.read(mutter);
-        b.work(kMutter, r, withinFor(frames, r));
-        b.write(xorgFlip);
-        add(kMutter, b, "mutter", false);
-    }
+    relay(kMutter, "mutter", mutter, xorgFlip, frames, false);
 }
 
 std::string browserReport(const Workload& w, const Engine& e) {

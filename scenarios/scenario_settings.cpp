@@ -6,7 +6,6 @@
 #include "engine/custom_slice.h"
 #include "engine/kernel_rules.h"
 #include "scenarios/builtin_scenarios.h"
-#include "scenarios/workload.h"
 
 #include <cerrno>
 #include <cstdlib>

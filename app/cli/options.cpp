@@ -273,7 +273,3 @@ std::string parseBenchOptions(const std::vector<std::string>& args, BenchOptions
         return "--suite measures its own set: no scenarios, --duration, --runs or --no-batch with it";
     return {};
 }
-
-std::string applyOverrides(const RunOptions& o, scen::Scenario& s) {
-    return scen::applyScenarioSettings(o, s);
-}

@@ -46,7 +46,5 @@ std::string traceDatReaderLine();
 
 std::string parseRunOptions(const std::vector<std::string>& args, RunOptions& out);
 std::string parseBenchOptions(const std::vector<std::string>& args, BenchOptions& out);
-// Applies the overrides to a parsed scenario; returns an error text (empty on success).
-std::string applyOverrides(const RunOptions& o, scen::Scenario& s);
 
 extern const char* const kCliHelp;
