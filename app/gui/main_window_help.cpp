@@ -192,14 +192,13 @@ ScenarioEditor* MainWindow::showEditor(bool fresh) {
                     loaded = editor_->loadText(b.text, QString());
         if (!loaded) editor_->newScenario();
         if (loaded && !settings.isEmpty())
-            statusBar()->showMessage(
-                tr("The editor shows %1 as written; the open run has %2 on top of it").arg(src, settings),
-                8000);
+            editor_->setNote(tr("This is %1 as written; the open run has %2 on top of it (set in the "
+                                "main window, not in this file).")
+                                 .arg(src, settings));
         if (!loaded)
-            statusBar()->showMessage(
-                err.isEmpty() ? tr("%1 cannot be edited as a scenario: a new one is open instead").arg(src)
-                              : err,
-                8000);
+            editor_->setNote(
+                err.isEmpty() ? tr("%1 cannot be edited as a scenario: a new one is open instead.").arg(src)
+                              : err);
     }
     editor_->show();
     editor_->raise();

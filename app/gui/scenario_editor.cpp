@@ -77,6 +77,7 @@ bool ScenarioEditor::loadText(const std::string& text, const QString& source) {
     scen::JsonError e;
     if (!scen::parseJson(text, v, e) || !v.isObject()) return false;
     path_ = source;
+    setNote(QString());
     hadComments_ = hasComments(text);
     pendingWhole_ = pendingProgram_ = false;
     undo_.clear();
@@ -264,6 +265,15 @@ void ScenarioEditor::showSelectedProgram() {
     program_->setProgram(b ? *b : none, t && t->isObject() && !workload, row);
     program_->showProblem(problem_, programPrefix(doc_, row));
     if (workload) programTabs_->setCurrentIndex(1); // nothing to show as operations
+}
+
+void ScenarioEditor::setNote(const QString& text) {
+    note_->setText(text);
+    note_->setVisible(!text.isEmpty());
+}
+
+QString ScenarioEditor::note() const {
+    return note_->text();
 }
 
 void ScenarioEditor::validate() {

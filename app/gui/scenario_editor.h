@@ -39,6 +39,11 @@ class ScenarioEditor : public QWidget {
     QString problem() const { return problem_; } // the loader's message, empty when the scenario is valid
     QUndoStack* undoStack() { return &undo_; }
     bool maybeSave(); // unsaved changes: Save, Discard or Cancel (false)
+    // A line above the status about where the text came from (the main window's open run has
+    // settings on top of it, or could not be opened here); hidden when empty, cleared by the next
+    // scenario loaded. The editor's own line: the main window's status bar is behind the editor.
+    void setNote(const QString& text);
+    QString note() const;
 
   signals:
     void runRequested(const QString& path); // the saved scenario, to open in the main window
@@ -84,6 +89,7 @@ class ScenarioEditor : public QWidget {
     QTabWidget* programTabs_ = nullptr;
     QTabWidget* tabs_ = nullptr;
     QPlainTextEdit* whole_ = nullptr;
+    QLabel* note_ = nullptr;
     QLabel* status_ = nullptr;
     QPushButton* run_ = nullptr;
 };

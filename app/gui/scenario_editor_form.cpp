@@ -252,6 +252,14 @@ void ScenarioEditor::build() {
     tabs->addTab(wholeTab, tr("JSON"));
     lay->addWidget(tabs, 1);
 
+    note_ = new QLabel(this);
+    note_->setObjectName("note");
+    note_->setWordWrap(true);
+    note_->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    note_->setFrameShape(QFrame::StyledPanel);
+    note_->setMargin(4);
+    note_->hide();
+    lay->addWidget(note_);
     status_ = new QLabel(this);
     status_->setObjectName("status");
     status_->setWordWrap(true);

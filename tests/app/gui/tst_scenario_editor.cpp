@@ -101,6 +101,25 @@ class TestScenarioEditor : public QObject {
         QTRY_COMPARE(s.source(), path);
         QCOMPARE(readAll(path), QByteArray(kCommented)); // not rewritten: the comments are there
     }
+    // Edit scenario on a run opened as NAME@settings shows the scenario's own text and says, in the
+    // editor's own note line (the main window's status bar is behind the editor), what the run has
+    // on top of it; the next scenario loaded clears the note.
+    void theSettingsOnTopOfTheOpenRunAreNamedInTheEditor() {
+        Session s;
+        QString err;
+        QVERIFY2(s.load("kernel-hogs-waker@preempt=full,cpus=3", &err), qPrintable(err));
+        MainWindow w(&s);
+        ScenarioEditor* e = w.showEditor(false);
+        auto* note = e->findChild<QLabel*>("note");
+        QVERIFY(note);
+        QVERIFY2(e->note().contains("kernel-hogs-waker") && e->note().contains("preempt=full,cpus=3"),
+                 qPrintable(e->note()));
+        QVERIFY(!note->isHidden());
+        QVERIFY(e->json().find("preempt=full") == std::string::npos); // the text is the file's own
+        e->newScenario();
+        QVERIFY(e->note().isEmpty());
+        QVERIFY(note->isHidden());
+    }
     void textTypedInTheJsonTabIsSaved() {
         QTemporaryDir dir;
         const QString path = dir.filePath("plain.json");
