@@ -5,6 +5,16 @@
 // (no effect here), -h histogram. Each thread sleeps with clock_nanosleep(TIMER_ABSTIME) on its
 // grid; latency = the clock read after the wakeup - the programmed expiry. The main thread wakes
 // every 10 ms. The report prints cyclictest's per-thread lines and the latency percentiles.
+//
+// Which CPUs a measuring thread may use depends on the release. From 2.0 to 2.4, process_options()
+// turned "no -a, no -S" into AFFINITY_USEALL ("if smp wasn't requested, test for numa
+// automatically": numa_initialize(), then setaffinity = AFFINITY_USEALL), so main() gave thread i
+// cpu_for_thread_ua(i): the i-th CPU of the process's mask, which timerthread() pinned it to with
+// pthread_setaffinity_np(). rt-tests 2.5 (January 2023) dropped that default (2d910eecf10c,
+// "cyclictest: Fix threads being affined even when -a isn't set"): the threads are free to move.
+// The traced machine's cyclictest (rt-tests 2.4) shows it: its measuring thread never left CPU 0
+// in 5,000 wakeups, 13 of them while CPU 0 was busy and CPU 1 idle, when select_idle_sibling()
+// would have moved a free thread (scenarios/real-machine/cyclictest-i1000-l5000.json).
 #include "scenarios/workload.h"
 
 #include <cstdio>
@@ -26,8 +36,10 @@ bool durationArg(const std::string& s, Time& out) {
 }
 } // namespace
 
-std::string parseCyclictest(const std::vector<std::string>& rawArgv, int cpus, CyclictestArgs& out) {
+std::string parseCyclictest(const std::vector<std::string>& rawArgv, int cpus, int release,
+                            CyclictestArgs& out) {
     out = CyclictestArgs{};
+    out.release = release;
     bool threadsGiven = false;
     // getopt bundles flags without values: -Smq is -S -m -q (the preempt-short experiment uses it).
     std::vector<std::string> args;
@@ -157,7 +169,9 @@ void addCyclictest(const CyclictestArgs& a, Scenario& s) {
             g.policy = Policy::Fifo;
             g.rtPriority = a.priority;
         }
-        if (a.smp) { // pinned, one per CPU
+        // -S: one per CPU, pinned (AFFINITY_USEALL); before 2.5 also without it (above). The
+        // i-th CPU of the process's mask: the scenario's CPUs are all in it.
+        if (a.smp || (a.release != 0 && a.release < 205)) {
             g.affinity.set(size_t(i % s.config.cpus));
             g.startCpu = i % s.config.cpus;
         }

@@ -359,10 +359,40 @@ bool ScenarioReader::task(const JsonValue& v, const std::string& f, Scenario& s)
     return true;
 }
 
+namespace {
+// "2.4" or "2.4.1" (a patch release behaves as its minor one) as major * 100 + minor.
+bool parseRelease(const std::string& t, int& out) {
+    std::vector<long long> parts;
+    size_t from = 0;
+    for (size_t dot = 0; dot != std::string::npos && parts.size() < 4; from = dot + 1) {
+        dot = t.find('.', from);
+        long long n = 0;
+        if (!wholeNumber(t.substr(from, dot == std::string::npos ? std::string::npos : dot - from), 0, 999,
+                         n))
+            return false;
+        parts.push_back(n);
+    }
+    if (parts.size() < 2 || parts.size() > 3 || parts[0] > 99 || parts[1] > 99) return false;
+    out = int(parts[0] * 100 + parts[1]);
+    return out > 0;
+}
+} // namespace
+
 // {"workload": "massive_intr", "args": "8 10 8 1", "slice": "100ms", "nice": 0, "start": "1s"}:
-// the tool's tasks; slice and nice apply to all of them (forked ones inherit them).
+// the tool's tasks; slice and nice apply to all of them (forked ones inherit them). "version":
+// the tool's release, for the models that follow it (cyclictest's rt-tests).
 bool ScenarioReader::workload(const JsonValue& v, const std::string& f, Scenario& s) {
-    if (!checkKeys(v, f, {"workload", "args", "slice", "nice", "start", "session", "cgroup"})) return false;
+    if (!checkKeys(v, f, {"workload", "args", "version", "slice", "nice", "start", "session", "cgroup"}))
+        return false;
+    int release = 0;
+    const JsonValue* version = v.find("version");
+    if (version) {
+        if (!expect(*version, JT::String, join(f, "version"))) return false;
+        if (!parseRelease(version->text, release))
+            return fail(version->pos, join(f, "version"),
+                        "'" + version->text +
+                            "' is not a release; accepted: MAJOR.MINOR or MAJOR.MINOR.PATCH, e.g. \"2.4\"");
+    }
     std::string session, cgroup;
     if (!taskGrouping(v, f, session, cgroup)) return false;
     const JsonValue& tool = *v.find("workload");
@@ -373,6 +403,9 @@ bool ScenarioReader::workload(const JsonValue& v, const std::string& f, Scenario
         args = a->text;
     }
     Workload w;
+    if (tool.text == "rt-app" && version)
+        return fail(version->pos, join(f, "version"),
+                    "the rt-app model does not depend on the tool's release; leave it out");
     if (tool.text == "rt-app") { // args: an rt-app JSON file, relative to this scenario's directory
         if (args.empty())
             return fail(v.pos, join(f, "args"), "rt-app needs the path of its JSON file in \"args\"");
@@ -392,8 +425,9 @@ bool ScenarioReader::workload(const JsonValue& v, const std::string& f, Scenario
         w.groups = s.tasks.size() - w.firstGroup;
         for (size_t g = w.firstGroup; g < s.tasks.size(); ++g)
             w.taskCount += s.tasks[g].count;
-    } else if (std::string e = addWorkload(tool.text, args, s, w); !e.empty()) {
+    } else if (std::string e = addWorkload(tool.text, args, s, w, release); !e.empty()) {
         if (e.rfind("unknown workload", 0) == 0) return fail(tool.pos, join(f, "workload"), e);
+        if (e.rfind("version: ", 0) == 0) return fail(version->pos, join(f, "version"), e.substr(9));
         const JsonValue* a = v.find("args");
         return fail(a ? a->pos : v.pos, join(f, "args"), e);
     }

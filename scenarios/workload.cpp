@@ -108,6 +108,8 @@ struct Tool {
     const char* comm;
     bool background;
     std::string (*make)(const Argv& argv, Scenario& s, Workload& out);
+    // Whether the model follows the tool's release (a scenario's "version"), and from which on.
+    int firstRelease = 0;
 };
 
 const Tool kTools[] = {
@@ -119,8 +121,10 @@ const Tool kTools[] = {
     {"cyclictest", "cyclictest", false,
      [](const Argv& argv, Scenario& s, Workload& w) {
          return build<CyclictestArgs>(
-             s, w, [&](CyclictestArgs& a) { return parseCyclictest(argv, s.config.cpus, a); }, addCyclictest);
-     }},
+             s, w, [&](CyclictestArgs& a) { return parseCyclictest(argv, s.config.cpus, w.release, a); },
+             addCyclictest);
+     },
+     200}, // rt-tests 2.0 (2021): its affinity default is the oldest the model knows
     {"messaging", "sched-messaging", false,
      [](const Argv& argv, Scenario& s, Workload& w) {
          return build<MessagingArgs>(
@@ -164,10 +168,12 @@ std::vector<std::string> workloadTools() {
     return names;
 }
 
-std::string addWorkload(const std::string& tool, const std::string& args, Scenario& s, Workload& out) {
+std::string addWorkload(const std::string& tool, const std::string& args, Scenario& s, Workload& out,
+                        int release) {
     out = Workload{};
     out.tool = tool;
     out.args = args;
+    out.release = release;
     out.firstGroup = s.tasks.size();
     for (const TaskGroupSpec& g : s.tasks)
         out.firstTask += g.count;
@@ -180,6 +186,13 @@ std::string addWorkload(const std::string& tool, const std::string& args, Scenar
             list += (list.empty() ? "" : ", ") + name;
         return "unknown workload '" + tool + "'; accepted: " + list;
     }
+    if (release != 0 && t->firstRelease == 0)
+        return "version: the " + tool + " model does not depend on the tool's release; leave it out";
+    if (release != 0 && release < t->firstRelease)
+        return "version: " + std::to_string(release / 100) + "." + std::to_string(release % 100) +
+               " is older than the " + tool +
+               " model knows; accepted: " + std::to_string(t->firstRelease / 100) + "." +
+               std::to_string(t->firstRelease % 100) + " or later";
     if (std::string e = t->make(splitArgs(args), s, out); !e.empty()) return e;
     out.comm = t->comm;
     out.groups = s.tasks.size() - out.firstGroup;

@@ -40,7 +40,10 @@ std::vector<std::string> splitArgs(const std::string& args);
 
 // Parses the tool's arguments and adds its programs and task groups to s (with the machine of s
 // already read). Returns an error naming the argument and what is accepted, empty on success.
-std::string addWorkload(const std::string& tool, const std::string& args, Scenario& s, Workload& out);
+// release: the tool's release as major * 100 + minor, for the tools whose model follows it
+// (cyclictest); 0 for the current one. An error about it starts with "version".
+std::string addWorkload(const std::string& tool, const std::string& args, Scenario& s, Workload& out,
+                        int release = 0);
 std::vector<std::string> workloadTools();
 
 // The tool's own output for the run the engine holds (at its present). perTask: perf sched
@@ -53,7 +56,7 @@ std::string workloadReport(const Workload& w, const sched::Engine& e,
 std::string parseMassiveIntr(const std::vector<std::string>& argv, MassiveIntrArgs& out);
 void addMassiveIntr(const MassiveIntrArgs& a, Scenario& s);
 std::string massiveIntrReport(const Workload& w, const sched::Engine& e);
-std::string parseCyclictest(const std::vector<std::string>& argv, int cpus, CyclictestArgs& out);
+std::string parseCyclictest(const std::vector<std::string>& argv, int cpus, int release, CyclictestArgs& out);
 void addCyclictest(const CyclictestArgs& a, Scenario& s);
 std::string cyclictestReport(const Workload& w, const sched::Engine& e);
 std::string parseMessaging(const std::vector<std::string>& argv, bool perf, MessagingArgs& out);

@@ -25,6 +25,9 @@ struct CyclictestArgs {
     bool smp = false;         // -S: one thread per CPU, pinned
     bool quiet = false;       // -q
     int histogram = 0;        // -h US: histogram buckets of 1 us
+    // The rt-tests release (major * 100 + minor; 0: the current one). Releases before 2.5 pin
+    // every measuring thread without -a or -S too (cyclictest.c below).
+    int release = 0;
 };
 
 // perf bench sched messaging (-g -l -t -p) and rt-tests hackbench (-g -l -f -s -T -P -p).
@@ -79,6 +82,7 @@ struct KernbenchNumbers {
 
 struct Workload {
     std::string tool, args;
+    int release = 0;  // the tool's release the model follows (major * 100 + minor); 0: the current one
     std::string comm; // the tool's comm (its tasks carry it, threads included)
     std::variant<MassiveIntrArgs, CyclictestArgs, MessagingArgs, KernbenchArgs, KthreadsArgs, BrowserArgs,
                  RtAppArgs, SchbenchArgs>

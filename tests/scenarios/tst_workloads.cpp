@@ -94,24 +94,75 @@ class TestWorkloads : public QObject {
 
     void cyclictestOptionsAreCheckedAsTheToolTakesThem() {
         CyclictestArgs a;
-        QVERIFY(parseCyclictest({"-t", "4", "-i", "1000", "-d", "500", "-l", "100"}, 2, a).empty());
+        QVERIFY(parseCyclictest({"-t", "4", "-i", "1000", "-d", "500", "-l", "100"}, 2, 0, a).empty());
         QCOMPARE(a.threads, 4);
         QCOMPARE(a.distance, 500 * kNsPerUs);
-        QVERIFY(parseCyclictest({"-t"}, 4, a).empty());
+        QVERIFY(parseCyclictest({"-t"}, 4, 0, a).empty());
         QCOMPARE(a.threads, 4); // -t alone: one per CPU
-        QVERIFY(parseCyclictest({"-t2", "-i1234", "--distance=0", "-D", "1m"}, 4, a).empty());
+        QVERIFY(parseCyclictest({"-t2", "-i1234", "--distance=0", "-D", "1m"}, 4, 0, a).empty());
         QCOMPARE(a.interval, 1234 * kNsPerUs);
         QCOMPARE(a.duration, 60 * kNsPerSec);
-        QVERIFY(parseCyclictest({"-p", "0", "-t", "3"}, 4, a).empty());
+        QVERIFY(parseCyclictest({"-p", "0", "-t", "3"}, 4, 0, a).empty());
         QCOMPARE(a.priority, 4); // "defaulting realtime priority to N+1"
-        QVERIFY(parseCyclictest({"-S", "-h", "200"}, 4, a).empty());
+        QVERIFY(parseCyclictest({"-S", "-h", "200"}, 4, 0, a).empty());
         QVERIFY(a.smp && a.threads == 4 && a.distance == 0); // -h forces -d 0
-        QVERIFY(parseCyclictest({"-S", "-t", "2"}, 4, a).find("leave out -t") != std::string::npos);
-        QVERIFY(parseCyclictest({"-i", "5"}, 4, a)
+        QVERIFY(parseCyclictest({"-S", "-t", "2"}, 4, 0, a).find("leave out -t") != std::string::npos);
+        QVERIFY(parseCyclictest({"-i", "5"}, 4, 0, a)
                     .find("-i: '5' is not an interval in us; accepted: 10 to 10000000") != std::string::npos);
-        QVERIFY(parseCyclictest({"--foo"}, 4, a).find("unsupported cyclictest option '--foo'") !=
+        QVERIFY(parseCyclictest({"--foo"}, 4, 0, a).find("unsupported cyclictest option '--foo'") !=
                 std::string::npos);
-        QVERIFY(parseCyclictest({"-D", "3x"}, 4, a).find("-D") != std::string::npos);
+        QVERIFY(parseCyclictest({"-D", "3x"}, 4, 0, a).find("-D") != std::string::npos);
+    }
+
+    // rt-tests 2.0 - 2.4 pin measuring thread i to the i-th CPU without -a or -S (process_options()'s
+    // AFFINITY_USEALL default, dropped in 2.5 by 2d910eecf10c); the current release leaves them
+    // free. With a hog pinned to CPU 0, where the thread starts, the 2.4 thread waits its turn
+    // there at every wakeup, and the current one moves to the idle CPU 1.
+    void cyclictestBefore2_5PinsItsThreadsWithoutDashA() {
+        const auto cpusOfThread = [](const char* version) {
+            const std::string v = *version ? std::string("\"version\": \"") + version + "\", " : "";
+            const Scenario s = scenarioFrom(
+                R"J({"duration": "300ms", "machine": {"cpus": 2, "hz": 250, "preempt": "none"}, "tasks": [
+                  {"comm": "hog", "cpus": [0], "behavior": [{"run": "10s"}]},
+                  {"workload": "cyclictest", )J" +
+                v + R"J("args": "-t2 -i 1000 -l 200"}]})J");
+            Engine e = instantiate(s, 1);
+            e.runUntil(300 * kNsPerMs);
+            std::set<int> cpus; // where measuring thread 0 (task 2: after the hog and the main thread) ran
+            const Slices& sl = e.trace().slices;
+            for (size_t i = 0; i < sl.size(); ++i)
+                if (sl.task[i] == 2) cpus.insert(sl.cpu[i]);
+            return cpus;
+        };
+        const std::set<int> pinned = cpusOfThread("2.4"), free = cpusOfThread("");
+        QCOMPARE(pinned, std::set<int>{0});
+        QVERIFY2(free.count(1) == 1, "the current release's thread moves off the hog's CPU");
+        QCOMPARE(cpusOfThread("2.5"), free);
+        QCOMPARE(cpusOfThread("2.4.1"), pinned); // a patch release is its minor one's
+    }
+
+    // "version" names the field and what it accepts; only cyclictest's model follows a release.
+    void aToolsReleaseIsCheckedWhereItMatters() {
+        const auto error = [](const std::string& entry) {
+            Scenario s;
+            ScenarioError e;
+            const std::string json = R"J({"machine": {"cpus": 2}, "tasks": [)J" + entry + "]}";
+            return parseScenario(json, "w.json", s, e) ? std::string() : e.text();
+        };
+        const std::string bad = error(R"J({"workload": "cyclictest", "version": "2.x", "args": "-t1"})J");
+        QVERIFY2(bad.find("tasks[0].version") != std::string::npos &&
+                     bad.find("MAJOR.MINOR") != std::string::npos,
+                 bad.c_str());
+        QVERIFY(error(R"J({"workload": "cyclictest", "version": "2", "args": "-t1"})J").find("MAJOR.MINOR") !=
+                std::string::npos);
+        const std::string old = error(R"J({"workload": "cyclictest", "version": "1.9", "args": "-t1"})J");
+        QVERIFY2(old.find("older than") != std::string::npos && old.find("2.0 or later") != std::string::npos,
+                 old.c_str());
+        const std::string other = error(R"J({"workload": "massive_intr", "version": "1.0", "args": "2 1"})J");
+        QVERIFY2(other.find("tasks[0].version") != std::string::npos &&
+                     other.find("does not depend on the tool's release") != std::string::npos,
+                 other.c_str());
+        QVERIFY(error(R"J({"workload": "cyclictest", "version": "2.4", "args": "-t1"})J").empty());
     }
 
     // Thread i sleeps on the absolute grid start + k * (interval + i * distance); every expiry
