@@ -17,7 +17,7 @@ const std::vector<GalleryGroup>& galleryGroups() {
          {"nice-pair", "nice-ladder"}},
         {"Slices",
          "A task's slice sets its deadline: shorter slices wait less and preempt sooner.",
-         {"slice-and-deadline", "preempt-short", "hrtick-by-default", "rseq-lock"}},
+         {"slice-and-deadline", "preempt-short", "short-slice-wakeup", "hrtick-by-default", "rseq-lock"}},
         {"Locks",
          "Kernel mutexes: a contender spins while the owner runs and sleeps when it does not; a waiter "
          "behind a low-weight owner waits for it (priority inversion) - unless proxy execution lends it the "

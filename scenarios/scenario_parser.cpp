@@ -89,8 +89,20 @@ bool ScenarioReader::read(const JsonValue& root, Scenario& s) {
     if (!expect(*tasks, JT::Array, "tasks")) return false;
     if (tasks->items.empty())
         return fail(tasks->pos, "tasks", "the task list is empty; give at least one task");
-    for (size_t i = 0; i < tasks->items.size(); ++i)
+    for (size_t i = 0; i < tasks->items.size(); ++i) {
+        const size_t before = s.tasks.size();
         if (!task(tasks->items[i], idx("tasks", i), s)) return false;
+        // Task groups: a kernel whose group scheduling is not modelled refuses them (validate()).
+        bool grouped = false;
+        for (size_t g = before; g < s.tasks.size(); ++g)
+            grouped = grouped || !s.tasks[g].cgroup.empty() ||
+                      (!s.tasks[g].session.empty() && s.grouping.autogroup);
+        if (grouped && !s.config.taskGroups) {
+            s.config.taskGroups = true;
+            if (std::string e = s.config.validate(); !e.empty())
+                return fail(tasks->items[i].pos, idx("tasks", i), e);
+        }
+    }
     if (auto* v = root.find("changes")) {
         if (!expect(*v, JT::Array, "changes")) return false;
         for (size_t i = 0; i < v->items.size(); ++i)

@@ -45,7 +45,7 @@ enum class KernelBuild : uint8_t { Dynamic, Auto };
 
 // Which kernel version's rules apply; each is a set of rules (engine/kernel_rules.h) that says
 // where the versions differ. V6_18 is v6.18.0, V6_18_44 the 6.18.44 stable release.
-enum class KernelProfile : uint8_t { V6_18, V6_12, V6_18_44, V6_18_45, V7_0, V7_1, V6_6_Queue, V7_2 };
+enum class KernelProfile : uint8_t { V6_18, V6_12, V6_18_44, V6_18_45, V7_0, V7_1, V6_6_Queue, V7_2, V7_3 };
 
 // Execution context of a running task: where a reschedule may happen (kernel/entry/common.c:
 // exit_to_user_mode_loop(), raw_irqentry_exit_cond_resched(); kernel/sched/core.c: __cond_resched()).

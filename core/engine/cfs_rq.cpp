@@ -42,6 +42,15 @@ int64_t CfsRq::avgVruntimeValue(Entities ents) const {
     return minVruntime + avg;
 }
 
+int64_t CfsRq::ineligibleVruntime() const {
+    int64_t avg = avgVruntime;
+    if (avgLoad) {
+        if (avg < 0) avg -= (avgLoad - 1); // the same floor as avg_vruntime()
+        avg /= avgLoad;
+    }
+    return minVruntime + avg + 1;
+}
+
 bool CfsRq::vruntimeEligible(Entities ents, int64_t vruntime) const {
     int64_t avg = avgVruntime;
     int64_t load = avgLoad;

@@ -35,6 +35,9 @@ class CfsRq {
 
     // avg_vruntime(): V = v0 + floor(S'/W'), S'/W' including curr if it is on_rq.
     int64_t avgVruntimeValue(Entities ents) const;
+    // ineligible_vruntime() (0d1e7a2bab35, 7.3): v0 + floor(S/W) + 1 over the tree alone, curr
+    // left out - the first vruntime at which curr is no longer eligible against the others.
+    int64_t ineligibleVruntime() const;
     // vruntime_eligible(): S' >= (v - v0) * W', evaluated without division.
     bool vruntimeEligible(Entities ents, int64_t vruntime) const;
     bool entityEligible(Entities ents, TaskId id) const {

@@ -31,10 +31,11 @@ enum class SegmentKind : uint8_t { OpEnd, PreemptEnable, CondResched, MightResch
 struct WakeupCause {
     enum class Rule : uint8_t {
         None,
-        Pick,       // pick_eevdf() chose the wakee's entity: eligible, earlier deadline, curr unprotected
-        ShortSlice, // PREEMPT_SHORT: a shorter slice set curr's protection aside, then the pick chose it
-        IdleCurr,   // curr is SCHED_IDLE and the wakee is not
-        SyncBuddy   // a WF_SYNC wakee made the buddy (NEXT_BUDDY), the waker about to sleep
+        Pick,         // pick_eevdf() chose the wakee's entity: eligible, earlier deadline, curr unprotected
+        ShortSlice,   // PREEMPT_SHORT: a shorter slice set curr's protection aside, then the pick chose it
+        IdleCurr,     // curr is SCHED_IDLE and the wakee is not
+        SyncBuddy,    // a WF_SYNC wakee made the buddy (NEXT_BUDDY), the waker about to sleep
+        ShortEligible // 7.3: an eligible shorter-slice wakee, though the pick would choose another
     };
     TaskId wakee = kNoTask;
     EntityId wakeeSe = kNoTask, currSe = kNoTask;

@@ -264,6 +264,7 @@ class Engine {
     void setNextBuddy(CpuId c, EntityId se);
     void clearBuddies(CpuId c, CfsRq& cfs, EntityId se);
     bool setPreemptBuddy(CpuId c, CfsRq& cfs, EntityId pse);
+    bool setShortBuddy(CpuId c, CfsRq& cfs, EntityId pse); // set_short_buddy() (7.3)
     bool preemptSync(int wakeFlags, EntityId pse, EntityId se) const;
     bool pickBuddyOn() const;
     bool buddyInPick() const;

@@ -69,6 +69,10 @@ std::string Engine::describeWakeupCause(const WakeupCause& w) const {
     case WakeupCause::Rule::ShortSlice:
         return ": " + wakee + as + " woke with a shorter slice than " + curr + "'s, PREEMPT_SHORT set " +
                curr + "'s slice protection aside, and pick_eevdf() chose it";
+    case WakeupCause::Rule::ShortEligible:
+        return ": " + wakee + as + " woke with a shorter slice than " + curr + "'s and is eligible: 7.3 " +
+               "preempts for it even where pick_eevdf() would choose another task first, and makes it " +
+               "the buddy (short-eligible-preempts, short-buddy)";
     case WakeupCause::Rule::IdleCurr:
         return ": " + wakee + as + " woke, and " + curr + " is SCHED_IDLE";
     case WakeupCause::Rule::SyncBuddy:

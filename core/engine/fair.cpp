@@ -231,7 +231,13 @@ void Engine::setNextEntity(CpuId c, CfsRq& cfs, EntityId t, bool first) {
             int64_t s = cfg_.feature(Feature::RunToParity) ? cfs.minSlice(ev()) : cfg_.normalizedSlice();
             s = std::min<int64_t>(s, se.slice);
             int64_t vprot = se.deadline;
-            if (s != se.slice) vprot = std::min(vprot, se.vruntime + calcDeltaFair(s, se.load));
+            // 7.3 (0d1e7a2bab35): with PREEMPT_SHORT, until curr is no longer eligible against the
+            // others (curr is out of the tree's sums here) rather than for the shortest slice.
+            if (s != se.slice)
+                vprot = std::min(vprot,
+                                 cfg_.has(Rule::ShortProtectIneligible) && cfg_.feature(Feature::PreemptShort)
+                                     ? cfs.ineligibleVruntime()
+                                     : se.vruntime + calcDeltaFair(s, se.load));
             se.vprot = vprot;
         }
     }
@@ -270,10 +276,13 @@ void Engine::cancelProtectSlice(SchedEntity& se) {
     }
 }
 
-// update_protect_slice(): a shorter-slice wakee shrinks curr's window to the shortest slice.
+// update_protect_slice(): a shorter-slice wakee shrinks curr's window to the shortest slice,
+// counted since 7.3 (49f87b4d0be8) from V where curr is ahead of it.
 void Engine::updateProtectSlice(const CfsRq& cfs, SchedEntity& se) {
     const int64_t s = cfs.minSlice(ev());
-    se.vprot = std::min(se.vprot, se.vruntime + calcDeltaFair(s, se.load));
+    const int64_t from =
+        cfg_.has(Rule::ProtectFromAverage) ? std::min(se.vruntime, cfs.avgVruntimeValue(ev())) : se.vruntime;
+    se.vprot = std::min(se.vprot, from + calcDeltaFair(s, se.load));
 }
 
 // pick_next_entity(): an eligible buddy (before e837456fdca8; after it __pick_eevdf() looks at
@@ -339,7 +348,11 @@ void Engine::checkPreemptWakeupFair(CpuId c, TaskId p, int wakeFlags) {
     const bool rework = cfg_.has(Rule::WakeupPreemptRework);
     if (!rework && cfg_.feature(Feature::NextBuddy) && !(wakeFlags & WF_FORK) && !entity(p).schedDelayed)
         setNextBuddy(c, p);
-    if (rq.flag[size_t(ReschedBit::Eager)]) return; // test_tsk_need_resched(): already going
+    // test_tsk_need_resched(): already going - since 7.3 (7ad0ec7890b3) only without PREEMPT_SHORT,
+    // so that the protection and the buddy are brought up to date for the coming pick.
+    if (rq.flag[size_t(ReschedBit::Eager)] &&
+        !(cfg_.has(Rule::ShortDespiteResched) && cfg_.feature(Feature::PreemptShort)))
+        return;
     if (!cfg_.feature(Feature::WakeupPreemption)) return;
     const bool v618 = cfg_.has(Rule::ProtectSliceVprot);
     const ReschedBit bit = v618 ? ReschedBit::Lazy : ReschedBit::Eager;
@@ -358,10 +371,22 @@ void Engine::checkPreemptWakeupFair(CpuId c, TaskId p, int wakeFlags) {
         reschedCurr(c, bit, ReschedReason::WakeupPreempt);
         return;
     }
-    if (currIdle != wakeeIdle) return;
-    if (tasks_[size_t(p)].policy != Policy::Normal) return; // SCHED_BATCH never wakeup-preempts
     CfsRq& cfs = cfsRqOf(seId, c);
-    updateCurr(c, cfs, false);
+    if (cfg_.has(Rule::ProtectUpdateAlways)) {
+        // 7.3 (7cd2ef17de5e, 04998aa54848): curr brought up to date first; a wakee that cannot
+        // preempt - the other side of SCHED_IDLE, SCHED_BATCH, a delayed entity - still shrinks
+        // curr's protection.
+        updateCurr(c, cfs, false);
+        if (currIdle != wakeeIdle || tasks_[size_t(p)].policy != Policy::Normal ||
+            (cfg_.has(Rule::DelayedNoPreempt) && pse.schedDelayed)) {
+            if (cfg_.feature(Feature::RunToParity)) updateProtectSlice(cfs, se);
+            return;
+        }
+    } else {
+        if (currIdle != wakeeIdle) return;
+        if (tasks_[size_t(p)].policy != Policy::Normal) return; // SCHED_BATCH never wakeup-preempts
+        updateCurr(c, cfs, false);
+    }
 
     if (v618 && rework) {
         checkPreemptWakeupReworked(c, cfs, seId, pseId, wakeFlags);
@@ -430,39 +455,58 @@ void Engine::findMatchingSe(CpuId c, EntityId& se, EntityId& pse) const {
 // the buddy has an earlier deadline, a WF_SYNC wakeup that did so deciding at once
 // (preempt_sync()). The pick is pick_next_entity(), buddy included, which dequeues a delayed
 // sleeper it meets and is then repeated; a wakee that is not picked still shrinks curr's
-// protection to the shortest slice (RUN_TO_PARITY).
+// protection to the shortest slice (RUN_TO_PARITY). 7.3 (wakeup_preempt_fair() after Vincent
+// Guittot's series): an eligible shorter-slice wakee preempts though not picked and becomes the
+// buddy (set_short_buddy()), every preemption cancels curr's protection, and a fork wakee, too,
+// shrinks it.
 void Engine::checkPreemptWakeupReworked(CpuId c, CfsRq& cfs, EntityId seId, EntityId pseId, int wakeFlags) {
     SchedEntity& se = entity(seId);
     const SchedEntity& pse = entity(pseId);
     const bool shortSlice = cfg_.feature(Feature::PreemptShort) && pse.slice < se.slice;
+    const bool v73 = cfg_.has(Rule::ShortEligiblePreempts);
+    // What a wakee that does not preempt leaves: before 7.3 only the one the pick passed over and
+    // shrank curr's protection (RUN_TO_PARITY); since, every one (protect-update-always).
+    const auto noPreempt = [&](bool always) {
+        if (cfg_.feature(Feature::RunToParity) && (always || cfg_.has(Rule::ProtectUpdateAlways)))
+            updateProtectSlice(cfs, se);
+    };
     if (!shortSlice) {
-        if ((wakeFlags & WF_FORK) || pse.schedDelayed) return;
+        if ((wakeFlags & WF_FORK) || pse.schedDelayed) return noPreempt(false);
         if (cfg_.feature(Feature::NextBuddy) && setPreemptBuddy(c, cfs, pseId) && (wakeFlags & WF_SYNC)) {
             if (preemptSync(wakeFlags, pseId, seId)) {
+                if (v73) cancelProtectSlice(se);
                 wakeupCause_.rule = WakeupCause::Rule::SyncBuddy;
                 reschedCurr(c, ReschedBit::Lazy, ReschedReason::WakeupPreempt);
             }
             return; // PREEMPT_WAKEUP_NONE: the buddy is picked at the waker's next schedule
         }
     }
+    WakeupCause::Rule why = WakeupCause::Rule::None;
     for (;;) {
         const EntityId nse = pickEevdf(cfs, !shortSlice);
         if (nse == pseId) {
             const bool byShort = // the protection would have held (see checkPreemptWakeupFair())
                 shortSlice && currProtected(cfs) && pickEevdf(cfs, true) != pseId;
-            if (shortSlice) {
-                cancelProtectSlice(se);
-                if (cfg_.has(Rule::ShortClearsBuddy)) clearBuddies(c, cfs, seId); // 78cde54ea5f0
-            }
-            wakeupCause_.rule = byShort ? WakeupCause::Rule::ShortSlice : WakeupCause::Rule::Pick;
-            reschedCurr(c, ReschedBit::Lazy, ReschedReason::WakeupPreempt);
-            return;
+            why = byShort ? WakeupCause::Rule::ShortSlice : WakeupCause::Rule::Pick;
+            break;
         }
         if (nse < 0 || nse == seId || !entity(nse).schedDelayed) break;
         dequeueEntities(c, nse, true, true); // pick_next_entity(): the delayed sleeper leaves
         if (cfs.nrQueued == 0) break;
     }
-    if (cfg_.feature(Feature::RunToParity)) updateProtectSlice(cfs, se);
+    // 7.3 (ba0d3bf5f97b): an eligible shorter-slice wakee preempts though the pick is another.
+    if (why == WakeupCause::Rule::None && v73 && shortSlice && cfs.entityEligible(ev(), pseId))
+        why = WakeupCause::Rule::ShortEligible;
+    if (why == WakeupCause::Rule::None) return noPreempt(true);
+    if (shortSlice || v73) cancelProtectSlice(se); // 7.3: every preemption cancels it
+    if (shortSlice) {
+        if (cfg_.has(Rule::ShortBuddy))
+            setShortBuddy(c, cfs, pseId); // 8f97b627ff1c: it runs at the coming pick
+        else if (cfg_.has(Rule::ShortClearsBuddy))
+            clearBuddies(c, cfs, seId); // 78cde54ea5f0
+    }
+    wakeupCause_.rule = why;
+    reschedCurr(c, ReschedBit::Lazy, ReschedReason::WakeupPreempt);
 }
 
 // yield_task_fair(): before 79104becf42b (6.18.2) the yielder's deadline moved on by a request;

@@ -309,6 +309,63 @@ constexpr std::array<RuleInfo, kRuleCount> kRules{{
      "newidle without rolling NI_RANDOM's die - a CPU that goes idle rarely (under ~120 counted tries a "
      "second) balances each time, however seldom it pulls",
      "sd->newidle_stamp starts at the run's start (sd_init() at boot in the kernel); one domain per CPU"},
+    {Rule::ShortProtectIneligible, "short-protect-ineligible", "7.3",
+     "0d1e7a2bab35 sched/eevdf: Speedup short slice task scheduling",
+     "set_protect_slice(), ineligible_vruntime()",
+     "with PREEMPT_SHORT, a task picked while a shorter slice is queued is protected until its vruntime "
+     "passes the average of the others (ineligible_vruntime(): zero_vruntime + floor(sum_w_vruntime / "
+     "sum_weight) + 1, curr out of the sums) or its deadline, whichever is first - no longer for one "
+     "shortest slice of its own time",
+     "from a line-by-line port of 7.3's fair.c (the C diff not read; Vincent Guittot's v2 used "
+     "avg_vruntime(), which Peter Zijlstra objected to); aae2a33ea662, queued for 7.4, clamps it to the "
+     "shortest slice again"},
+    {Rule::ProtectUpdateAlways, "protect-update-always", "7.3",
+     "7cd2ef17de5e sched/eevdf: Always update slice protection", "wakeup_preempt_fair()",
+     "a wakee that cannot preempt - SCHED_IDLE against a normal curr or the reverse, SCHED_BATCH, a fork, "
+     "a delayed entity - or that pick_eevdf() does not choose still shrinks curr's protection to the "
+     "shortest queued slice (RUN_TO_PARITY); only a WF_SYNC buddy that waits for the waker's next "
+     "schedule leaves it",
+     "as the port of 7.3's fair.c has it (the C diff not read)"},
+    {Rule::ShortEligiblePreempts, "short-eligible-preempts", "7.3",
+     "ba0d3bf5f97b sched/eevdf: Cancel slice protection if short slice task is eligible",
+     "wakeup_preempt_fair()",
+     "a shorter-slice wakee that is eligible preempts curr even when pick_eevdf() would choose another "
+     "task with an earlier deadline (before, only when it was the pick); every preemption cancels curr's "
+     "protection",
+     "as the port of 7.3's fair.c has it (the C diff not read); which commit made every preemption cancel "
+     "the protection (7.2: only a shorter-slice one and a SCHED_IDLE curr) is not known: it goes with "
+     "this rule here"},
+    {Rule::ShortDespiteResched, "short-despite-resched", "7.3",
+     "7ad0ec7890b3 sched/eevdf: Update slice protection even when resched is already set",
+     "wakeup_preempt_fair()",
+     "with PREEMPT_SHORT on, a wakeup that finds TIF_NEED_RESCHED already set still runs the check: it "
+     "shrinks or cancels curr's protection and may make the wakee the buddy, so the coming pick sees it",
+     "as the port of 7.3's fair.c has it (the C diff not read)"},
+    {Rule::ProtectFromAverage, "protect-from-average", "7.3",
+     "49f87b4d0be8 sched/eevdf: Take into account current's lag when updating slice protection",
+     "update_protect_slice()",
+     "a wakee that shrinks curr's protection counts the shortest slice from min(curr's vruntime, V): a "
+     "curr ahead of the average (negative lag) keeps the CPU only until V + that slice",
+     "as the port of 7.3's fair.c has it (the C diff not read)"},
+    {Rule::ShortBuddy, "short-buddy", "7.3", "8f97b627ff1c sched/fair: Set next buddy for preempt short",
+     "wakeup_preempt_fair(), set_short_buddy()",
+     "a shorter-slice wakee that preempts becomes the next buddy (unless the buddy has a shorter slice), "
+     "whatever NEXT_BUDDY says, so PICK_BUDDY runs it at the reschedule even if another eligible task has "
+     "an earlier deadline; it replaces short-clears-buddy's clear_buddies() there (the pick without "
+     "protection still takes no buddy)",
+     "as the port of 7.3's fair.c has it (the C diff not read); d2e010082757 (7.4) adds a tie-break for "
+     "equal slices"},
+    {Rule::DelayedNoPreempt, "delayed-no-preempt", "7.3",
+     "04998aa54848 sched/eevdf: Delayed dequeue task can't preempt", "wakeup_preempt_fair()",
+     "a delayed (sched_delayed) wakee never preempts, a shorter slice included: it only shrinks curr's "
+     "protection (protect-update-always)",
+     "as the port of 7.3's fair.c has it (the C diff not read)"},
+    {Rule::GroupsOneRunqueue, "groups-one-runqueue", "7.3",
+     "85570f10a4c6 (the single runqueue for task groups, 7.3)",
+     "set_next_entity(), update_curr(), wakeup_preempt_fair(), pick_task_fair()",
+     "task groups' entities no longer queue on per-group runqueues: every task is on its CPU's one "
+     "runqueue with its group's share of the weight (h_load) and cfs_rq->h_curr",
+     "not modelled: a 7.3 scenario with task groups (cgroups, or sessions under autogroup) is refused"},
     {Rule::ProxyExec, "proxy-exec", "6.17",
      "25c411fce735 .. 7de9d4f94638 (\"Single RunQueue Proxy Execution\" v19: CONFIG_SCHED_PROXY_EXEC, "
      "blocked_on, find_proxy_task(), the split accounting of aa4f74dfd42b)",
@@ -433,6 +490,12 @@ const RuleSet kV7_1 =
 // notModelled).
 // The proxy-execution series of the 7.2 cycle (proxy-ttwu-return) reworked 7.1's donor return.
 const RuleSet kV7_2 = kV7_1 | rulesOf({Rule::DlServerRevisedOnlyRunning, Rule::ProxyTtwuReturn});
+// 7.3: the short-slice wakeup series (Vincent Guittot, merged for 7.3-rc1 with sched-core-2026-08-17)
+// and the single runqueue for task groups (not modelled: such scenarios are refused).
+const RuleSet kV7_3 =
+    kV7_2 | rulesOf({Rule::ShortProtectIneligible, Rule::ProtectUpdateAlways, Rule::ShortEligiblePreempts,
+                     Rule::ShortDespiteResched, Rule::ProtectFromAverage, Rule::ShortBuddy,
+                     Rule::DelayedNoPreempt, Rule::GroupsOneRunqueue});
 // The 2024 PREEMPT_AUTO series on the 6.18 EEVDF rules, without PREEMPT_LAZY (it realises
 // laziness inside none / voluntary / full); RT throttling stands in for the fair_server there
 // (SchedConfig::rtThrottling()). The series was posted on v6.8-rc (v1, Feb 2024) and rebased to v6.9
@@ -440,7 +503,7 @@ const RuleSet kV7_2 = kV7_1 | rulesOf({Rule::DlServerRevisedOnlyRunning, Rule::P
 const RuleSet kAutoRfc = kV6_18 & ~rulesOf({Rule::LazyModel, Rule::FairServer, Rule::ProxyExec});
 
 // Oldest first, the RFC last: menus, lists and docs/kernels.md show them in this order.
-const std::array<KernelSpec, 9> kSpecs{{
+const std::array<KernelSpec, 10> kSpecs{{
     {"6.6-queue", KernelBuild::Dynamic, KernelProfile::V6_6_Queue,
      "6.6 + the sched/eevdf queue of autumn 2023 (custom slices, first PREEMPT_SHORT)", kV6_6Queue,
      "the queue's prototype delayed dequeue (\"sched/eevdf: Delay dequeue\", 15 Sep 2023, DELAY_DEQUEUE and "
@@ -473,10 +536,11 @@ const std::array<KernelSpec, 9> kSpecs{{
      "before a delayed entity is requeued (333238da9a19: no effect, the engine's curr is always up to date); "
      "proxy execution's rework (proxy-ttwu-return: a 7.2 scenario with proxy execution is refused); "
      "cache-aware scheduling (several LLCs only); the RT runtime default of 1 s (c2e390197ad1: "
-     "deadline admission only) and RT_PUSH_IPI off (dd29c017aed6: RT push not modelled). 7.3's single "
-     "runqueue for task groups (85570f10a4c6, cgroup_mode concur) and its short-slice wakeup series "
-     "(0d1e7a2bab35, ba0d3bf5f97b, 7cd2ef17de5e, 49f87b4d0be8, 7ad0ec7890b3, 8f97b627ff1c, 04998aa54848) "
-     "have no profile yet"},
+     "deadline admission only) and RT_PUSH_IPI off (dd29c017aed6: RT push not modelled)"},
+    {"7.3", KernelBuild::Dynamic, KernelProfile::V7_3, "7.3 PREEMPT_DYNAMIC", kV7_3,
+     "what 7.2 leaves out; the single runqueue for task groups (groups-one-runqueue: a 7.3 scenario with "
+     "task groups is refused); the short-slice series is modelled from a line-by-line port of 7.3's "
+     "fair.c, its C diffs not read"},
     {"auto-rfc", KernelBuild::Auto, KernelProfile::V6_18, "6.18 + PREEMPT_AUTO (2024 series)", kAutoRfc},
 }};
 
@@ -504,8 +568,8 @@ const KernelSpec& kernelSpecOf(KernelBuild b, KernelProfile p) {
 
 const RuleSet& kernelRules(KernelBuild b, KernelProfile p) {
     // Indexed, not searched: the engine asks on every update_curr().
-    static const std::array<RuleSet, 8> dynamic{kV6_18, kV6_12, kV6_18_44,  kV6_18_45,
-                                                kV7_0,  kV7_1,  kV6_6Queue, kV7_2}; // KernelProfile order
+    static const std::array<RuleSet, 9> dynamic{kV6_18, kV6_12,     kV6_18_44, kV6_18_45, kV7_0,
+                                                kV7_1,  kV6_6Queue, kV7_2,     kV7_3}; // KernelProfile order
     return b == KernelBuild::Auto ? kAutoRfc : dynamic[size_t(p)];
 }
 

@@ -57,6 +57,15 @@ enum class Rule : uint8_t {
     ShortClearsBuddy,      // a shorter-slice preemption clears curr's buddy; no buddy without protect (7.1)
     DelayedLagKeep,        // a delayed sleeper's negative lag never grows; re-placed when clamped (7.1)
     NewidleRate,           // NI_RATE: the newidle ratio, capped at 1024, grows with the tries' spacing (7.1)
+    // 7.3: Vincent Guittot's short-slice wakeup series
+    ShortProtectIneligible, // a shorter queued slice protects curr until it is no longer eligible
+    ProtectUpdateAlways,    // a wakee that does not preempt still shrinks curr's protection
+    ShortEligiblePreempts,  // an eligible shorter-slice wakee preempts though another would be picked
+    ShortDespiteResched,    // with PREEMPT_SHORT a pending reschedule does not end the wakeup check
+    ProtectFromAverage,     // the shrunk protection counts from min(vruntime, V)
+    ShortBuddy,             // a shorter-slice wakee that preempts becomes the next buddy
+    DelayedNoPreempt,       // a delayed wakee never preempts, whatever its slice
+    GroupsOneRunqueue,      // task groups scheduled on the CPU's one runqueue (not modelled: refused)
     // proxy execution (CONFIG_SCHED_PROXY_EXEC; SchedConfig::proxyExec says whether it is built in)
     ProxyExec,           // a mutex waiter stays queued and lends its slice to the owner (6.17)
     ProxyDonorMigration, // a donor whose owner is on another CPU migrates there, and is sent back (7.1)

@@ -59,6 +59,14 @@ bool Engine::setPreemptBuddy(CpuId c, CfsRq& cfs, EntityId pse) {
     return true;
 }
 
+// set_short_buddy() (8f97b627ff1c, 7.3): a shorter-slice wakee that preempts becomes the buddy
+// unless the buddy has a still shorter slice; NEXT_BUDDY or not.
+bool Engine::setShortBuddy(CpuId c, CfsRq& cfs, EntityId pse) {
+    if (cfs.next >= 0 && entity(cfs.next).slice < entity(pse).slice) return false;
+    setNextBuddy(c, pse);
+    return true;
+}
+
 // preempt_sync() (e837456fdca8): a WF_SYNC wakeup that made a new buddy preempts only once the
 // waker has run sysctl_sched_migration_cost (a quarter of it when select_task_rq() chose the CPU:
 // the two are stacking where they could spread) and the wakee's deadline is earlier. The run is

@@ -90,6 +90,10 @@ std::string SchedConfig::validate() const {
                " has no CONFIG_SCHED_PROXY_EXEC (it came with 6.17, 25c411fce735); accepted with: " +
                accepted;
     }
+    if (taskGroups && has(Rule::GroupsOneRunqueue))
+        return "kernel " + std::string(kernelSpecName(build, profile)) +
+               " schedules task groups on the CPU's one runqueue (85570f10a4c6), which is not modelled; "
+               "accepted: a scenario without cgroups or autogroup sessions, or a kernel up to 7.2";
     if (proxyExec && has(Rule::ProxyTtwuReturn))
         return "proxy_exec on " + std::string(kernelSpecName(build, profile)) +
                ": this kernel returns a woken waiter in try_to_wake_up() and hands the mutex to the waiter "

@@ -77,6 +77,10 @@ struct SchedConfig {
     // CONFIG_SCHED_PROXY_EXEC built in and not turned off with sched_proxy_exec=0 (6.17,
     // 25c411fce735: no Kconfig default, depends on EXPERT, so off unless a scenario asks).
     bool proxyExec = false;
+    // Whether the scenario puts tasks in task groups (a cgroup, or a session under autogroup): the
+    // scenario reader sets it, so that a kernel whose group scheduling is not modelled (7.3's one
+    // runqueue, groups-one-runqueue) refuses the scenario wherever its machine is checked.
+    bool taskGroups = false;
 
     Time tickNsec() const { return (kNsPerSec + hz / 2) / hz; } // TICK_NSEC
     Time normalizedSlice() const;

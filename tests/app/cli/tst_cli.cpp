@@ -46,7 +46,7 @@ class TestCli : public QObject {
             << "--preempt: 'lazzy' is not a preemption model; accepted: none, voluntary, full, lazy";
         QTest::newRow("kernel") << QStringList{"--kernel", "6.6"}
                                 << "--kernel: '6.6' is not a kernel; accepted: 6.6-queue, 6.12, 6.18, "
-                                   "6.18.44, 6.18.45, 7.0, 7.1, 7.2, auto-rfc";
+                                   "6.18.44, 6.18.45, 7.0, 7.1, 7.2, 7.3, auto-rfc";
         QTest::newRow("hz") << QStringList{"--hz", "200"}
                             << "--hz: '200' is not a kernel HZ; accepted: 100, 250, 300, 1000";
         QTest::newRow("cpus") << QStringList{"--cpus", "0"}
