@@ -12,9 +12,9 @@
 // cpu_for_thread_ua(i): the i-th CPU of the process's mask, which timerthread() pinned it to with
 // pthread_setaffinity_np(). rt-tests 2.5 (January 2023) dropped that default (2d910eecf10c,
 // "cyclictest: Fix threads being affined even when -a isn't set"): the threads are free to move.
-// The traced machine's cyclictest (rt-tests 2.4) shows it: its measuring thread never left CPU 0
-// in 5,000 wakeups, 15 of them while CPU 0 was busy and CPU 1 idle, when select_idle_sibling()
-// would have moved a free thread (scenarios/real-machine/cyclictest-i1000-l5000.json).
+// The traced machine's cyclictest (rt-tests 2.4, the release its README gives for hackbench) shows it: its
+// measuring thread never left CPU 0 in 5,000 wakeups, 15 of them while CPU 0 was busy and CPU 1 idle, when
+// select_idle_sibling() would have moved a free thread (scenarios/real-machine/cyclictest-i1000-l5000.json).
 #include "scenarios/workload.h"
 
 #include <cstdio>
