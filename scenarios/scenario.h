@@ -48,6 +48,12 @@ struct GroupingSpec {
     std::map<std::string, int> sessionNice;  // an autogroup's nice (/proc/PID/autogroup), default 0
 };
 
+// Whether a task is outside the root task group: in a cgroup, or in its session's autogroup
+// while autogroup is enabled (task_wants_autogroup()); addTaskGroups() makes the groups.
+inline bool inTaskGroup(const TaskGroupSpec& t, const GroupingSpec& g) {
+    return !t.cgroup.empty() || (!t.session.empty() && g.autogroup);
+}
+
 struct TimedChange {
     sched::Time at = 0;
     sched::ParamChange change;

@@ -114,9 +114,11 @@ std::vector<sched::GroupId> addTaskGroups(const Scenario& s, sched::Engine& e) {
     };
     std::vector<sched::GroupId> out;
     for (const TaskGroupSpec& t : s.tasks) {
-        if (!t.cgroup.empty()) {
+        if (!inTaskGroup(t, s.grouping)) {
+            out.push_back(sched::kRootGroup);
+        } else if (!t.cgroup.empty()) {
             out.push_back(cgroup(t.cgroup, cgroup));
-        } else if (!t.session.empty() && s.grouping.autogroup) {
+        } else {
             // autogroup_create(): a child of the root group; its nice sets the shares
             // (proc_sched_autogroup_set_nice(): sched_prio_to_weight[nice + 20]).
             const std::string key = "session:" + t.session; // cgroup paths start with '/'
@@ -130,8 +132,6 @@ std::vector<sched::GroupId> addTaskGroups(const Scenario& s, sched::Engine& e) {
                 e.addTaskGroup("/autogroup-" + t.session, sched::kRootGroup, sched::niceToWeight(nice));
             made[key] = g;
             out.push_back(g);
-        } else {
-            out.push_back(sched::kRootGroup);
         }
     }
     return out;

@@ -93,10 +93,8 @@ bool ScenarioReader::read(const JsonValue& root, Scenario& s) {
         const size_t before = s.tasks.size();
         if (!task(tasks->items[i], idx("tasks", i), s)) return false;
         // Task groups: a kernel whose group scheduling is not modelled refuses them (validate()).
-        bool grouped = false;
-        for (size_t g = before; g < s.tasks.size(); ++g)
-            grouped = grouped || !s.tasks[g].cgroup.empty() ||
-                      (!s.tasks[g].session.empty() && s.grouping.autogroup);
+        const bool grouped = std::any_of(s.tasks.begin() + ptrdiff_t(before), s.tasks.end(),
+                                         [&](const TaskGroupSpec& g) { return inTaskGroup(g, s.grouping); });
         if (grouped && !s.config.taskGroups) {
             s.config.taskGroups = true;
             if (std::string e = s.config.validate(); !e.empty())
