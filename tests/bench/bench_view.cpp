@@ -1,10 +1,11 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // Benchmark (not a test): timeline paint time at 1920x1080 for a run on 64 CPUs (a slice per CPU
 // per 1 ms tick: 17 s simulated, the default, is 1.09 M slices; 153 s is 9.8 M), at full
-// zoom-out, mid zoom (1 s) and deep zoom (2 ms), the widget's new range, the time to step back
-// 1 s, and the peak resident memory: (peak - peak of `bench_view 0`, an empty run) / slices is
-// what the GUI holds per slice (the run, its snapshots, one set of lane and flag indexes and the
-// widget; the EEVDF chart's graphs hold only the charted tasks' samples).
+// zoom-out, 16 slices a pixel column (30 s), mid zoom (1 s) and deep zoom (2 ms), the widget's
+// new range, the time to step back 1 s, and the peak resident memory: (peak - peak of
+// `bench_view 0`, an empty run) / slices is what the GUI holds per slice (the run, its snapshots,
+// one set of lane and flag indexes and the widget; the EEVDF chart's graphs hold only the charted
+// tasks' samples).
 // Run: build/tests/bench_view [SECONDS]   (the offscreen platform; medians of 15 frames)
 #include "app/gui/session.h"
 #include "widgets/live_capture.h"
@@ -112,7 +113,11 @@ int main(int argc, char** argv) {
     };
     const Time mid = T / 2;
     const std::string full = "full zoom-out (" + std::to_string(int(seconds + 0.5)) + " s)";
+    // Between the two: 16 of a lane's 1 ms slices to a pixel column, zoomed out too little for the
+    // lanes' time buckets (a column spans fewer than eight) and too far for few slices a column.
+    const Time between = std::min<Time>(T, 16 * kNsPerMs * (1920 - layout.gutter));
     const Zoom zooms[] = {{full.c_str(), 0, T},
+                          {"16 slices a column", T - between, T},
                           {"mid zoom (1 s)", mid, mid + kNsPerSec},
                           {"deep zoom (2 ms)", mid, mid + 2 * kNsPerMs}};
     for (const Zoom& z : zooms) {

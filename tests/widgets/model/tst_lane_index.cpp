@@ -253,6 +253,27 @@ class TestLaneIndex : public QObject {
         QCOMPARE(got, expect);
         QVERIFY(!got.empty());
     }
+    // Zero-length slices at t0 do not overlap [t0, t1); touching ones are each counted once.
+    void slicesInAtZeroLengthAndTouchingSlices() {
+        Trace tr;
+        tr.cpus = 1;
+        Time t = 0;
+        for (int i = 0; i < 40; ++i) { // 10 ns, then a zero-length one, then a touching 5 ns
+            tr.slices.push(t, t + 10, TaskId(0), 0, 0, kNoReason);
+            tr.slices.push(t + 10, t + 10, TaskId(1), 0, 0, kNoReason);
+            tr.slices.push(t + 10, t + 15, TaskId(2), 0, 0, kNoReason);
+            t += 20;
+        }
+        LaneIndex idx;
+        idx.update(tr);
+        for (Time t0 = 0; t0 < t; ++t0)
+            for (Time len : {1, 5, 33}) {
+                std::vector<uint32_t> want;
+                for (uint32_t i = 0; i < tr.slices.size(); ++i)
+                    if (tr.slices.end[i] > t0 && tr.slices.start[i] < t0 + len) want.push_back(i);
+                QCOMPARE(idx.slicesIn(0, t0, t0 + len, 1000), want);
+            }
+    }
     void indexCatchesUpIncrementally() {
         Engine e = builtinEngine("balance-8-on-4");
         LaneIndex inc;
