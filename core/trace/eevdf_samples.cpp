@@ -5,7 +5,7 @@ namespace sched {
 
 namespace {
 
-// A time, task, CPU and three 64-bit values: at most 10 + 5 + 3 + 3 * 10 bytes.
+// A time, task (with two bits), CPU and three 64-bit values: at most 10 + 5 + 3 + 3 * 10 bytes.
 constexpr size_t kMaxPacked = 48;
 
 int64_t diff(int64_t a, int64_t b) {
@@ -23,8 +23,11 @@ uint8_t* putVarint(uint8_t* q, uint64_t v) {
     *q++ = uint8_t(v);
     return q;
 }
-uint8_t* putSigned(uint8_t* q, int64_t d) { // zigzag: small magnitudes of either sign stay short
-    return putVarint(q, (uint64_t(d) << 1) ^ uint64_t(d >> 63));
+uint64_t zigzag(int64_t d) { // small magnitudes of either sign stay short
+    return (uint64_t(d) << 1) ^ uint64_t(d >> 63);
+}
+uint8_t* putSigned(uint8_t* q, int64_t d) {
+    return putVarint(q, zigzag(d));
 }
 
 uint64_t getVarint(const uint8_t*& p) {
@@ -51,6 +54,12 @@ void EevdfSamples::PackState::setV(uint16_t cpu, int64_t v) {
     lastV[cpu] = v;
 }
 
+void EevdfSamples::PackState::setTask(uint32_t t, int64_t vruntime, int64_t deadline) {
+    if (t >= kTaskRefs) return;
+    if (t >= tasks.size()) tasks.resize(size_t(t) + 1);
+    tasks[t] = {vruntime, deadline, block + 1};
+}
+
 void EevdfSamples::push(const EevdfSample& s) {
     if (n_ % kBlock == 0) {
         writer_.enterBlock(uint32_t(n_ / kBlock));
@@ -58,13 +67,22 @@ void EevdfSamples::push(const EevdfSample& s) {
     }
     uint8_t buf[kMaxPacked];
     uint8_t* q = putSigned(buf, diff(s.time, writer_.time));
-    q = putVarint(q, uint32_t(s.task));
+    // vruntime from V (minus the lag) or from the task's last; the deadline from vruntime (about a
+    // slice) or from the task's last: whichever difference is smaller (equal: the first).
+    const uint32_t task = uint32_t(s.task);
+    const TaskRef ref = task < kTaskRefs ? writer_.task(task) : TaskRef{};
+    const int64_t vrV = diff(s.vruntime, s.avgVruntime), vrTask = diff(s.vruntime, ref.vruntime);
+    const int64_t dlVr = diff(s.deadline, s.vruntime), dlTask = diff(s.deadline, ref.deadline);
+    const bool vrFromTask = task < kTaskRefs && zigzag(vrTask) < zigzag(vrV);
+    const bool dlFromTask = task < kTaskRefs && zigzag(dlTask) < zigzag(dlVr);
+    q = putVarint(q, uint64_t(task) << 2 | (vrFromTask ? 2u : 0u) | (dlFromTask ? 1u : 0u));
     q = putVarint(q, uint64_t(s.cpu) << 1 | (s.onRq ? 1u : 0u));
     q = putSigned(q, diff(s.avgVruntime, writer_.v(s.cpu)));
-    q = putSigned(q, diff(s.vruntime, s.avgVruntime)); // minus the lag
-    q = putSigned(q, diff(s.deadline, s.vruntime));    // about a slice
+    q = putSigned(q, vrFromTask ? vrTask : vrV);
+    q = putSigned(q, dlFromTask ? dlTask : dlVr);
     writer_.time = s.time;
     writer_.setV(s.cpu, s.avgVruntime);
+    writer_.setTask(task, s.vruntime, s.deadline);
     bytes_.reserve(bytes_.size() + size_t(q - buf));
     for (const uint8_t* b = buf; b < q; ++b)
         bytes_.push_back(*b);
@@ -84,15 +102,19 @@ EevdfSamples::Reader::Reader(const EevdfSamples& s, size_t from) : base_(s.bytes
 void EevdfSamples::Reader::next(EevdfSample& o) {
     if (i_ % kBlock == 0) st_.enterBlock(uint32_t(i_ / kBlock));
     o.time = sum(st_.time, getSigned(p_));
-    o.task = TaskId(uint32_t(getVarint(p_)));
+    const uint64_t taskModes = getVarint(p_);
+    const uint32_t task = uint32_t(taskModes >> 2);
+    o.task = TaskId(task);
     const uint64_t cpuOnRq = getVarint(p_);
     o.cpu = uint16_t(cpuOnRq >> 1);
     o.onRq = (cpuOnRq & 1) != 0;
     o.avgVruntime = sum(st_.v(o.cpu), getSigned(p_));
-    o.vruntime = sum(o.avgVruntime, getSigned(p_));
-    o.deadline = sum(o.vruntime, getSigned(p_));
+    const TaskRef ref = st_.task(task);
+    o.vruntime = sum(taskModes & 2 ? ref.vruntime : o.avgVruntime, getSigned(p_));
+    o.deadline = sum(taskModes & 1 ? ref.deadline : o.vruntime, getSigned(p_));
     st_.time = o.time;
     st_.setV(o.cpu, o.avgVruntime);
+    st_.setTask(task, o.vruntime, o.deadline);
     ++i_;
 }
 
@@ -114,7 +136,8 @@ void EevdfSamples::cut(size_t n) {
 
 size_t EevdfSamples::memoryBytes() const {
     return bytes_.capacity() + blockStart_.capacity() * sizeof(uint64_t) +
-           writer_.lastV.capacity() * sizeof(int64_t) + writer_.seenIn.capacity() * sizeof(uint32_t);
+           writer_.lastV.capacity() * sizeof(int64_t) + writer_.seenIn.capacity() * sizeof(uint32_t) +
+           writer_.tasks.capacity() * sizeof(TaskRef);
 }
 
 } // namespace sched

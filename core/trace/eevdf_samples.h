@@ -4,10 +4,13 @@
 // bytes each, the largest part of what a long run holds (issue 31: at most 40 bytes a slice for
 // everything). Here a sample is a handful of LEB128 varints, each a difference from a value the
 // reader already has — the time from the previous sample's, V from the last V of the same CPU,
-// vruntime from V (minus the lag), the deadline from vruntime (about a slice) — 12 to 16 bytes on
-// the runs measured (docs/performance.md). Samples are packed in blocks of kBlock that start from
-// nothing, so a read starts at the beginning of a block; the charts read a task's samples front to
-// back, and rewind cuts the tail. Differences are taken modulo 2^64: any values round-trip.
+// vruntime from V (minus the lag), the deadline from vruntime (about a slice) — or, where the
+// task's own last vruntime or deadline is nearer (a task picked again: neither moved while it
+// waited; a deadline while its slice lasts), from that, two bits with the task saying which: 10.5
+// bytes a sample on the timeline benchmark (11.75 without the task's; performance-log.md).
+// Samples are packed in blocks of kBlock that start from nothing, so a read starts at the beginning of a
+// block; the charts read a task's samples front to back, and rewind cuts the tail. Differences are taken
+// modulo 2^64: any values round-trip.
 //
 // libstreamvbyte (Debian) was looked at and left: it packs 32-bit integers, and four of these six
 // fields are 64-bit signed differences.
@@ -63,18 +66,29 @@ class EevdfSamples {
     }
 
   private:
-    // What a sample is packed against: the previous sample's time and the last V of each CPU,
-    // both from the start of the sample's block. The writer keeps one, each walk its own.
+    // What a sample is packed against: the previous sample's time, the last V of each CPU and the
+    // last vruntime and deadline of each task (tasks below kTaskRefs), all from the start of the
+    // sample's block. The writer keeps one, each walk its own.
+    static constexpr uint32_t kTaskRefs = 1u << 20;
+    struct TaskRef {
+        int64_t vruntime = 0, deadline = 0;
+        uint32_t seenIn = 0; // block + 1 where they were set in it
+    };
     struct PackState {
         Time time = 0;
         uint32_t block = 0;
         std::vector<int64_t> lastV;
         std::vector<uint32_t> seenIn; // block + 1 where lastV[cpu] was set in it
+        std::vector<TaskRef> tasks;
         void enterBlock(uint32_t b) { block = b, time = 0; }
         int64_t v(uint16_t cpu) const {
             return cpu < seenIn.size() && seenIn[cpu] == block + 1 ? lastV[cpu] : 0;
         }
         void setV(uint16_t cpu, int64_t v);
+        TaskRef task(uint32_t t) const { // zeros where the block has not seen it
+            return t < tasks.size() && tasks[t].seenIn == block + 1 ? tasks[t] : TaskRef{};
+        }
+        void setTask(uint32_t t, int64_t vruntime, int64_t deadline);
     };
     class Reader {
       public:

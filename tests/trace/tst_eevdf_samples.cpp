@@ -108,6 +108,29 @@ class TestEevdfSamples : public QObject {
         QVERIFY(p.at(0) == v[0]);
     }
 
+    // A task picked again has the vruntime and deadline it was put back with: each is then packed as
+    // a difference from the task's own last one, one byte, where the difference from V and from
+    // the vruntime are a lag and a slice (three bytes each). A new block starts from nothing.
+    void aTasksUnchangedValuesPackInAByteEach() {
+        EevdfSamples p;
+        EevdfSample put{1000000, 7, 3, 5000000000, 5003000000, 5000400000, true};
+        EevdfSample other{1000000, 8, 3, 5000400000, 5003400000, 5000400000, true};
+        p.push(put);
+        p.push(other);
+        const size_t before = p.packedBytes();
+        EevdfSample picked = put;
+        picked.time = 1000000 + 50; // the same V
+        p.push(picked);
+        QCOMPARE(p.packedBytes() - before, size_t(6)); // time, task, CPU, V, vruntime, deadline
+        QVERIFY(p.at(2) == picked);
+        while (p.size() % EevdfSamples::kBlock != 0)
+            p.push(other);
+        const size_t blockStart = p.packedBytes();
+        p.push(picked);
+        QVERIFY(p.packedBytes() - blockStart > 10); // nothing to refer to: full differences
+        QVERIFY(p.at(p.size() - 1) == picked);
+    }
+
     // The reason for packing: a run's samples differ from their neighbours by little.
     void aRunsSamplesPackInAFewBytesEach() {
         Engine e = engineFrom(R"J({"machine": {"cpus": 4, "hz": 1000, "preempt": "lazy"},
