@@ -82,8 +82,10 @@ class TestExperiments : public QObject {
         QEXPECT_FAIL(
             "",
             "finding: a compile job's sleeps are fixed by the workload model, so both builds sleep "
-            "alike (179,032 and 179,031 at the full size); what made the lazy build sleep 4.5 % more "
-            "is not known",
+            "alike (179,032 and 179,031 at the full size). The post's +8.1 k exceeds its involuntary "
+            "drop (5.7 k), which bounds the one lazy route to more sleeps (a preemption turned into a "
+            "block), and its preempt=full table has +2.6 % with no lazy bit set: much of it is the two "
+            "builds, not lazy preemption (docs/fidelity.md)",
             Continue);
         QVERIFY2(volAuto >= volDyn * 1.0225 && volAuto <= volDyn * 1.09,
                  qPrintable(QString("vol-csw %1 vs %2").arg(volAuto).arg(volDyn)));
