@@ -111,7 +111,6 @@ void LatencyHistogram::setOverlay(const Trace* other, const QString& label, cons
     cdf_->setPen(other ? QPen(QColor(0, 114, 178), 2) : QPen(QColor(213, 94, 0), 2));
     overlayBars_->setVisible(other);
     overlayCdf_->setVisible(other);
-    redraw();
 }
 
 QString LatencyHistogram::title() const {

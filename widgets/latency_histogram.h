@@ -37,7 +37,9 @@ class LatencyHistogram : public QWidget {
     void setScope(sched::SampleScope s);
     // Each task's cgroup or autogroup name ("" for the root group): enables "of its task group".
     void setTaskGroups(std::vector<std::string> groupOf);
-    // Another run drawn over this one (null: none); the labels name the two in the title.
+    // Another run drawn over this one (null: none); the labels name the two in the title. Drawn at
+    // the next refresh(): the run drawn until then may be gone already (the compare window
+    // replaces both windows of its runs, then calls refresh() with the new one).
     void setOverlay(const sched::Trace* other, const QString& label, const QString& otherLabel);
     QString title() const;
 
