@@ -87,7 +87,7 @@ bool EventLogModel::setWindow(const TimelineData& d, Time t0, Time t1, unsigned 
         }
     }
     // Time-ordered columns: a binary search finds the window.
-    const auto timeColumn = [&](std::span<const Time> time, Kind kind, auto&& cpuOf, auto&& ok) {
+    const auto timeColumn = [&](const sched::TimeColumn& time, Kind kind, auto&& cpuOf, auto&& ok) {
         auto it = std::lower_bound(time.begin(), time.end(), t0);
         for (size_t n = 0; it != time.end() && *it < t1 && n < cap; ++it) {
             const uint32_t i = uint32_t(it - time.begin());

@@ -16,7 +16,7 @@ inline bool isDark(const QPalette& pal) {
 }
 
 // Calls fn(i) for every index whose time (a non-decreasing trace column) lies in [t0, t1).
-template <class Fn> void forEachInRange(std::span<const Time> times, Time t0, Time t1, Fn&& fn) {
+template <class Fn> void forEachInRange(const sched::TimeColumn& times, Time t0, Time t1, Fn&& fn) {
     for (auto it = std::lower_bound(times.begin(), times.end(), t0); it != times.end() && *it < t1; ++it)
         fn(size_t(it - times.begin()));
 }

@@ -45,7 +45,8 @@ int benchCommand(const BenchOptions& o, std::ostream& out, std::ostream& err) {
         const double switches = double(eng.contextSwitches());
         const double nsPerEvent = wall * 1e9 / std::max(1.0, events);
         const Trace& tr = eng.trace();
-        const double bytesPerSlice = tr.slices.size() ? double(Slices::kBytesPerSlice) : 0.0;
+        const double bytesPerSlice =
+            tr.slices.size() ? double(tr.slices.bytes()) / double(tr.slices.size()) : 0.0;
         std::snprintf(b, sizeof b, "%-20s %5d %6zu %10s %9.3f %12.0f %12.0f %10.1f %11.2f %8.0f\n",
                       name.c_str(), s.config.cpus, eng.tasks().size(), formatDuration(s.duration).c_str(),
                       wall, events / wall, switches / wall, nsPerEvent, double(s.duration) / 1e9 / wall,

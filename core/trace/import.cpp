@@ -258,13 +258,13 @@ void TraceImporter::openSlice(int c, int32_t pid, Time start, bool evidenceOnly)
 void TraceImporter::closeSlice(int c, Time end, uint8_t point) {
     CpuState& cs = cpu(c);
     if (cs.slice >= 0) {
-        trace_.slices.end[size_t(cs.slice)] = std::max(end, trace_.slices.start[size_t(cs.slice)]);
+        trace_.slices.end.set(size_t(cs.slice), std::max(end, trace_.slices.start[size_t(cs.slice)]));
         trace_.slices.endPoint[size_t(cs.slice)] = point;
     }
     // __schedule() clears both need-resched bits of the task it switches away from.
     for (int& slot : cs.flagSlot)
         if (slot >= 0) {
-            trace_.flags.clear[size_t(slot)] = end;
+            trace_.flags.clear.set(size_t(slot), end);
             trace_.flags.clearedBy[size_t(slot)] = point;
             slot = -1;
         }
@@ -286,10 +286,10 @@ void TraceImporter::flagObservation(int c, Time t, char nr) {
             f.push(t, t, cs.curr > 0 ? task(cs.curr, {}) : kNoTask, uint16_t(c),
                    uint8_t(bit == 0 ? ReschedBit::Eager : ReschedBit::Lazy), kNoReason, kStillRunning);
         } else if (!on && slot >= 0) {
-            f.clear[size_t(slot)] = t;
+            f.clear.set(size_t(slot), t);
             slot = -1;
         } else if (on) {
-            f.clear[size_t(slot)] = t;
+            f.clear.set(size_t(slot), t);
         }
     }
 }
@@ -559,9 +559,9 @@ Trace TraceImporter::finish(ImportReport& report) {
     for (size_t c = 0; c < cpus_.size(); ++c) {
         CpuState& cs = cpus_[c];
         if (cs.slice >= 0)
-            trace_.slices.end[size_t(cs.slice)] = std::max(end, trace_.slices.start[size_t(cs.slice)]);
+            trace_.slices.end.set(size_t(cs.slice), std::max(end, trace_.slices.start[size_t(cs.slice)]));
         for (int slot : cs.flagSlot)
-            if (slot >= 0) trace_.flags.clear[size_t(slot)] = end;
+            if (slot >= 0) trace_.flags.clear.set(size_t(slot), end);
     }
     if (!idleExitDelays_.empty()) {
         auto mid = idleExitDelays_.begin() + long(idleExitDelays_.size() / 2);
@@ -569,8 +569,9 @@ Trace TraceImporter::finish(ImportReport& report) {
         report_.idleExitDelay = *mid;
     }
     for (const EstimatedStart& e : estimatedStarts_) {
-        Time& start = trace_.slices.start[size_t(e.slice)];
-        start = std::clamp(e.wake + report_.idleExitDelay, std::min(e.lowerBound, start), start);
+        const Time start = trace_.slices.start[size_t(e.slice)];
+        trace_.slices.start.set(size_t(e.slice), std::clamp(e.wake + report_.idleExitDelay,
+                                                            std::min(e.lowerBound, start), start));
     }
     report_.cpus = trace_.cpus;
     trace_.endTime = end;

@@ -7,6 +7,9 @@ namespace {
 template <class V> size_t cap(const V& v) {
     return v.capacity() * sizeof(typename V::value_type);
 }
+size_t cap(const TimeColumn& v) {
+    return v.memoryBytes();
+}
 } // namespace
 
 size_t Trace::memoryBytes() const {

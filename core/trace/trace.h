@@ -1,12 +1,13 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-// The recorded run: columnar (struct-of-arrays) so that a slice costs 24 bytes and views can
-// scan one column at a time. The same type holds imported traces of real machines, so every
-// metric and view works on both.
+// The recorded run: columnar (struct-of-arrays) so that a slice costs 16 bytes (its times in
+// 4 bytes each: trace/time_column.h) and views can scan one column at a time. The same type holds imported
+// traces of real machines, so every metric and view works on both.
 #pragma once
 
 #include "base/types.h"
 #include "trace/column.h"
 #include "trace/eevdf_samples.h"
+#include "trace/time_column.h"
 
 #include <string>
 #include <vector>
@@ -23,7 +24,7 @@ struct TraceTask {
 
 // One slice = one contiguous stretch of a task on a CPU, from switch-in to switch-out.
 struct Slices {
-    TraceColumn<Time> start, end;
+    TimeColumn start, end;
     TraceColumn<TaskId> task;
     TraceColumn<uint16_t> cpu;
     TraceColumn<uint8_t> endPoint;  // SwitchPoint, or kStillRunning
@@ -37,14 +38,18 @@ struct Slices {
         endPoint.push_back(point);
         endReason.push_back(reason);
     }
-    static constexpr size_t kBytesPerSlice = sizeof(Time) * 2 + sizeof(TaskId) + 2 + 1 + 1;
+    // Bytes the slices take (not what the columns reserve): 16 a slice and a little per block.
+    size_t bytes() const {
+        return start.bytes() + end.bytes() +
+               size() * (sizeof(TaskId) + sizeof(uint16_t) + 2 * sizeof(uint8_t));
+    }
 };
 constexpr uint8_t kStillRunning = 0xff;
 constexpr uint8_t kNoReason = 0xff;
 
 // A need-resched bit from set to clear.
 struct FlagIntervals {
-    TraceColumn<Time> set, clear;
+    TimeColumn set, clear;
     TraceColumn<TaskId> task;
     TraceColumn<uint16_t> cpu;
     TraceColumn<uint8_t> bit;    // ReschedBit
@@ -64,7 +69,7 @@ struct FlagIntervals {
 };
 
 struct Wakeups {
-    TraceColumn<Time> time;
+    TimeColumn time;
     TraceColumn<TaskId> waker; // kNoTask: an interrupt (timer) woke it
     TraceColumn<TaskId> wakee;
     TraceColumn<uint16_t> wakerCpu, targetCpu;
@@ -92,7 +97,7 @@ enum class MigrationPath : uint8_t {
 
 // A task moved between CPUs: set_task_cpu()'s sched_migrate_task.
 struct Migrations {
-    TraceColumn<Time> time;
+    TimeColumn time;
     TraceColumn<TaskId> task;
     TraceColumn<uint16_t> from, to;
     // The CPU that ran set_task_cpu(), where a trace records the event: the waker's for a wake-up,
@@ -113,7 +118,7 @@ struct Migrations {
 
 // RSEQ time-slice extensions (7.0): each from its grant to its end, and how it ended (SliceExtEnd).
 struct SliceExts {
-    TraceColumn<Time> granted, end;
+    TimeColumn granted, end;
     TraceColumn<TaskId> task;
     TraceColumn<uint16_t> cpu;
     TraceColumn<uint8_t> how;

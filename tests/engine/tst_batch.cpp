@@ -14,6 +14,10 @@ namespace {
 template <class V> void put(QByteArray& b, const V& v) {
     b.append(reinterpret_cast<const char*>(v.data()), qsizetype(v.size() * sizeof(typename V::value_type)));
 }
+void put(QByteArray& b, const TimeColumn& v) { // its values, not its packing
+    for (const Time t : v)
+        b.append(reinterpret_cast<const char*>(&t), sizeof t);
+}
 
 template <class T> void putValue(QByteArray& b, const T& v) {
     b.append(reinterpret_cast<const char*>(&v), sizeof v);

@@ -23,18 +23,10 @@ const CompareRow* rowOf(const Comparison& c, const std::string& group) {
 // The same run recorded later: every timestamp moved by d (as a trace started earlier would be).
 Trace shifted(const Trace& t, Time d) {
     Trace s = t;
-    for (Time& x : s.slices.start)
-        x += d;
-    for (Time& x : s.slices.end)
-        x += d;
-    for (Time& x : s.wakeups.time)
-        x += d;
-    for (Time& x : s.migrations.time)
-        x += d;
-    for (Time& x : s.flags.set)
-        x += d;
-    for (Time& x : s.flags.clear)
-        x += d;
+    for (TimeColumn* c :
+         {&s.slices.start, &s.slices.end, &s.wakeups.time, &s.migrations.time, &s.flags.set, &s.flags.clear})
+        for (size_t i = 0; i < c->size(); ++i)
+            c->set(i, (*c)[i] + d);
     for (Marker& m : s.markers)
         m.time += d;
     s.endTime += d;

@@ -2,12 +2,19 @@
 // The trace columns: buffers from columnStorage::kHugeFrom up are mappings of their own, aligned
 // to 2 MiB and grown in place or by their page tables (mremap), smaller ones malloc()'s; a column
 // behaves as a vector across both while it grows, is copied, moved, shrunk and cleared (the
-// sanitizer build checks that every buffer goes back the way it came).
+// sanitizer build checks that every buffer goes back the way it came). A time column (4 bytes a
+// value, a side table for those whose difference does not fit) reads back every value as a vector of
+// them does, through appends, changes, cuts and copies.
 #include "trace/column.h"
+#include "trace/time_column.h"
 
 #include <QtTest>
 
+#include <algorithm>
 #include <cstdint>
+#include <limits>
+#include <random>
+#include <vector>
 
 using namespace sched;
 
@@ -113,6 +120,106 @@ class TestTraceColumn : public QObject {
         QVERIFY(onHugePath(v));
         v.push_back(7);
         QCOMPARE(v.front(), uint16_t(7));
+    }
+
+    // Against a plain vector: times a trace has (steps of nanoseconds to milliseconds), jumps of
+    // an hour and back, the extremes, values changed after they were appended (the importer's
+    // ends), cuts at and inside blocks followed by more appends (a rewind), copies.
+    void aTimeColumnReadsBackWhatAVectorHolds() {
+        constexpr Time kMin = std::numeric_limits<Time>::min(), kMax = std::numeric_limits<Time>::max();
+        std::mt19937_64 rng(11);
+        std::vector<Time> want;
+        TimeColumn c;
+        Time t = 5'000'000'000;
+        const auto next = [&]() -> Time {
+            switch (rng() % 4096) { // now and then: most blocks stay narrow
+            case 0:
+                return kMax;
+            case 1:
+                return kMin;
+            case 2:
+                return t += 3'600'000'000'000; // an idle hour
+            case 3:
+                return t - 3'000'000'000; // before the block's first value, out of int32's reach
+            default:
+                return t += Time(rng() % 2'000'000);
+            }
+        };
+        const auto same = [&](const char* when) {
+            QCOMPARE(c.size(), want.size());
+            for (size_t i = 0; i < want.size(); ++i)
+                if (c[i] != want[i])
+                    QFAIL(qPrintable(
+                        QString("%1: value %2 is %3, want %4").arg(when).arg(i).arg(c[i]).arg(want[i])));
+            QVERIFY(std::equal(c.begin(), c.end(), want.begin(), want.end()));
+        };
+        size_t mostEscaped = 0;
+        for (int round = 0; round < 6; ++round) {
+            for (int i = 0; i < 1500; ++i) {
+                const Time v = next();
+                c.push_back(v);
+                want.push_back(v);
+            }
+            for (int k = 0; k < 200; ++k) { // changed after they were appended
+                const size_t i = size_t(rng() % want.size());
+                const Time v = rng() % 100 == 0 ? next() : want[i] + Time(rng() % 1000);
+                c.set(i, v);
+                want[i] = v;
+            }
+            same("appended and changed");
+            mostEscaped = std::max(mostEscaped, c.escapedValues());
+            const size_t cut = round % 2 ? want.size() / 2 / TimeColumn::kBlock * TimeColumn::kBlock
+                                         : want.size() - 1 - size_t(rng() % 700);
+            c.resize(cut);
+            want.resize(cut);
+            same("cut");
+        }
+        QVERIFY(mostEscaped > 0);                      // the jumps and extremes did not fit
+        QVERIFY(mostEscaped < (6 * 1500 + 1200) / 50); // the rest did
+        TimeColumn copy = c;
+        QVERIFY(copy == c);
+        copy.set(3, copy[3] + 1);
+        QVERIFY(!(copy == c));
+        c.resize(c.size() + 5, 42);
+        want.resize(want.size() + 5, 42);
+        same("grown with a value");
+        c.clear();
+        QVERIFY(c.empty());
+        QCOMPARE(c.escapedValues(), size_t(0));
+    }
+
+    // Times too far apart for their blocks (one every 10 s: a block spans hours) would all be in
+    // the side table; past one in 16 the column keeps plain times, and every value still reads back.
+    void aSparseTimeColumnKeepsPlainTimes() {
+        TimeColumn c;
+        std::vector<Time> want;
+        for (Time t = 0; t < 3 * 3'600'000'000'000; t += 10'000'000'000) {
+            c.push_back(t);
+            want.push_back(t);
+            if (want.size() == 40) QVERIFY(!c.plain()); // a few escaped: kept in the table
+        }
+        QVERIFY(c.plain());
+        c.set(7, 5);
+        want[7] = 5;
+        c.resize(500);
+        want.resize(500);
+        QVERIFY(std::equal(c.begin(), c.end(), want.begin(), want.end()));
+        c.clear();
+        c.push_back(1);
+        QVERIFY(!c.plain()); // cleared: what comes next may fit
+        QCOMPARE(c[0], Time(1));
+    }
+
+    // A trace's times take 4 bytes each: a steady run of them escapes none.
+    void aTimeColumnOfATracesTimesHoldsFourBytesAValue() {
+        TimeColumn c;
+        for (Time t = 0; t < 2'000'000'000; t += 37'000) // 2 s in steps of 37 us
+            c.push_back(t);
+        QCOMPARE(c.escapedValues(), size_t(0));
+        QVERIFY2(double(c.memoryBytes()) / double(c.size()) < 4.5 * 1.25, // growth reserves up to a quarter
+                 qPrintable(QString::number(double(c.memoryBytes()) / double(c.size()))));
+        const auto it = std::lower_bound(c.begin(), c.end(), Time(1'000'000'000));
+        QCOMPARE(*it, Time(1'000'000'000 + (37'000 - 1'000'000'000 % 37'000) % 37'000));
     }
 };
 
