@@ -25,7 +25,7 @@ void TimeColumn::setSlow(size_t i, Time v, int32_t d) {
         at->value = v;
     } else {
         escaped_.insert(at, Escaped{uint64_t(i), v});
-        if (escaped_.size() > 64 && escaped_.size() * kPlainFrom > n_) makePlain();
+        if (n_ >= kPlainAfter && escaped_.size() * kPlainFrom > n_) makePlain();
     }
 }
 
@@ -46,6 +46,7 @@ void TimeColumn::resize(size_t n, Time v) {
             push_back(v);
         return;
     }
+    if (n == 0) return clear(); // emptied: what comes next may fit
     if (plain_) {
         plainValues_.resize(n);
         n_ = n;
@@ -68,7 +69,7 @@ void TimeColumn::clear() { // what comes next may fit again
     off_.clear();
     base_.clear();
     escaped_.clear();
-    plainValues_.clear();
+    if (plain_) plainValues_ = {};
     plain_ = false;
     n_ = 0;
 }

@@ -3,12 +3,15 @@
 // everything a run holds). Values are kept as 32-bit signed differences from the first value of
 // their block of kBlock: a block of a trace spans a few milliseconds, far inside the ±2.1 s that
 // fit. A value that does not fit (after an idle hour, a sentinel, an imported trace's end patched
-// long after its start) is escaped: its difference slot holds kEscaped and the value itself is
-// in a short side table, sorted by index. Reads stay O(1) and branch-predictable — the difference,
-// the block's first value (an array 1/64 the size of the differences) — so binary searches over a
-// column cost about what they did, and twice as many values share a cache line. (Widening a whole
-// block to plain times instead, tried first, made every read test a per-block flag: one more
-// cache miss a probe, frames of the timeline's exact path 20 % slower.)
+// long after its start) is escaped: its difference slot holds kEscaped and the value itself is in
+// a short side table, sorted by index. Reads stay O(1) and branch-predictable — the difference, the
+// block's first value (an array 1/64 the size of the differences) — so binary searches over a
+// column cost about what they did, and twice as many values share a cache line. Tried and left:
+// widening a whole block to plain times instead (a per-block flag tested on every read; no faster
+// measurably, docs/performance-log.md); the value before the block as its
+// base, so that an outlier first in its block (a slice of seconds, whose start is pushed when it
+// ends) escapes alone — worse where the times jump (after an idle hour every value of the next
+// block escaped); such a block's other values escape, which costs reads, not correctness.
 //
 // The interface is the part of TraceColumn's that the trace's time columns use, with set() where a
 // value changes after it was appended (the importer closes a slice or a need-resched interval that
@@ -25,6 +28,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <iterator>
+#include <utility>
 #include <vector>
 
 namespace sched {
@@ -35,6 +39,23 @@ class TimeColumn {
     static constexpr size_t kBlock = size_t(1) << kShift;
     static constexpr int32_t kEscaped = INT32_MIN; // the value is in the side table
     using value_type = Time;
+
+    TimeColumn() = default;
+    TimeColumn(const TimeColumn&) = default;
+    TimeColumn& operator=(const TimeColumn&) = default;
+    TimeColumn(TimeColumn&& o) noexcept
+        : off_(std::move(o.off_)), base_(std::move(o.base_)), escaped_(std::move(o.escaped_)),
+          plain_(std::exchange(o.plain_, false)), plainValues_(std::move(o.plainValues_)),
+          n_(std::exchange(o.n_, 0)) {
+        o.escaped_.clear();
+    }
+    TimeColumn& operator=(TimeColumn&& o) noexcept {
+        off_ = std::move(o.off_), base_ = std::move(o.base_), escaped_ = std::move(o.escaped_);
+        o.escaped_.clear();
+        plain_ = std::exchange(o.plain_, false), plainValues_ = std::move(o.plainValues_);
+        n_ = std::exchange(o.n_, 0);
+        return *this;
+    }
 
     size_t size() const { return n_; }
     bool empty() const { return n_ == 0; }
@@ -130,9 +151,10 @@ class TimeColumn {
     TraceColumn<Time> base_;       // per block: its first value
     std::vector<Escaped> escaped_; // by index
     // A column whose values are too far apart for their blocks (more than one in kPlainFrom
-    // escaped: a sparse trace of hours, whose 256 records span more than 2.1 s) keeps them
-    // plain, as TraceColumn<Time> would: the side table's searches would cost more than they save.
-    static constexpr size_t kPlainFrom = 16;
+    // escaped once it holds kPlainAfter: a sparse trace of hours, whose 256 records span more than
+    // 2.1 s) keeps them plain, as TraceColumn<Time> would: the side table's searches would cost
+    // more than they save. Until it is emptied (a cut to 0, clear()).
+    static constexpr size_t kPlainFrom = 16, kPlainAfter = 16 * kBlock;
     bool plain_ = false;
     TraceColumn<Time> plainValues_;
     size_t n_ = 0;
