@@ -162,7 +162,8 @@ class TestTraceColumn : public QObject {
             }
             for (int k = 0; k < 200; ++k) { // changed after they were appended
                 const size_t i = size_t(rng() % want.size());
-                const Time v = rng() % 100 == 0 ? next() : want[i] + Time(rng() % 1000);
+                const Time v =
+                    rng() % 100 == 0 ? next() : Time(uint64_t(want[i]) + rng() % 1000); // wraps at the top
                 c.set(i, v);
                 want[i] = v;
             }
