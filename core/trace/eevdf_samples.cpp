@@ -70,11 +70,10 @@ void EevdfSamples::push(const EevdfSample& s) {
     // vruntime from V (minus the lag) or from the task's last; the deadline from vruntime (about a
     // slice) or from the task's last: whichever difference is smaller (equal: the first).
     const uint32_t task = uint32_t(s.task);
-    const TaskRef ref = task < kTaskRefs ? writer_.task(task) : TaskRef{};
+    const TaskRef ref = writer_.task(task); // zeros for a task the block has not seen (or past kTaskRefs)
     const int64_t vrV = diff(s.vruntime, s.avgVruntime), vrTask = diff(s.vruntime, ref.vruntime);
     const int64_t dlVr = diff(s.deadline, s.vruntime), dlTask = diff(s.deadline, ref.deadline);
-    const bool vrFromTask = task < kTaskRefs && zigzag(vrTask) < zigzag(vrV);
-    const bool dlFromTask = task < kTaskRefs && zigzag(dlTask) < zigzag(dlVr);
+    const bool vrFromTask = zigzag(vrTask) < zigzag(vrV), dlFromTask = zigzag(dlTask) < zigzag(dlVr);
     q = putVarint(q, uint64_t(task) << 2 | (vrFromTask ? 2u : 0u) | (dlFromTask ? 1u : 0u));
     q = putVarint(q, uint64_t(s.cpu) << 1 | (s.onRq ? 1u : 0u));
     q = putSigned(q, diff(s.avgVruntime, writer_.v(s.cpu)));
